@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+// CertPath: X.509 certification path validation (RFC 5280 section 6) in Swift.
+// Layers, one way: certpath (CLI) -> CertPath (X509 model, validation, trust) -> CertPathDER.
+// CLibCrypto (libcrypto, OpenSSL 3) is reached only from CertPath/Crypto.
+import PackageDescription
+
+let package = Package(
+    name: "CertPath",
+    products: [
+        .library(name: "CertPath", targets: ["CertPath"]),
+        .executable(name: "certpath", targets: ["certpath"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "CertPathDER"),
+        .target(name: "CertPath", dependencies: ["CertPathDER", "CLibCrypto"]),
+        .executableTarget(name: "certpath", dependencies: ["CertPath"]),
+        .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER"]),
+        .testTarget(name: "CertPathTests", dependencies: ["CertPath"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["CertPath"]),
+    ]
+)

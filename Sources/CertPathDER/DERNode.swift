@@ -1,0 +1,157 @@
+/// A fully parsed DER tree, for tools and tests: every element read with the rules of ``DERReader``,
+/// constructed elements descended into, and the universal primitive types X.509 uses validated
+/// (BOOLEAN, INTEGER, ENUMERATED, BIT STRING, NULL, OBJECT IDENTIFIER, UTCTime, GeneralizedTime and
+/// the character string types).
+///
+/// Because DER admits exactly one encoding per tree, ``encoded()`` of a parsed node returns the
+/// bytes it was parsed from; the DER fuzz target asserts that.
+public struct DERNode: Hashable, Sendable {
+    /// Contents of a node: raw octets, or the nested elements of a constructed encoding.
+    public enum Content: Hashable, Sendable {
+        case primitive([UInt8])
+        case constructed([DERNode])
+    }
+
+    /// The identifier octet.
+    public var tag: DERTag
+    /// The contents.
+    public var content: Content
+
+    /// Creates a node.
+    public init(tag: DERTag, content: Content) {
+        self.tag = tag
+        self.content = content
+    }
+
+    /// Parses `bytes` as exactly one DER element and everything nested in it.
+    ///
+    /// - Throws: ``DERError`` for the first rule broken, including `.trailingData` after the element
+    ///   and `.depthExceeded` beyond `maximumDepth`.
+    public static func parse(_ bytes: [UInt8], maximumDepth: Int = DERReader.defaultMaximumDepth) throws(DERError) -> DERNode {
+        var reader = DERReader(bytes, maximumDepth: maximumDepth)
+        let node = try parseElement(&reader)
+        try reader.finish("DER element")
+        return node
+    }
+
+    private static func parseElement(_ reader: inout DERReader) throws(DERError) -> DERNode {
+        let element = try reader.readElement("DER element")
+        if element.tag.isConstructed {
+            var inner = try reader.contents(of: element, "\(element.tag)")
+            var children: [DERNode] = []
+            while !inner.isAtEnd { children.append(try parseElement(&inner)) }
+            if element.tag == .set { try checkSetOrder(children, at: element.offset) }
+            return DERNode(tag: element.tag, content: .constructed(children))
+        }
+        try validatePrimitive(element, reader)
+        return DERNode(tag: element.tag, content: .primitive(Array(reader.bytes[element.value])))
+    }
+
+    /// SET OF components sorted by encoding (X.690 11.6). Applied to every SET; X.509 uses SET only as SET OF.
+    private static func checkSetOrder(_ children: [DERNode], at offset: Int) throws(DERError) {
+        guard children.count > 1 else { return }
+        var previous = children[0].encoded()
+        for child in children.dropFirst() {
+            let current = child.encoded()
+            if current.lexicographicallyPrecedes(previous) {
+                throw DERError(.unsortedSet, at: offset, expected: "SET OF elements in ascending order")
+            }
+            previous = current
+        }
+    }
+
+    private static func validatePrimitive(_ element: DERElement, _ reader: DERReader) throws(DERError) {
+        guard element.tag.tagClass == .universal else { return }
+        switch element.tag {
+        case .boolean: _ = try reader.boolean(element, "BOOLEAN")
+        case .integer, .enumerated: try reader.validateInteger(element, "\(element.tag)")
+        case .bitString: _ = try reader.bitString(element, "BIT STRING")
+        case .null:
+            guard element.value.isEmpty else { throw DERError(.invalidNull, at: element.offset, expected: "NULL") }
+        case .objectIdentifier: try reader.validateObjectIdentifier(element, "OBJECT IDENTIFIER")
+        case .utcTime, .generalizedTime: _ = try reader.time(element, "\(element.tag)")
+        case let tag where DERString.isStringType(tag):
+            guard DERString.decode(reader.bytes[element.value], tag: tag) != nil else {
+                throw DERError(.invalidString, at: element.offset, expected: "valid \(tag)")
+            }
+        default:
+            break
+        }
+    }
+
+    /// The DER encoding of this tree.
+    public func encoded() -> [UInt8] {
+        var writer = DERWriter()
+        writer.append(self)
+        return writer.bytes
+    }
+}
+
+/// Writes DER: identifier, minimal definite length, contents. Used by tests, tools and fuzz targets
+/// to build inputs; certificates are never re-encoded on the validation path.
+public struct DERWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+
+    /// Creates an empty writer.
+    public init() {}
+
+    /// Appends one element with `contents` as its contents octets.
+    public mutating func append(_ tag: DERTag, contents: [UInt8]) {
+        bytes.append(tag.rawValue)
+        appendLength(contents.count)
+        bytes.append(contentsOf: contents)
+    }
+
+    /// Appends a constructed element whose contents `body` writes.
+    public mutating func append(_ tag: DERTag, _ body: (inout DERWriter) -> Void) {
+        var inner = DERWriter()
+        body(&inner)
+        append(tag, contents: inner.bytes)
+    }
+
+    /// Appends bytes that are already a DER encoding.
+    public mutating func appendEncoded(_ encoded: [UInt8]) { bytes.append(contentsOf: encoded) }
+
+    /// Appends a parsed tree.
+    public mutating func append(_ node: DERNode) {
+        switch node.content {
+        case .primitive(let contents):
+            append(node.tag, contents: contents)
+        case .constructed(let children):
+            append(node.tag) { inner in for child in children { inner.append(child) } }
+        }
+    }
+
+    /// Appends an INTEGER in minimal two's complement.
+    public mutating func appendInteger(_ value: Int64) {
+        var contents: [UInt8] = []
+        var rest = value
+        repeat {
+            contents.insert(UInt8(truncatingIfNeeded: rest), at: 0)
+            rest >>= 8
+        } while !(rest == 0 && contents[0] & 0x80 == 0) && !(rest == -1 && contents[0] & 0x80 != 0)
+        append(.integer, contents: contents)
+    }
+
+    /// Appends a BOOLEAN (0xFF for true).
+    public mutating func appendBoolean(_ value: Bool) { append(.boolean, contents: [value ? 0xFF : 0x00]) }
+
+    /// Appends an OBJECT IDENTIFIER.
+    public mutating func appendOID(_ oid: OID) { append(.objectIdentifier, contents: oid.encoded) }
+
+    private mutating func appendLength(_ length: Int) {
+        if length < 0x80 {
+            bytes.append(UInt8(length))
+            return
+        }
+        var octets: [UInt8] = []
+        var rest = length
+        while rest > 0 {
+            octets.insert(UInt8(rest & 0xFF), at: 0)
+            rest >>= 8
+        }
+        bytes.append(0x80 | UInt8(octets.count))
+        bytes.append(contentsOf: octets)
+    }
+}

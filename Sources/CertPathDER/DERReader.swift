@@ -1,0 +1,205 @@
+/// A cursor over DER input (X.690 clause 10 and 11) that hands out zero-copy views.
+///
+/// Every structural DER rule is enforced here, in one place, as elements are read:
+/// low-tag-number form only, definite and minimal lengths of at most 4 octets, no element running
+/// past its parent, a nesting-depth limit, and (through ``finish(_:)`` and the `nested` helpers)
+/// no trailing data. Primitive types are validated by the `read…` methods and by the static
+/// decoders in `DERPrimitives.swift`.
+///
+/// A reader is a value: `bytes` is shared (never copied), `position..<end` is the unread part of
+/// the current structure. Offsets in errors and in ``DERElement`` are from the start of `bytes`.
+public struct DERReader: Sendable {
+    /// The default limit on nesting: X.509 certificates nest about 10 deep; 32 leaves room for
+    /// directoryName constraints and CRL entry extensions while bounding recursion on hostile input.
+    public static let defaultMaximumDepth = 32
+
+    /// The whole input buffer the views refer to.
+    public let bytes: [UInt8]
+    /// Offset of the next unread byte.
+    @inlinable
+    public var position: Int { cursor }
+    @usableFromInline
+    var cursor: Int
+    /// Offset one past the last byte of the current structure.
+    public let end: Int
+    /// Nesting depth of the current structure: 0 for the top level of the input.
+    public let depth: Int
+    /// Maximum nesting depth; entering a structure deeper than this throws ``DERError/Code/depthExceeded``.
+    public let maximumDepth: Int
+
+    /// Creates a reader over all of `bytes`, at depth 0.
+    ///
+    /// - Parameters:
+    ///   - bytes: DER input; shared, not copied.
+    ///   - maximumDepth: nesting limit (default ``defaultMaximumDepth``).
+    @inlinable
+    public init(_ bytes: [UInt8], maximumDepth: Int = DERReader.defaultMaximumDepth) {
+        self.bytes = bytes
+        self.cursor = 0
+        self.end = bytes.count
+        self.depth = 0
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Creates a reader over `range` of `bytes` at `depth` (used for contents of an element already read).
+    ///
+    /// - Precondition: `range` lies within `bytes`.
+    @inlinable
+    public init(_ bytes: [UInt8], range: Range<Int>, depth: Int, maximumDepth: Int = DERReader.defaultMaximumDepth) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the buffer")
+        self.bytes = bytes
+        self.cursor = range.lowerBound
+        self.end = range.upperBound
+        self.depth = depth
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Whether every byte of the current structure has been read.
+    @inlinable
+    public var isAtEnd: Bool { position >= end }
+
+    /// The tag of the next element, or `nil` at the end of the structure. Does not validate it.
+    @inlinable
+    public func peekTag() -> DERTag? {
+        position < end ? DERTag(rawValue: bytes[position]) : nil
+    }
+
+    /// Reads the next element, whatever its tag, enforcing the DER header rules.
+    ///
+    /// - Parameter expected: what the caller is reading, for error messages (`"Extension"`).
+    /// - Returns: the element; the cursor moves past it.
+    /// - Throws: ``DERError`` with `.truncated`, `.highTagNumber`, `.indefiniteLength`,
+    ///   `.nonMinimalLength` or `.lengthTooLarge`.
+    @inlinable
+    public mutating func readElement(_ expected: String) throws(DERError) -> DERElement {
+        let start = position
+        guard start < end else { throw DERError(.truncated, at: start, expected: expected) }
+        let tag = DERTag(rawValue: bytes[start])
+        if tag.number == 0x1F { throw DERError(.highTagNumber, at: start, expected: expected) }
+        var cursor = start + 1
+        guard cursor < end else { throw DERError(.truncated, at: cursor, expected: "length of \(expected)") }
+        let first = bytes[cursor]
+        cursor += 1
+        var length: Int
+        if first < 0x80 {
+            length = Int(first)
+        } else if first == 0x80 {
+            throw DERError(.indefiniteLength, at: cursor - 1, expected: "definite length of \(expected)")
+        } else {
+            let count = Int(first & 0x7F)
+            guard count <= 4 else { throw DERError(.lengthTooLarge, at: cursor - 1, expected: "length of \(expected)") }
+            guard end - cursor >= count else { throw DERError(.truncated, at: cursor, expected: "length of \(expected)") }
+            guard bytes[cursor] != 0 else {
+                throw DERError(.nonMinimalLength, at: cursor - 1, expected: "minimal length of \(expected)")
+            }
+            length = 0
+            for index in cursor..<(cursor + count) { length = (length << 8) | Int(bytes[index]) }
+            guard length >= 0x80 else {
+                throw DERError(.nonMinimalLength, at: cursor - 1, expected: "short-form length of \(expected)")
+            }
+            cursor += count
+        }
+        guard end - cursor >= length else {
+            throw DERError(.truncated, at: start, expected: "\(length) bytes of \(expected)")
+        }
+        self.cursor = cursor + length
+        return DERElement(tag: tag, offset: start, value: cursor..<(cursor + length))
+    }
+
+    /// Reads the next element and requires its tag to be `tag`.
+    ///
+    /// - Throws: ``DERError/Code/unexpectedTag`` when another tag is there (the cursor does not move),
+    ///   `.truncated` at the end of the structure, and the header errors of ``readElement(_:)``.
+    @inlinable
+    public mutating func read(_ tag: DERTag, _ expected: String) throws(DERError) -> DERElement {
+        guard let next = peekTag() else { throw DERError(.truncated, at: position, expected: "\(tag) (\(expected))") }
+        guard next == tag else {
+            throw DERError(.unexpectedTag, at: position, expected: "\(tag) (\(expected)), found \(next)")
+        }
+        return try readElement(expected)
+    }
+
+    /// Reads the next element if its tag is `tag`; returns `nil` (without moving) otherwise or at the end.
+    @inlinable
+    public mutating func readOptional(_ tag: DERTag, _ expected: String) throws(DERError) -> DERElement? {
+        guard peekTag() == tag else { return nil }
+        return try readElement(expected)
+    }
+
+    /// A reader over the contents of `element`, one level deeper.
+    ///
+    /// - Throws: ``DERError/Code/depthExceeded`` past ``maximumDepth``.
+    @inlinable
+    public func contents(of element: DERElement, _ expected: String) throws(DERError) -> DERReader {
+        guard depth < maximumDepth else { throw DERError(.depthExceeded, at: element.offset, expected: expected) }
+        return DERReader(bytes, range: element.value, depth: depth + 1, maximumDepth: maximumDepth)
+    }
+
+    /// Requires the current structure to be fully read.
+    ///
+    /// - Throws: ``DERError/Code/trailingData`` at the first unread byte.
+    @inlinable
+    public func finish(_ expected: String) throws(DERError) {
+        guard position >= end else { throw DERError(.trailingData, at: position, expected: "end of \(expected)") }
+    }
+
+    /// Reads an element tagged `tag` and runs `body` over its contents, which it must consume entirely.
+    ///
+    /// - Returns: what `body` returns.
+    /// - Throws: the errors of ``read(_:_:)``, ``contents(of:_:)``, `body`, and `.trailingData`.
+    @inlinable
+    public mutating func nested<T>(
+        _ tag: DERTag, _ expected: String, _ body: (inout DERReader) throws(DERError) -> T
+    ) throws(DERError) -> T {
+        let element = try read(tag, expected)
+        var inner = try contents(of: element, expected)
+        let result = try body(&inner)
+        try inner.finish(expected)
+        return result
+    }
+
+    /// ``nested(_:_:_:)`` when the element is present; `nil` without moving when the next tag differs.
+    @inlinable
+    public mutating func nestedOptional<T>(
+        _ tag: DERTag, _ expected: String, _ body: (inout DERReader) throws(DERError) -> T
+    ) throws(DERError) -> T? {
+        guard peekTag() == tag else { return nil }
+        return try nested(tag, expected, body)
+    }
+
+    /// Reads a SEQUENCE and runs `body` over its contents (see ``nested(_:_:_:)``).
+    @inlinable
+    public mutating func sequence<T>(
+        _ expected: String, _ body: (inout DERReader) throws(DERError) -> T
+    ) throws(DERError) -> T {
+        try nested(.sequence, expected, body)
+    }
+
+    /// Reads `bytes` as exactly one element tagged `tag` with nothing after it, running `body` over
+    /// its contents.
+    ///
+    /// - Throws: ``DERError`` for any rule broken, including `.trailingData` after the element.
+    @inlinable
+    public static func parse<T>(
+        _ bytes: [UInt8], _ tag: DERTag, _ expected: String,
+        maximumDepth: Int = DERReader.defaultMaximumDepth,
+        _ body: (inout DERReader) throws(DERError) -> T
+    ) throws(DERError) -> T {
+        var reader = DERReader(bytes, maximumDepth: maximumDepth)
+        let result = try reader.nested(tag, expected, body)
+        try reader.finish(expected)
+        return result
+    }
+
+    /// Calls `body` once per remaining element of the current structure, each read with ``readElement(_:)``.
+    @inlinable
+    public mutating func forEachElement(
+        _ expected: String, _ body: (DERElement) throws(DERError) -> Void
+    ) throws(DERError) {
+        while !isAtEnd { try body(try readElement(expected)) }
+    }
+
+    /// The contents bytes of `element` as a zero-copy slice of ``bytes``.
+    @inlinable
+    public func slice(_ element: DERElement) -> ArraySlice<UInt8> { bytes[element.value] }
+}

@@ -1,0 +1,88 @@
+/// An ASN.1 identifier octet in DER's low-tag-number form (X.690 8.1.2).
+///
+/// Only tag numbers 0...30 exist in this form; a first octet whose number bits are all ones
+/// (the high-tag-number form) is rejected by ``DERReader`` with ``DERError/Code/highTagNumber``,
+/// since nothing in the X.509 and CRL profiles (RFC 5280) uses tag numbers above 30.
+@frozen
+public struct DERTag: Hashable, Sendable, CustomStringConvertible {
+    /// The identifier octet as encoded: class in bits 8–7, constructed flag in bit 6, number in bits 5–1.
+    public let rawValue: UInt8
+
+    /// Wraps an identifier octet as encoded.
+    @inlinable
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The four ASN.1 tag classes (X.690 8.1.2.2, table 1).
+    public enum TagClass: UInt8, Sendable {
+        case universal = 0, application = 1, contextSpecific = 2, `private` = 3
+    }
+
+    /// The tag's class.
+    @inlinable
+    public var tagClass: TagClass { TagClass(rawValue: rawValue >> 6)! }
+
+    /// Whether the encoding is constructed (contains nested elements) rather than primitive.
+    @inlinable
+    public var isConstructed: Bool { rawValue & 0x20 != 0 }
+
+    /// The tag number, 0...30.
+    @inlinable
+    public var number: UInt8 { rawValue & 0x1F }
+
+    /// A context-specific tag `[number]`, as used for IMPLICIT and EXPLICIT tagging.
+    ///
+    /// - Parameters:
+    ///   - number: the tag number, 0...30.
+    ///   - constructed: `true` for EXPLICIT tags and IMPLICIT tags over constructed types.
+    @inlinable
+    public static func contextSpecific(_ number: UInt8, constructed: Bool = false) -> DERTag {
+        precondition(number <= 30, "tag numbers above 30 need the high-tag-number form")
+        return DERTag(rawValue: 0x80 | (constructed ? 0x20 : 0) | number)
+    }
+
+    public static let boolean = DERTag(rawValue: 0x01)
+    public static let integer = DERTag(rawValue: 0x02)
+    public static let bitString = DERTag(rawValue: 0x03)
+    public static let octetString = DERTag(rawValue: 0x04)
+    public static let null = DERTag(rawValue: 0x05)
+    public static let objectIdentifier = DERTag(rawValue: 0x06)
+    public static let enumerated = DERTag(rawValue: 0x0A)
+    public static let utf8String = DERTag(rawValue: 0x0C)
+    public static let numericString = DERTag(rawValue: 0x12)
+    public static let printableString = DERTag(rawValue: 0x13)
+    public static let teletexString = DERTag(rawValue: 0x14)
+    public static let ia5String = DERTag(rawValue: 0x16)
+    public static let utcTime = DERTag(rawValue: 0x17)
+    public static let generalizedTime = DERTag(rawValue: 0x18)
+    public static let visibleString = DERTag(rawValue: 0x1A)
+    public static let universalString = DERTag(rawValue: 0x1C)
+    public static let bmpString = DERTag(rawValue: 0x1E)
+    public static let sequence = DERTag(rawValue: 0x30)
+    public static let set = DERTag(rawValue: 0x31)
+
+    /// A readable name: `SEQUENCE`, `INTEGER`, `[0] constructed`, `0x5f`.
+    public var description: String {
+        switch tagClass {
+        case .universal:
+            if let name = DERTag.universalNames[number], isConstructed == DERTag.constructedUniversal.contains(number) {
+                return name
+            }
+            return "universal \(number)\(isConstructed ? " constructed" : "")"
+        case .contextSpecific:
+            return "[\(number)]\(isConstructed ? " constructed" : "")"
+        case .application:
+            return "[APPLICATION \(number)]\(isConstructed ? " constructed" : "")"
+        case .private:
+            return "[PRIVATE \(number)]\(isConstructed ? " constructed" : "")"
+        }
+    }
+
+    private static let constructedUniversal: Set<UInt8> = [16, 17]
+    private static let universalNames: [UInt8: String] = [
+        1: "BOOLEAN", 2: "INTEGER", 3: "BIT STRING", 4: "OCTET STRING", 5: "NULL",
+        6: "OBJECT IDENTIFIER", 10: "ENUMERATED", 12: "UTF8String", 16: "SEQUENCE", 17: "SET",
+        18: "NumericString", 19: "PrintableString", 20: "TeletexString", 22: "IA5String",
+        23: "UTCTime", 24: "GeneralizedTime", 26: "VisibleString", 28: "UniversalString",
+        30: "BMPString",
+    ]
+}
