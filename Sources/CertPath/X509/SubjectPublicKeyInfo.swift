@@ -1,0 +1,166 @@
+/// The elliptic curves CertPath verifies signatures with (RFC 5480 2.1.1.1, named curves only).
+public enum NamedCurve: String, Hashable, Sendable, CaseIterable {
+    case p256 = "P-256", p384 = "P-384", p521 = "P-521"
+
+    /// Length in bytes of one coordinate (field element).
+    public var coordinateLength: Int {
+        switch self {
+        case .p256: return 32
+        case .p384: return 48
+        case .p521: return 66
+        }
+    }
+
+    /// The curve's OID.
+    public var oid: OID {
+        switch self {
+        case .p256: return KnownOID.secp256r1
+        case .p384: return KnownOID.secp384r1
+        case .p521: return KnownOID.secp521r1
+        }
+    }
+}
+
+/// A subject public key decoded from its SubjectPublicKeyInfo (RFC 5280 4.1.2.7; key formats of
+/// RFC 3279 2.3.1, RFC 5480 2, RFC 8410 4). Byte slices are views into the certificate's DER.
+public enum SubjectPublicKey: Hashable, Sendable {
+    /// RSA: modulus and public exponent as unsigned big-endian bytes without leading zeros.
+    case rsa(modulus: ArraySlice<UInt8>, publicExponent: ArraySlice<UInt8>)
+    /// Elliptic curve: the SEC 1 point encoding (uncompressed `04‖X‖Y` or compressed `02/03‖X`).
+    case ec(curve: NamedCurve, point: ArraySlice<UInt8>)
+    /// Ed25519: 32-byte public key (RFC 8410).
+    case ed25519(ArraySlice<UInt8>)
+    /// Ed448: 57-byte public key (RFC 8410).
+    case ed448(ArraySlice<UInt8>)
+    /// A key CertPath cannot verify with: DSA, an unsupported named curve (`curve` set), RSASSA-PSS-only
+    /// keys, GOST… It parses, and fails when a signature must be verified with it.
+    case unsupported(algorithm: OID, curve: OID?)
+
+    /// Size of the key in bits: the RSA modulus length, the curve's field size, 256/456 for EdDSA;
+    /// `nil` for unsupported keys.
+    public var bitLength: Int? {
+        switch self {
+        case .rsa(let modulus, _):
+            guard let first = modulus.first else { return 0 }
+            return (modulus.count - 1) * 8 + (8 - first.leadingZeroBitCount)
+        case .ec(let curve, _):
+            return curve == .p521 ? 521 : curve.coordinateLength * 8
+        case .ed25519: return 256
+        case .ed448: return 456
+        case .unsupported: return nil
+        }
+    }
+
+    /// `RSA-2048`, `EC P-256`, `Ed25519`, `unsupported 1.2.840.10040.4.1`.
+    public var summary: String {
+        switch self {
+        case .rsa: return "RSA-\(bitLength ?? 0)"
+        case .ec(let curve, _): return "EC \(curve.rawValue)"
+        case .ed25519: return "Ed25519"
+        case .ed448: return "Ed448"
+        case .unsupported(let algorithm, let curve): return "unsupported \(algorithm)\(curve.map { " curve \($0)" } ?? "")"
+        }
+    }
+}
+
+/// A certificate's SubjectPublicKeyInfo (RFC 5280 4.1.2.7): its exact DER, which pins (SHA-256 of the
+/// SPKI, as HPKP) and key caches are keyed by, and the decoded key.
+public struct SubjectPublicKeyInfo: Hashable, Sendable {
+    /// The complete DER encoding of the SubjectPublicKeyInfo SEQUENCE.
+    public let der: ArraySlice<UInt8>
+    /// The decoded key.
+    public let key: SubjectPublicKey
+
+    /// Creates the value from parts already validated.
+    public init(der: ArraySlice<UInt8>, key: SubjectPublicKey) {
+        self.der = der
+        self.key = key
+    }
+
+    /// Parses a standalone DER SubjectPublicKeyInfo.
+    ///
+    /// - Throws: ``DERError`` as ``read(_:)`` does, and `.trailingData` after it.
+    public init(derEncoded bytes: [UInt8]) throws(DERError) {
+        var reader = DERReader(bytes)
+        self = try SubjectPublicKeyInfo.read(&reader)
+        try reader.finish("SubjectPublicKeyInfo")
+    }
+
+    /// Reads a SubjectPublicKeyInfo SEQUENCE.
+    ///
+    /// - Throws: ``DERError``: malformed DER; `.invalidValue` for key parameters that break their RFC
+    ///   (RSA without NULL parameters, EdDSA with parameters, a point or key of the wrong length, a
+    ///   non-positive RSA modulus or exponent); `.unsupported` for explicit or implicit EC domain
+    ///   parameters (RFC 5480 2.1.1 allows only namedCurve).
+    static func read(_ reader: inout DERReader) throws(DERError) -> SubjectPublicKeyInfo {
+        let element = try reader.read(.sequence, "SubjectPublicKeyInfo")
+        var spki = try reader.contents(of: element, "SubjectPublicKeyInfo")
+        var algorithm = try spki.contents(of: try spki.read(.sequence, "SubjectPublicKeyInfo algorithm"), "AlgorithmIdentifier")
+        let oid = try algorithm.readObjectIdentifier("SubjectPublicKeyInfo algorithm")
+        let parametersStart = algorithm.position
+        let parameters: DERElement? = algorithm.isAtEnd ? nil : try algorithm.readElement("algorithm parameters")
+        try algorithm.finish("AlgorithmIdentifier")
+        let bits = try spki.readBitString("subjectPublicKey")
+        try spki.finish("SubjectPublicKeyInfo")
+        guard bits.unusedBits == 0 else {
+            throw DERError(.invalidBitString, at: bits.bytes.lowerBound - 1, expected: "subjectPublicKey of whole bytes")
+        }
+        let r = spki
+        let keyBytes = r.bytes[bits.bytes]
+        let key: SubjectPublicKey
+        if r.contentsEqual(oid, KnownOID.rsaEncryption.encoded) {
+            guard let parameters, parameters.tag == .null, parameters.value.isEmpty else {
+                throw DERError(.invalidValue, at: parametersStart, expected: "NULL parameters for rsaEncryption (RFC 3279 2.3.1)")
+            }
+            var rsa = try r.contents(of: DERElement(tag: .bitString, offset: bits.bytes.lowerBound, value: bits.bytes), "RSAPublicKey")
+            key = try rsa.sequence("RSAPublicKey") { (k: inout DERReader) throws(DERError) -> SubjectPublicKey in
+                let modulus = try k.readInteger("RSAPublicKey modulus")
+                let exponent = try k.readInteger("RSAPublicKey publicExponent")
+                func positive(_ e: DERElement, _ what: String) throws(DERError) -> ArraySlice<UInt8> {
+                    var value = k.bytes[e.value]
+                    if k.isNegativeInteger(e) { throw DERError(.negativeInteger, at: e.offset, expected: "positive \(what)") }
+                    if value.first == 0 { value = value.dropFirst() }
+                    guard !value.isEmpty else { throw DERError(.invalidValue, at: e.offset, expected: "non-zero \(what)") }
+                    return value
+                }
+                return .rsa(modulus: try positive(modulus, "modulus"), publicExponent: try positive(exponent, "publicExponent"))
+            }
+            try rsa.finish("RSAPublicKey")
+        } else if r.contentsEqual(oid, KnownOID.ecPublicKey.encoded) {
+            guard let parameters else {
+                throw DERError(.invalidValue, at: parametersStart, expected: "ECParameters namedCurve (RFC 5480 2.1.1)")
+            }
+            guard parameters.tag == .objectIdentifier else {
+                throw DERError(.unsupported, at: parameters.offset, expected: "namedCurve; explicit or implicit curve parameters are forbidden (RFC 5480 2.1.1)")
+            }
+            try r.validateObjectIdentifier(parameters, "namedCurve")
+            guard let curve = NamedCurve.allCases.first(where: { r.contentsEqual(parameters, $0.oid.encoded) }) else {
+                key = .unsupported(algorithm: KnownOID.ecPublicKey, curve: OID(validatedEncoding: Array(r.bytes[parameters.value])))
+                return SubjectPublicKeyInfo(der: reader.bytes[element.encoded], key: key)
+            }
+            let length = curve.coordinateLength
+            let validPoint: Bool
+            switch keyBytes.first {
+            case 0x04: validPoint = keyBytes.count == 1 + 2 * length
+            case 0x02, 0x03: validPoint = keyBytes.count == 1 + length
+            default: validPoint = false
+            }
+            guard validPoint else {
+                throw DERError(.invalidValue, at: bits.bytes.lowerBound, expected: "SEC 1 \(curve.rawValue) point (RFC 5480 2.2)")
+            }
+            key = .ec(curve: curve, point: keyBytes)
+        } else if r.contentsEqual(oid, KnownOID.ed25519.encoded) || r.contentsEqual(oid, KnownOID.ed448.encoded) {
+            let is25519 = r.contentsEqual(oid, KnownOID.ed25519.encoded)
+            guard parameters == nil else {
+                throw DERError(.invalidValue, at: parametersStart, expected: "absent parameters for EdDSA keys (RFC 8410 3)")
+            }
+            guard keyBytes.count == (is25519 ? 32 : 57) else {
+                throw DERError(.invalidValue, at: bits.bytes.lowerBound, expected: "\(is25519 ? 32 : 57)-byte EdDSA public key (RFC 8410 4)")
+            }
+            key = is25519 ? .ed25519(keyBytes) : .ed448(keyBytes)
+        } else {
+            key = .unsupported(algorithm: OID(validatedEncoding: Array(r.bytes[oid.value])), curve: nil)
+        }
+        return SubjectPublicKeyInfo(der: reader.bytes[element.encoded], key: key)
+    }
+}
