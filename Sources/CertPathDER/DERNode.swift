@@ -138,7 +138,7 @@ public struct DERWriter: Sendable {
     public mutating func appendBoolean(_ value: Bool) { append(.boolean, contents: [value ? 0xFF : 0x00]) }
 
     /// Appends an OBJECT IDENTIFIER.
-    public mutating func appendOID(_ oid: OID) { append(.objectIdentifier, contents: oid.encoded) }
+    public mutating func appendOID(_ oid: OID) { append(.objectIdentifier, contents: Array(oid.encoded)) }
 
     private mutating func appendLength(_ length: Int) {
         if length < 0x80 {

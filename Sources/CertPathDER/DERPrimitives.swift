@@ -183,7 +183,7 @@ extension DERReader {
 
     /// Whether the contents of `element` equal `encodedArcs` (an OID's contents octets).
     @inlinable
-    public func contentsEqual(_ element: DERElement, _ encodedArcs: [UInt8]) -> Bool {
+    public func contentsEqual(_ element: DERElement, _ encodedArcs: ArraySlice<UInt8>) -> Bool {
         element.value.count == encodedArcs.count && bytes[element.value].elementsEqual(encodedArcs)
     }
 

@@ -13,8 +13,10 @@ public struct DERReader: Sendable {
     /// directoryName constraints and CRL entry extensions while bounding recursion on hostile input.
     public static let defaultMaximumDepth = 32
 
-    /// The whole input buffer the views refer to.
-    public let bytes: [UInt8]
+    /// The input the views refer to. Offsets are indices of this slice, so for a reader made from an
+    /// `Array` they count from its first byte, and for one made from an `ArraySlice` they are the
+    /// slice's own (base-array) indices.
+    public let bytes: ArraySlice<UInt8>
     /// Offset of the next unread byte.
     @inlinable
     public var position: Int { cursor }
@@ -34,10 +36,16 @@ public struct DERReader: Sendable {
     ///   - maximumDepth: nesting limit (default ``defaultMaximumDepth``).
     @inlinable
     public init(_ bytes: [UInt8], maximumDepth: Int = DERReader.defaultMaximumDepth) {
+        self.init(bytes[...], maximumDepth: maximumDepth)
+    }
+
+    /// Creates a reader over all of `bytes` (offsets are the slice's indices), at `depth`.
+    @inlinable
+    public init(_ bytes: ArraySlice<UInt8>, depth: Int = 0, maximumDepth: Int = DERReader.defaultMaximumDepth) {
         self.bytes = bytes
-        self.cursor = 0
-        self.end = bytes.count
-        self.depth = 0
+        self.cursor = bytes.startIndex
+        self.end = bytes.endIndex
+        self.depth = depth
         self.maximumDepth = maximumDepth
     }
 
@@ -45,8 +53,8 @@ public struct DERReader: Sendable {
     ///
     /// - Precondition: `range` lies within `bytes`.
     @inlinable
-    public init(_ bytes: [UInt8], range: Range<Int>, depth: Int, maximumDepth: Int = DERReader.defaultMaximumDepth) {
-        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the buffer")
+    public init(_ bytes: ArraySlice<UInt8>, range: Range<Int>, depth: Int, maximumDepth: Int = DERReader.defaultMaximumDepth) {
+        precondition(range.lowerBound >= bytes.startIndex && range.upperBound <= bytes.endIndex, "range outside the buffer")
         self.bytes = bytes
         self.cursor = range.lowerBound
         self.end = range.upperBound
@@ -181,7 +189,7 @@ public struct DERReader: Sendable {
     /// - Throws: ``DERError`` for any rule broken, including `.trailingData` after the element.
     @inlinable
     public static func parse<T>(
-        _ bytes: [UInt8], _ tag: DERTag, _ expected: String,
+        _ bytes: ArraySlice<UInt8>, _ tag: DERTag, _ expected: String,
         maximumDepth: Int = DERReader.defaultMaximumDepth,
         _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {

@@ -81,3 +81,48 @@ public enum DERString {
         }
     }
 }
+
+extension DERString {
+    /// Whether `bytes` are valid contents for the string type `tag`, without building a `String`
+    /// (same rules as ``decode(_:tag:)``; `false` for non-string tags).
+    public static func isValid(_ bytes: ArraySlice<UInt8>, tag: DERTag) -> Bool {
+        switch tag {
+        case .utf8String: return isValidUTF8(bytes)
+        case .printableString: return bytes.allSatisfy(isPrintable)
+        case .ia5String: return bytes.allSatisfy { $0 < 0x80 }
+        case .visibleString: return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        case .numericString: return bytes.allSatisfy { $0 == 0x20 || ($0 >= 0x30 && $0 <= 0x39) }
+        case .teletexString: return true
+        case .bmpString, .universalString: return decode(bytes, tag: tag) != nil
+        default: return false
+        }
+    }
+
+    /// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
+    public static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        let end = bytes.endIndex
+        while index < end {
+            let lead = bytes[index]
+            if lead < 0x80 { index += 1; continue }
+            let count: Int
+            var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: count = 1
+            case 0xE0: count = 2; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: count = 2
+            case 0xED: count = 2; upper = 0x9F
+            case 0xF0: count = 3; lower = 0x90
+            case 0xF1...0xF3: count = 3
+            case 0xF4: count = 3; upper = 0x8F
+            default: return false
+            }
+            guard end - index > count else { return false }
+            let second = bytes[index + 1]
+            guard second >= lower && second <= upper else { return false }
+            for offset in stride(from: 2, through: count, by: 1) where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += count + 1
+        }
+        return true
+    }
+}

@@ -1,13 +1,17 @@
 /// An ASN.1 OBJECT IDENTIFIER held as its DER contents octets (X.690 8.19).
 ///
 /// Keeping the encoded form makes equality a byte comparison and lets OIDs read from a certificate be
-/// compared without decoding; ``description`` renders the dotted form (`2.5.29.19`), arcs of any size.
+/// kept as zero-copy views of it; ``description`` renders the dotted form (`2.5.29.19`), arcs of any size.
 public struct OID: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
-    /// The contents octets (without tag and length).
-    public let encoded: [UInt8]
+    /// The contents octets (without tag and length); may be a view into a larger buffer.
+    public let encoded: ArraySlice<UInt8>
 
     /// Wraps contents octets already validated (by ``DERReader/validateObjectIdentifier(_:_:)``).
-    public init(validatedEncoding encoded: [UInt8]) { self.encoded = encoded }
+    @inlinable
+    public init(validatedEncoding encoded: ArraySlice<UInt8>) { self.encoded = encoded }
+
+    /// Wraps contents octets already validated (by ``DERReader/validateObjectIdentifier(_:_:)``).
+    public init(validatedEncoding encoded: [UInt8]) { self.encoded = encoded[...] }
 
     /// Validates and wraps contents octets.
     ///
@@ -19,7 +23,7 @@ public struct OID: Hashable, Sendable, Comparable, CustomStringConvertible, Expr
             if atStart && byte == 0x80 { return nil }
             atStart = byte & 0x80 == 0
         }
-        self.encoded = encoded
+        self.encoded = encoded[...]
     }
 
     /// Parses dotted decimal (`1.2.840.113549.1.1.11`): at least two arcs, the first 0, 1 or 2, the
@@ -46,7 +50,7 @@ public struct OID: Hashable, Sendable, Comparable, CustomStringConvertible, Expr
             }
             bytes.append(contentsOf: groups.reversed())
         }
-        self.encoded = bytes
+        self.encoded = bytes[...]
     }
 
     /// Creates an OID from a dotted literal; traps on an invalid literal (a programming error).
@@ -126,10 +130,10 @@ public struct OID: Hashable, Sendable, Comparable, CustomStringConvertible, Expr
 }
 
 extension DERReader {
-    /// Reads an OBJECT IDENTIFIER and copies it into an ``OID``.
+    /// Reads an OBJECT IDENTIFIER as an ``OID`` viewing the reader's buffer (no copy).
     @inlinable
     public mutating func readOID(_ expected: String) throws(DERError) -> OID {
         let element = try readObjectIdentifier(expected)
-        return OID(validatedEncoding: Array(bytes[element.value]))
+        return OID(validatedEncoding: bytes[element.value])
     }
 }

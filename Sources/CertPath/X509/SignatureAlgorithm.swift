@@ -68,7 +68,7 @@ extension SignatureAlgorithm {
             guard let known = table.first(where: { r.contentsEqual(oidElement, $0.oid.encoded) }) else {
                 // Unknown algorithm: its parameters (ANY, one element at most) are left undecoded.
                 if !r.isAtEnd { _ = try r.readElement("parameters of \(expected)") }
-                return .unsupported(OID(validatedEncoding: Array(r.bytes[oidElement.value])))
+                return .unsupported(OID(validatedEncoding: r.bytes[oidElement.value]))
             }
             switch known.parameters {
             case .nullOrAbsent:

@@ -135,7 +135,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             }
             try r.validateObjectIdentifier(parameters, "namedCurve")
             guard let curve = NamedCurve.allCases.first(where: { r.contentsEqual(parameters, $0.oid.encoded) }) else {
-                key = .unsupported(algorithm: KnownOID.ecPublicKey, curve: OID(validatedEncoding: Array(r.bytes[parameters.value])))
+                key = .unsupported(algorithm: KnownOID.ecPublicKey, curve: OID(validatedEncoding: r.bytes[parameters.value]))
                 return SubjectPublicKeyInfo(der: reader.bytes[element.encoded], key: key)
             }
             let length = curve.coordinateLength
@@ -159,7 +159,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             }
             key = is25519 ? .ed25519(keyBytes) : .ed448(keyBytes)
         } else {
-            key = .unsupported(algorithm: OID(validatedEncoding: Array(r.bytes[oid.value])), curve: nil)
+            key = .unsupported(algorithm: OID(validatedEncoding: r.bytes[oid.value]), curve: nil)
         }
         return SubjectPublicKeyInfo(der: reader.bytes[element.encoded], key: key)
     }

@@ -1,0 +1,40 @@
+/// The extKeyUsage extension (RFC 5280 4.2.1.12): the purposes the key may be used for.
+public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
+    /// The KeyPurposeId OIDs in encoded order (at least one).
+    public let usages: [OID]
+
+    /// Creates a value.
+    public init(usages: [OID]) { self.usages = usages }
+
+    /// Whether `purpose` is listed.
+    public func contains(_ purpose: OID) -> Bool { usages.contains(purpose) }
+
+    /// Whether anyExtendedKeyUsage (2.5.29.37.0) is listed.
+    public var containsAnyExtendedKeyUsage: Bool { contains(KnownOID.anyExtendedKeyUsage) }
+
+    private static let names: [OID: String] = [
+        KnownOID.serverAuth: "serverAuth", KnownOID.clientAuth: "clientAuth", KnownOID.codeSigning: "codeSigning",
+        KnownOID.emailProtection: "emailProtection", KnownOID.timeStamping: "timeStamping",
+        KnownOID.ocspSigning: "OCSPSigning", KnownOID.anyExtendedKeyUsage: "anyExtendedKeyUsage",
+    ]
+
+    /// The RFC 5280 name of a purpose (`serverAuth`) or its dotted OID.
+    public static func name(of purpose: OID) -> String { names[purpose] ?? purpose.description }
+
+    /// `serverAuth, clientAuth`.
+    public var description: String { usages.map(ExtendedKeyUsage.name).joined(separator: ", ") }
+
+    /// Decodes `ExtKeyUsageSyntax ::= SEQUENCE SIZE (1..MAX) OF KeyPurposeId`.
+    ///
+    /// - Throws: ``DERError``; `.invalidValue` for an empty list.
+    static func decode(_ ext: Extension) throws(DERError) -> ExtendedKeyUsage {
+        try ext.parse(.sequence, "ExtKeyUsageSyntax") { (r: inout DERReader) throws(DERError) -> ExtendedKeyUsage in
+            var usages: [OID] = []
+            while !r.isAtEnd { usages.append(try r.readOID("KeyPurposeId")) }
+            guard !usages.isEmpty else {
+                throw DERError(.invalidValue, at: r.position, expected: "at least one KeyPurposeId (RFC 5280 4.2.1.12)")
+            }
+            return ExtendedKeyUsage(usages: usages)
+        }
+    }
+}

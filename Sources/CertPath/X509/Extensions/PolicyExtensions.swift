@@ -1,0 +1,66 @@
+/// One mapping of the policyMappings extension (RFC 5280 4.2.1.5).
+public struct PolicyMapping: Hashable, Sendable {
+    /// issuerDomainPolicy.
+    public let issuerDomainPolicy: OID
+    /// subjectDomainPolicy.
+    public let subjectDomainPolicy: OID
+}
+
+/// The policyConstraints extension (RFC 5280 4.2.1.11). Values are SkipCerts counts.
+public struct PolicyConstraints: Hashable, Sendable {
+    /// `[0] requireExplicitPolicy`.
+    public let requireExplicitPolicy: Int?
+    /// `[1] inhibitPolicyMapping`.
+    public let inhibitPolicyMapping: Int?
+
+    /// Decodes `PolicyConstraints ::= SEQUENCE { requireExplicitPolicy [0] SkipCerts OPTIONAL,
+    /// inhibitPolicyMapping [1] SkipCerts OPTIONAL }`.
+    ///
+    /// - Throws: ``DERError``; `.invalidValue` for an empty sequence (4.2.1.11: "MUST NOT issue …
+    ///   where policy constraints is an empty sequence"); integer errors for negative or huge counts.
+    static func decode(_ ext: Extension) throws(DERError) -> PolicyConstraints {
+        try ext.parse(.sequence, "PolicyConstraints") { (r: inout DERReader) throws(DERError) -> PolicyConstraints in
+            func skipCerts(_ number: UInt8, _ name: String) throws(DERError) -> Int? {
+                guard let element = try r.readOptional(.contextSpecific(number), name) else { return nil }
+                return Int(try r.unsignedInteger(DERElement(tag: .integer, offset: element.offset, value: element.value), name, as: UInt32.self))
+            }
+            let require = try skipCerts(0, "requireExplicitPolicy")
+            let inhibit = try skipCerts(1, "inhibitPolicyMapping")
+            guard require != nil || inhibit != nil else {
+                throw DERError(.invalidValue, at: ext.value.startIndex, expected: "requireExplicitPolicy or inhibitPolicyMapping")
+            }
+            return PolicyConstraints(requireExplicitPolicy: require, inhibitPolicyMapping: inhibit)
+        }
+    }
+}
+
+enum PolicyMappings {
+    /// Decodes `PolicyMappings ::= SEQUENCE SIZE (1..MAX) OF SEQUENCE { issuerDomainPolicy, subjectDomainPolicy }`.
+    ///
+    /// - Throws: ``DERError``; `.invalidValue` for an empty list.
+    static func decode(_ ext: Extension) throws(DERError) -> [PolicyMapping] {
+        try ext.parse(.sequence, "PolicyMappings") { (r: inout DERReader) throws(DERError) -> [PolicyMapping] in
+            var mappings: [PolicyMapping] = []
+            while !r.isAtEnd {
+                mappings.append(try r.sequence("PolicyMapping") { (m: inout DERReader) throws(DERError) -> PolicyMapping in
+                    PolicyMapping(issuerDomainPolicy: try m.readOID("issuerDomainPolicy"),
+                                  subjectDomainPolicy: try m.readOID("subjectDomainPolicy"))
+                })
+            }
+            guard !mappings.isEmpty else { throw DERError(.invalidValue, at: r.position, expected: "at least one PolicyMapping") }
+            return mappings
+        }
+    }
+}
+
+enum InhibitAnyPolicy {
+    /// Decodes `InhibitAnyPolicy ::= SkipCerts` (RFC 5280 4.2.1.14), `SkipCerts ::= INTEGER (0..MAX)`.
+    ///
+    /// - Throws: ``DERError``: `.negativeInteger` for a negative count, other integer errors.
+    static func decode(_ ext: Extension) throws(DERError) -> Int {
+        var reader = DERReader(ext.value)
+        let value = try reader.readUnsigned("InhibitAnyPolicy SkipCerts", as: UInt32.self)
+        try reader.finish("InhibitAnyPolicy")
+        return Int(value)
+    }
+}

@@ -1,0 +1,169 @@
+/// One `AttributeTypeAndValue` of a distinguished name (RFC 5280 4.1.2.4): an attribute type and its
+/// value, which is usually a DirectoryString but may be any ASN.1 type.
+public struct AttributeTypeAndValue: Hashable, Sendable {
+    /// The attribute type (`2.5.4.3` commonName, …).
+    public let type: OID
+    /// Tag of the value's encoding (UTF8String, PrintableString, … or another type).
+    public let valueTag: DERTag
+    /// The value's contents octets (a view into the certificate).
+    public let value: ArraySlice<UInt8>
+    /// The value's complete encoding (tag, length, contents).
+    public let encodedValue: ArraySlice<UInt8>
+
+    /// The value as text when it is a character string type; `nil` otherwise.
+    public var stringValue: String? { DERString.decode(value, tag: valueTag) }
+}
+
+/// One RelativeDistinguishedName: a non-empty set of attributes (usually exactly one).
+public struct RelativeDistinguishedName: Hashable, Sendable {
+    /// The attributes, in encoded (DER SET OF) order.
+    public let attributes: [AttributeTypeAndValue]
+}
+
+/// An X.501 distinguished name as used for issuer and subject (RFC 5280 4.1.2.4, 4.1.2.6).
+///
+/// A `Name` keeps its exact DER; `==` and hashing compare those bytes. Name chaining and name
+/// constraints use ``isEquivalent(to:)`` / ``normalizedKey``, the RFC 5280 7.1 comparison: attribute
+/// types equal, string values compared after transcoding to Unicode, case folding and
+/// insignificant-space handling (RFC 4518), values of other types compared as encoded, RDNs as sets.
+public struct Name: Hashable, Sendable, CustomStringConvertible {
+    /// The complete DER encoding of the Name (the RDNSequence SEQUENCE).
+    public let der: ArraySlice<UInt8>
+
+    init(validatedDER der: ArraySlice<UInt8>) { self.der = der }
+
+    /// Parses a standalone DER Name.
+    ///
+    /// - Throws: ``DERError`` as ``read(_:_:)`` does, and `.trailingData` after it.
+    public init(derEncoded bytes: [UInt8]) throws(DERError) {
+        var reader = DERReader(bytes)
+        self = try Name.read(&reader, "Name")
+        try reader.finish("Name")
+    }
+
+    /// Whether the name has no RDNs (an empty SEQUENCE).
+    public var isEmpty: Bool { der.count == 2 }
+
+    /// Reads and validates a Name: a SEQUENCE OF non-empty SETs of AttributeTypeAndValue, each SET in
+    /// DER order, each value a valid element and, for string types, valid for its alphabet.
+    ///
+    /// - Throws: ``DERError``: malformed DER; `.invalidValue` for an empty RDN; `.unsortedSet` for a
+    ///   multi-valued RDN out of DER order; `.invalidString` for a string value outside its alphabet.
+    static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> Name {
+        let element = try reader.read(.sequence, expected)
+        var sequence = try reader.contents(of: element, expected)
+        while !sequence.isAtEnd {
+            let set = try sequence.read(.set, "RelativeDistinguishedName of \(expected)")
+            var attributes = try sequence.contents(of: set, "RelativeDistinguishedName")
+            guard !attributes.isAtEnd else {
+                throw DERError(.invalidValue, at: set.offset, expected: "non-empty RelativeDistinguishedName in \(expected)")
+            }
+            var previous: Range<Int>? = nil
+            while !attributes.isAtEnd {
+                let atv = try attributes.read(.sequence, "AttributeTypeAndValue in \(expected)")
+                var fields = try attributes.contents(of: atv, "AttributeTypeAndValue")
+                _ = try fields.readObjectIdentifier("attribute type in \(expected)")
+                let value = try fields.readElement("attribute value in \(expected)")
+                try fields.finish("AttributeTypeAndValue")
+                if DERString.isStringType(value.tag) {
+                    guard DERString.isValid(fields.bytes[value.value], tag: value.tag) else {
+                        throw DERError(.invalidString, at: value.offset, expected: "valid \(value.tag) in \(expected)")
+                    }
+                } else if value.tag.isConstructed {
+                    _ = try fields.contents(of: value, "attribute value")
+                }
+                if let previous, !Name.precedesOrEqual(reader.bytes[previous], reader.bytes[atv.encoded]) {
+                    throw DERError(.unsortedSet, at: atv.offset, expected: "multi-valued RDN in DER SET OF order in \(expected)")
+                }
+                previous = atv.encoded
+            }
+        }
+        return Name(validatedDER: reader.bytes[element.encoded])
+    }
+
+    /// DER SET OF order (X.690 11.6): encodings compared as octet strings, shorter padded with zeros.
+    private static func precedesOrEqual(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+        for (x, y) in zip(a, b) where x != y { return x < y }
+        return a.count <= b.count
+    }
+
+    /// The RDNs in encoded order (most significant first), decoded from ``der``.
+    public var relativeDistinguishedNames: [RelativeDistinguishedName] {
+        var result: [RelativeDistinguishedName] = []
+        forEachRDN { result.append(RelativeDistinguishedName(attributes: $0)) }
+        return result
+    }
+
+    /// Calls `body` with the attributes of each RDN in order. ``der`` was validated when the name was read.
+    func forEachRDN(_ body: ([AttributeTypeAndValue]) -> Void) {
+        var reader = DERReader(der)
+        do throws(DERError) {
+            var sequence = try reader.contents(of: try reader.read(.sequence, "Name"), "Name")
+            while !sequence.isAtEnd {
+                var set = try sequence.contents(of: try sequence.read(.set, "RDN"), "RDN")
+                var attributes: [AttributeTypeAndValue] = []
+                while !set.isAtEnd {
+                    var atv = try set.contents(of: try set.read(.sequence, "ATV"), "ATV")
+                    let type = try atv.readOID("type")
+                    let value = try atv.readElement("value")
+                    attributes.append(AttributeTypeAndValue(
+                        type: type, valueTag: value.tag, value: der[value.value], encodedValue: der[value.encoded]))
+                }
+                body(attributes)
+            }
+        } catch {
+            preconditionFailure("Name.der was validated when read: \(error)")
+        }
+    }
+
+    /// All attributes of the name, in order.
+    public var attributes: [AttributeTypeAndValue] { relativeDistinguishedNames.flatMap(\.attributes) }
+
+    /// The string values of every attribute of `type`, in order (for example the common names).
+    public func values(of type: OID) -> [String] {
+        attributes.filter { $0.type == type }.compactMap(\.stringValue)
+    }
+
+    /// RFC 4514 string form: RDNs in reverse order separated by `,`, multi-valued RDNs joined by `+`,
+    /// short names for CN, L, ST, O, OU, C, STREET, DC, UID and dotted OIDs otherwise, special
+    /// characters escaped, non-string values as `#` followed by the hex of their DER.
+    public var description: String {
+        relativeDistinguishedNames.reversed().map { rdn in
+            rdn.attributes.map { Name.render($0) }.joined(separator: "+")
+        }.joined(separator: ",")
+    }
+
+    private static let shortNames: [OID: String] = [
+        "2.5.4.3": "CN", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.10": "O", "2.5.4.11": "OU",
+        "2.5.4.6": "C", "2.5.4.9": "STREET", "0.9.2342.19200300.100.1.25": "DC", "0.9.2342.19200300.100.1.1": "UID",
+    ]
+
+    private static func render(_ attribute: AttributeTypeAndValue) -> String {
+        let type = shortNames[attribute.type] ?? attribute.type.description
+        guard let text = attribute.stringValue else {
+            return "\(type)=#" + Hex.encode(attribute.encodedValue)
+        }
+        return "\(type)=\(escape(text))"
+    }
+
+    /// RFC 4514 2.4 escaping.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            switch scalar {
+            case "\\", "\"", "+", ",", ";", "<", ">":
+                result += "\\" + String(scalar)
+            case "#" where index == 0:
+                result += "\\#"
+            case " " where index == 0 || index == scalars.count - 1:
+                result += "\\ "
+            case "\u{0}":
+                result += "\\00"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,260 @@
+/// Textual encoding of DER objects (RFC 7468, with the tolerances real files need).
+///
+/// A document may hold several blocks with any text between them (OpenSSL's "-----BEGIN …-----"
+/// blocks with comments, `subject=` lines, key blocks); CRLF or LF line ends; RFC 1421
+/// encapsulated headers (`Proc-Type: …`) after the BEGIN line. Everything not decoded is
+/// reported, so a caller can say what was skipped.
+public enum PEM {
+    /// One decoded block.
+    public struct Block: Hashable, Sendable {
+        /// The label between `BEGIN ` and the dashes (`CERTIFICATE`, `X509 CRL`, …).
+        public let label: String
+        /// The decoded bytes.
+        public let der: [UInt8]
+        /// 1-based line of the BEGIN line.
+        public let line: Int
+        /// RFC 1421 header lines found after BEGIN (skipped; their text).
+        public let headers: [String]
+    }
+
+    /// Something in the input that was not decoded as a block.
+    public struct Skipped: Hashable, Sendable, CustomStringConvertible {
+        /// 1-based first and last line.
+        public let lines: ClosedRange<Int>
+        /// What it was: `"text"`, `"headers"` or the label of a block the caller did not ask for.
+        public let kind: String
+
+        public var description: String {
+            let where_ = lines.count == 1 ? "line \(lines.lowerBound)" : "lines \(lines.lowerBound)-\(lines.upperBound)"
+            return "\(where_): \(kind)"
+        }
+    }
+
+    /// Why a PEM document could not be read.
+    public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+        /// 1-based line where the problem is.
+        public let line: Int
+        /// What is wrong.
+        public let reason: String
+
+        public var description: String { "line \(line): \(reason)" }
+    }
+
+    /// A decoded document: its blocks in order and what was skipped.
+    public struct Document: Hashable, Sendable {
+        /// Every block, in order.
+        public let blocks: [Block]
+        /// Text outside blocks (runs of non-blank lines) and skipped headers.
+        public let skipped: [Skipped]
+    }
+
+    /// Decodes every `-----BEGIN X-----` … `-----END X-----` block of `text`.
+    ///
+    /// - Throws: ``Error`` for a block without its END line, an END label that differs from BEGIN,
+    ///   or base64 that is not valid (bad character, bad padding, data after padding).
+    public static func decode(_ text: [UInt8]) throws(Error) -> Document {
+        var lines: [ArraySlice<UInt8>] = []
+        var lineStart = 0
+        for (index, byte) in text.enumerated() where byte == 0x0A {
+            lines.append(text[lineStart..<index])
+            lineStart = index + 1
+        }
+        if lineStart < text.count { lines.append(text[lineStart..<text.count]) }
+
+        func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+            var line = line
+            while let last = line.last, last == 0x0D || last == 0x20 || last == 0x09 { line = line.dropLast() }
+            while let first = line.first, first == 0x20 || first == 0x09 { line = line.dropFirst() }
+            return line
+        }
+        func label(_ line: ArraySlice<UInt8>, _ prefix: String) -> String? {
+            let head = Array("-----\(prefix) ".utf8), tail = Array("-----".utf8)
+            guard line.count >= head.count + tail.count, line.starts(with: head), line.suffix(tail.count).elementsEqual(tail) else { return nil }
+            return String(decoding: line.dropFirst(head.count).dropLast(tail.count), as: UTF8.self)
+        }
+
+        var blocks: [Block] = []
+        var skipped: [Skipped] = []
+        var textRun: ClosedRange<Int>? = nil
+        func flushText() {
+            if let run = textRun { skipped.append(Skipped(lines: run, kind: "text")) }
+            textRun = nil
+        }
+        var index = 0
+        while index < lines.count {
+            let line = trimmed(lines[index])
+            guard let begin = label(line, "BEGIN") else {
+                if !line.isEmpty { textRun = textRun.map { $0.lowerBound...(index + 1) } ?? (index + 1)...(index + 1) }
+                else { flushText() }
+                index += 1
+                continue
+            }
+            flushText()
+            let beginLine = index + 1
+            index += 1
+            var headers: [String] = []
+            var base64: [UInt8] = []
+            var ended = false
+            var inHeaders = true
+            while index < lines.count {
+                let body = trimmed(lines[index])
+                if let end = label(body, "END") {
+                    guard end == begin else {
+                        throw Error(line: index + 1, reason: "END label \"\(end)\" does not match BEGIN \"\(begin)\" of line \(beginLine)")
+                    }
+                    ended = true
+                    index += 1
+                    break
+                }
+                if inHeaders, body.contains(UInt8(ascii: ":")) {
+                    headers.append(String(decoding: body, as: UTF8.self))
+                } else if inHeaders, body.isEmpty, !headers.isEmpty {
+                    inHeaders = false
+                } else {
+                    inHeaders = false
+                    for byte in body where byte != 0x20 && byte != 0x09 && byte != 0x0D { base64.append(byte) }
+                }
+                index += 1
+            }
+            guard ended else { throw Error(line: beginLine, reason: "no \"-----END \(begin)-----\" line for this block") }
+            guard let der = Base64.decode(base64) else {
+                throw Error(line: beginLine, reason: "the block's base64 is invalid")
+            }
+            if !headers.isEmpty { skipped.append(Skipped(lines: (beginLine + 1)...(beginLine + headers.count), kind: "headers")) }
+            blocks.append(Block(label: begin, der: der, line: beginLine, headers: headers))
+        }
+        flushText()
+        return Document(blocks: blocks, skipped: skipped)
+    }
+
+    /// The labels read as certificates: RFC 7468 `CERTIFICATE` and the legacy `X509 CERTIFICATE`.
+    public static let certificateLabels: Set<String> = ["CERTIFICATE", "X509 CERTIFICATE"]
+
+    /// Certificates read from PEM text or a single DER certificate.
+    public struct CertificateFile: Sendable {
+        /// Certificates in file order.
+        public let certificates: [Certificate]
+        /// What was not read as a certificate (text, headers, blocks of other labels).
+        public let skipped: [Skipped]
+    }
+
+    /// Reads certificates from `bytes`: DER when the input starts with a SEQUENCE tag (0x30),
+    /// PEM otherwise, taking every block labelled as in ``certificateLabels``.
+    ///
+    /// - Throws: ``CertificateFileError``: the PEM error, or the DER error of the certificate at a
+    ///   given position (0-based index in the file and the block's line).
+    public static func readCertificates(_ bytes: [UInt8]) throws(CertificateFileError) -> CertificateFile {
+        if bytes.first == 0x30 {
+            do throws(DERError) {
+                return CertificateFile(certificates: [try Certificate(derEncoded: bytes)], skipped: [])
+            } catch {
+                throw .certificate(index: 0, line: nil, error)
+            }
+        }
+        let document: Document
+        do throws(Error) { document = try decode(bytes) } catch { throw .pem(error) }
+        var certificates: [Certificate] = []
+        var skipped = document.skipped
+        for block in document.blocks {
+            guard certificateLabels.contains(block.label) else {
+                skipped.append(Skipped(lines: block.line...block.line, kind: "\(block.label) block"))
+                continue
+            }
+            do throws(DERError) {
+                certificates.append(try Certificate(derEncoded: block.der))
+            } catch {
+                throw .certificate(index: certificates.count, line: block.line, error)
+            }
+        }
+        skipped.sort { $0.lines.lowerBound < $1.lines.lowerBound }
+        return CertificateFile(certificates: certificates, skipped: skipped)
+    }
+
+    /// Why ``readCertificates(_:)`` failed.
+    public enum CertificateFileError: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+        /// The PEM text is malformed.
+        case pem(Error)
+        /// The certificate at `index` (0-based, in file order), from the block at `line`, is malformed.
+        case certificate(index: Int, line: Int?, DERError)
+
+        public var description: String {
+            switch self {
+            case .pem(let error): return "PEM \(error)"
+            case .certificate(let index, let line, let error):
+                return "certificate \(index + 1)\(line.map { " (PEM block at line \($0))" } ?? ""): \(error)"
+            }
+        }
+    }
+
+    /// Encodes DER as a PEM block with 64-character lines.
+    public static func encode(_ der: [UInt8], label: String = "CERTIFICATE") -> String {
+        let text = Base64.encode(der)
+        var out = "-----BEGIN \(label)-----\n"
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 64, limitedBy: text.endIndex) ?? text.endIndex
+            out += text[index..<next] + "\n"
+            index = next
+        }
+        return out + "-----END \(label)-----\n"
+    }
+}
+
+/// Base64 (RFC 4648 section 4) without Foundation.
+public enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        return table
+    }()
+
+    /// Decodes padded base64 (length a multiple of 4, `=` only at the end, zero pad bits).
+    ///
+    /// - Returns: `nil` for any other input.
+    public static func decode<C: Collection<UInt8>>(_ text: C) -> [UInt8]? {
+        let chars = Array(text)
+        guard chars.count % 4 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(chars.count / 4 * 3)
+        var index = 0
+        while index < chars.count {
+            let quad = chars[index..<(index + 4)]
+            let isLast = index + 4 == chars.count
+            let padding = quad.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+            guard padding <= 2, padding == 0 || isLast else { return nil }
+            var accumulator: UInt32 = 0
+            for (offset, char) in quad.enumerated() {
+                let value: UInt8
+                if offset >= 4 - padding { value = 0 } else {
+                    value = values[Int(char)]
+                    guard value != 0xFF else { return nil }
+                }
+                accumulator = accumulator << 6 | UInt32(value)
+            }
+            let bytes = [UInt8(accumulator >> 16 & 0xFF), UInt8(accumulator >> 8 & 0xFF), UInt8(accumulator & 0xFF)]
+            if padding == 2 && bytes[1] != 0 || padding >= 1 && bytes[2] != 0 { return nil }
+            out.append(contentsOf: bytes.prefix(3 - padding))
+            index += 4
+        }
+        return out
+    }
+
+    /// Encodes with padding.
+    public static func encode<C: Collection<UInt8>>(_ bytes: C) -> String {
+        let input = Array(bytes)
+        var out: [UInt8] = []
+        out.reserveCapacity((input.count + 2) / 3 * 4)
+        var index = 0
+        while index < input.count {
+            let count = min(3, input.count - index)
+            var accumulator: UInt32 = 0
+            for offset in 0..<3 { accumulator = accumulator << 8 | UInt32(offset < count ? input[index + offset] : 0) }
+            for offset in 0..<4 {
+                out.append(offset <= count ? alphabet[Int(accumulator >> UInt32(18 - 6 * offset) & 0x3F)] : UInt8(ascii: "="))
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
