@@ -49,6 +49,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public let extensions: [Extension]
     /// signatureValue bytes.
     public let signature: ArraySlice<UInt8>
+    /// Unused bits of the signatureValue BIT STRING; every signature algorithm produces whole bytes, so
+    /// a non-zero value makes the signature invalid (not the certificate malformed).
+    public let signatureUnusedBits: UInt8
 
     /// basicConstraints (RFC 5280 4.2.1.9), when present.
     public let basicConstraints: BasicConstraints?
@@ -99,10 +102,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         let outerAlgorithmDER = der[outerStart..<certificate.position]
         let signatureBits = try certificate.readBitString("Certificate signatureValue")
         try certificate.finish("Certificate")
-        guard signatureBits.unusedBits == 0 else {
-            throw DERError(.invalidBitString, at: signatureBits.bytes.lowerBound - 1, expected: "signatureValue of whole bytes")
-        }
         signature = der[signatureBits.bytes]
+        signatureUnusedBits = signatureBits.unusedBits
 
         var tbs = try certificate.contents(of: tbsElement, "TBSCertificate")
         var version = Version.v1

@@ -97,6 +97,10 @@ public enum KnownOID {
     public static let md5WithRSAEncryption: OID = "1.2.840.113549.1.1.4"
     /// 1.2.840.113549.1.1.2 md2WithRSAEncryption
     public static let md2WithRSAEncryption: OID = "1.2.840.113549.1.1.2"
+    /// 1.2.840.10040.4.3 dsa-with-sha1
+    public static let dsaWithSHA1: OID = "1.2.840.10040.4.3"
+    /// 2.16.840.1.101.3.4.3.2 dsa-with-sha256
+    public static let dsaWithSHA256: OID = "2.16.840.1.101.3.4.3.2"
     /// 1.2.840.10045.4.1 ecdsa-with-SHA1
     public static let ecdsaWithSHA1: OID = "1.2.840.10045.4.1"
     /// 1.2.840.10045.4.3.1 ecdsa-with-SHA224

@@ -34,6 +34,8 @@ public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
     case ed25519
     /// Ed448 (RFC 8032 PureEdDSA).
     case ed448
+    /// DSA with the given hash (RFC 3279 2.2.2, RFC 5758 3.1); kept for PKITS and old PKIs, refused by TLS profiles.
+    case dsa(HashAlgorithm)
     /// An algorithm CertPath does not verify (DSA, GOST, RSASSA-PSS with other parameters, …).
     case unsupported(OID)
 
@@ -44,6 +46,7 @@ public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
         case .ecdsa(let hash): return "ecdsa-with-\(hash.rawValue.uppercased())"
         case .ed25519: return "Ed25519"
         case .ed448: return "Ed448"
+        case .dsa(let hash): return "dsa-with-\(hash.rawValue.uppercased())"
         case .unsupported(let oid): return "unsupported algorithm \(oid)"
         }
     }
@@ -51,7 +54,7 @@ public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// The hash the algorithm signs with (`nil` for EdDSA, whose hash is internal, and unsupported algorithms).
     public var hash: HashAlgorithm? {
         switch self {
-        case .rsaPKCS1v15(let hash), .ecdsa(let hash), .rsaPSS(let hash, _): return hash
+        case .rsaPKCS1v15(let hash), .ecdsa(let hash), .rsaPSS(let hash, _), .dsa(let hash): return hash
         case .ed25519, .ed448, .unsupported: return nil
         }
     }
@@ -104,28 +107,37 @@ extension SignatureAlgorithm {
         (KnownOID.ecdsaWithSHA1, .ecdsa(.sha1), .absent),
         (KnownOID.md5WithRSAEncryption, .rsaPKCS1v15(.md5), .nullOrAbsent),
         (KnownOID.md2WithRSAEncryption, .rsaPKCS1v15(.md2), .nullOrAbsent),
+        (KnownOID.dsaWithSHA1, .dsa(.sha1), .absent),
+        (KnownOID.dsaWithSHA256, .dsa(.sha256), .absent),
     ]
 
     /// RSASSA-PSS-params (RFC 4055 3.1), which DER encodes without the DEFAULT (SHA-1) values.
-    private static func readPSSParameters(_ r: inout DERReader, oid: OID, _ expected: String) throws(DERError) -> SignatureAlgorithm {
+    static func readPSSParameters(_ r: inout DERReader, oid: OID, _ expected: String) throws(DERError) -> SignatureAlgorithm {
         try r.sequence("RSASSA-PSS-params of \(expected)") { (p: inout DERReader) throws(DERError) -> SignatureAlgorithm in
+            var supported = true
             var hash: HashAlgorithm = .sha1
             if let h = try p.nestedOptional(.contextSpecific(0, constructed: true), "hashAlgorithm", { (e: inout DERReader) throws(DERError) in
                 try readHashAlgorithm(&e, "hashAlgorithm of RSASSA-PSS-params")
             }) {
-                if h == .sha1 { throw DERError(.explicitDefault, at: p.position, expected: "hashAlgorithm omitted when SHA-1") }
-                hash = h
+                if let h {
+                    if h == .sha1 { throw DERError(.explicitDefault, at: p.position, expected: "hashAlgorithm omitted when SHA-1") }
+                    hash = h
+                } else {
+                    supported = false
+                }
             }
-            var mgfHash: HashAlgorithm = .sha1
-            if let m = try p.nestedOptional(.contextSpecific(1, constructed: true), "maskGenAlgorithm", { (e: inout DERReader) throws(DERError) -> HashAlgorithm in
-                try e.sequence("MaskGenAlgorithm") { (g: inout DERReader) throws(DERError) -> HashAlgorithm in
+            var mgfHash: HashAlgorithm? = .sha1
+            if let m = try p.nestedOptional(.contextSpecific(1, constructed: true), "maskGenAlgorithm", { (e: inout DERReader) throws(DERError) -> HashAlgorithm? in
+                try e.sequence("MaskGenAlgorithm") { (g: inout DERReader) throws(DERError) -> HashAlgorithm? in
                     let mgf = try g.readObjectIdentifier("maskGenAlgorithm algorithm")
                     guard g.contentsEqual(mgf, KnownOID.mgf1.encoded) else {
-                        throw DERError(.unsupported, at: mgf.offset, expected: "id-mgf1 as RSASSA-PSS mask generation")
+                        _ = try g.readElement("maskGenAlgorithm parameters")
+                        return nil
                     }
                     return try readHashAlgorithm(&g, "MGF1 hash")
                 }
             }) {
+                if m == nil { supported = false }
                 if m == .sha1 { throw DERError(.explicitDefault, at: p.position, expected: "maskGenAlgorithm omitted when MGF1-SHA-1") }
                 mgfHash = m
             }
@@ -143,18 +155,19 @@ extension SignatureAlgorithm {
                 try inner.finish("trailerField")
                 throw DERError(value == 1 ? .explicitDefault : .invalidValue, at: element.offset, expected: "trailerField omitted (trailerFieldBC)")
             }
-            guard hash == mgfHash, [.sha256, .sha384, .sha512].contains(hash) else { return .unsupported(oid) }
+            guard supported, let mgfHash, hash == mgfHash, [.sha256, .sha384, .sha512].contains(hash) else { return .unsupported(oid) }
             return .rsaPSS(hash: hash, saltLength: saltLength)
         }
     }
 
     /// Reads a hash AlgorithmIdentifier (parameters NULL or absent, RFC 4055 2.1).
-    static func readHashAlgorithm(_ r: inout DERReader, _ expected: String) throws(DERError) -> HashAlgorithm {
-        try r.sequence(expected) { (h: inout DERReader) throws(DERError) -> HashAlgorithm in
+    /// - Returns: the hash, or `nil` for a hash CertPath does not know (the caller reports the algorithm unsupported).
+    static func readHashAlgorithm(_ r: inout DERReader, _ expected: String) throws(DERError) -> HashAlgorithm? {
+        try r.sequence(expected) { (h: inout DERReader) throws(DERError) -> HashAlgorithm? in
             let element = try h.readObjectIdentifier(expected)
             if !h.isAtEnd { try h.readNull("NULL parameters of \(expected)") }
             for (oid, hash) in hashTable where h.contentsEqual(element, oid.encoded) { return hash }
-            throw DERError(.unsupported, at: element.offset, expected: "SHA-1 or SHA-2 hash in \(expected)")
+            return nil
         }
     }
 

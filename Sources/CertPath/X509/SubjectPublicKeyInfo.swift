@@ -21,6 +21,13 @@ public enum NamedCurve: String, Hashable, Sendable, CaseIterable {
     }
 }
 
+/// DSA domain parameters `Dss-Parms ::= SEQUENCE { p, q, g }` (RFC 3279 2.3.2), unsigned big-endian.
+public struct DSAParameters: Hashable, Sendable {
+    public let p: ArraySlice<UInt8>
+    public let q: ArraySlice<UInt8>
+    public let g: ArraySlice<UInt8>
+}
+
 /// A subject public key decoded from its SubjectPublicKeyInfo (RFC 5280 4.1.2.7; key formats of
 /// RFC 3279 2.3.1, RFC 5480 2, RFC 8410 4). Byte slices are views into the certificate's DER.
 public enum SubjectPublicKey: Hashable, Sendable {
@@ -32,6 +39,9 @@ public enum SubjectPublicKey: Hashable, Sendable {
     case ed25519(ArraySlice<UInt8>)
     /// Ed448: 57-byte public key (RFC 8410).
     case ed448(ArraySlice<UInt8>)
+    /// DSA: the public value `y` and the domain parameters, `nil` when absent (then inherited from
+    /// the issuer's key, RFC 3279 2.3.2 and RFC 5280 6.1.4 (f)).
+    case dsa(parameters: DSAParameters?, publicKey: ArraySlice<UInt8>)
     /// A key CertPath cannot verify with: DSA, an unsupported named curve (`curve` set), RSASSA-PSS-only
     /// keys, GOST… It parses, and fails when a signature must be verified with it.
     case unsupported(algorithm: OID, curve: OID?)
@@ -47,6 +57,9 @@ public enum SubjectPublicKey: Hashable, Sendable {
             return curve == .p521 ? 521 : curve.coordinateLength * 8
         case .ed25519: return 256
         case .ed448: return 456
+        case .dsa(let parameters, _):
+            guard let p = parameters?.p, let first = p.first else { return nil }
+            return (p.count - 1) * 8 + (8 - first.leadingZeroBitCount)
         case .unsupported: return nil
         }
     }
@@ -58,6 +71,7 @@ public enum SubjectPublicKey: Hashable, Sendable {
         case .ec(let curve, _): return "EC \(curve.rawValue)"
         case .ed25519: return "Ed25519"
         case .ed448: return "Ed448"
+        case .dsa: return "DSA\(bitLength.map { "-\($0)" } ?? " (inherited parameters)")"
         case .unsupported(let algorithm, let curve): return "unsupported \(algorithm)\(curve.map { " curve \($0)" } ?? "")"
         }
     }
@@ -70,11 +84,15 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     public let der: ArraySlice<UInt8>
     /// The decoded key.
     public let key: SubjectPublicKey
+    /// Whether the algorithm is id-RSASSA-PSS: an RSA key that may only verify RSASSA-PSS
+    /// signatures (RFC 4055 1.2, 3.1).
+    public let isRestrictedToRSASSAPSS: Bool
 
     /// Creates the value from parts already validated.
-    public init(der: ArraySlice<UInt8>, key: SubjectPublicKey) {
+    public init(der: ArraySlice<UInt8>, key: SubjectPublicKey, isRestrictedToRSASSAPSS: Bool = false) {
         self.der = der
         self.key = key
+        self.isRestrictedToRSASSAPSS = isRestrictedToRSASSAPSS
     }
 
     /// Parses a standalone DER SubjectPublicKeyInfo.
@@ -108,24 +126,54 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         let r = spki
         let keyBytes = r.bytes[bits.bytes]
         let key: SubjectPublicKey
-        if r.contentsEqual(oid, KnownOID.rsaEncryption.encoded) {
-            guard let parameters, parameters.tag == .null, parameters.value.isEmpty else {
-                throw DERError(.invalidValue, at: parametersStart, expected: "NULL parameters for rsaEncryption (RFC 3279 2.3.1)")
+        func positive(_ k: DERReader, _ e: DERElement, _ what: String) throws(DERError) -> ArraySlice<UInt8> {
+            var value = k.bytes[e.value]
+            if k.isNegativeInteger(e) { throw DERError(.negativeInteger, at: e.offset, expected: "positive \(what)") }
+            if value.first == 0 { value = value.dropFirst() }
+            guard !value.isEmpty else { throw DERError(.invalidValue, at: e.offset, expected: "non-zero \(what)") }
+            return value
+        }
+        let keyElement = DERElement(tag: .bitString, offset: bits.bytes.lowerBound, value: bits.bytes)
+        var pssOnly = false
+        if r.contentsEqual(oid, KnownOID.rsaEncryption.encoded) || r.contentsEqual(oid, KnownOID.rsassaPSS.encoded) {
+            if r.contentsEqual(oid, KnownOID.rsaEncryption.encoded) {
+                guard let parameters, parameters.tag == .null, parameters.value.isEmpty else {
+                    throw DERError(.invalidValue, at: parametersStart, expected: "NULL parameters for rsaEncryption (RFC 3279 2.3.1)")
+                }
+            } else {
+                // id-RSASSA-PSS: parameters absent or RSASSA-PSS-params restricting the key (RFC 4055 3.1).
+                pssOnly = true
+                if let parameters {
+                    guard parameters.tag == .sequence else {
+                        throw DERError(.invalidValue, at: parameters.offset, expected: "absent or RSASSA-PSS-params for id-RSASSA-PSS keys")
+                    }
+                    var params = DERReader(r.bytes, range: parameters.encoded, depth: r.depth + 1)
+                    _ = try SignatureAlgorithm.readPSSParameters(&params, oid: KnownOID.rsassaPSS, "id-RSASSA-PSS key")
+                }
             }
-            var rsa = try r.contents(of: DERElement(tag: .bitString, offset: bits.bytes.lowerBound, value: bits.bytes), "RSAPublicKey")
+            var rsa = try r.contents(of: keyElement, "RSAPublicKey")
             key = try rsa.sequence("RSAPublicKey") { (k: inout DERReader) throws(DERError) -> SubjectPublicKey in
                 let modulus = try k.readInteger("RSAPublicKey modulus")
                 let exponent = try k.readInteger("RSAPublicKey publicExponent")
-                func positive(_ e: DERElement, _ what: String) throws(DERError) -> ArraySlice<UInt8> {
-                    var value = k.bytes[e.value]
-                    if k.isNegativeInteger(e) { throw DERError(.negativeInteger, at: e.offset, expected: "positive \(what)") }
-                    if value.first == 0 { value = value.dropFirst() }
-                    guard !value.isEmpty else { throw DERError(.invalidValue, at: e.offset, expected: "non-zero \(what)") }
-                    return value
-                }
-                return .rsa(modulus: try positive(modulus, "modulus"), publicExponent: try positive(exponent, "publicExponent"))
+                return .rsa(modulus: try positive(k, modulus, "modulus"), publicExponent: try positive(k, exponent, "publicExponent"))
             }
             try rsa.finish("RSAPublicKey")
+        } else if r.contentsEqual(oid, KnownOID.dsa.encoded) {
+            var dsaParameters: DSAParameters? = nil
+            if let parameters {
+                guard parameters.tag == .sequence else {
+                    throw DERError(.unexpectedTag, at: parameters.offset, expected: "Dss-Parms SEQUENCE or absent parameters")
+                }
+                var params = DERReader(r.bytes, range: parameters.encoded, depth: r.depth + 1)
+                dsaParameters = try params.sequence("Dss-Parms") { (d: inout DERReader) throws(DERError) -> DSAParameters in
+                    let p = try d.readInteger("Dss-Parms p"), q = try d.readInteger("Dss-Parms q"), g = try d.readInteger("Dss-Parms g")
+                    return DSAParameters(p: try positive(d, p, "DSA p"), q: try positive(d, q, "DSA q"), g: try positive(d, g, "DSA g"))
+                }
+            }
+            var y = try r.contents(of: keyElement, "DSAPublicKey")
+            let element = try y.readInteger("DSAPublicKey")
+            try y.finish("DSAPublicKey")
+            key = .dsa(parameters: dsaParameters, publicKey: try positive(y, element, "DSA public key"))
         } else if r.contentsEqual(oid, KnownOID.ecPublicKey.encoded) {
             guard let parameters else {
                 throw DERError(.invalidValue, at: parametersStart, expected: "ECParameters namedCurve (RFC 5480 2.1.1)")
@@ -161,6 +209,6 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         } else {
             key = .unsupported(algorithm: OID(validatedEncoding: r.bytes[oid.value]), curve: nil)
         }
-        return SubjectPublicKeyInfo(der: reader.bytes[element.encoded], key: key)
+        return SubjectPublicKeyInfo(der: reader.bytes[element.encoded], key: key, isRestrictedToRSASSAPSS: pssOnly)
     }
 }

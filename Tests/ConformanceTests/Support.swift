@@ -1,0 +1,76 @@
+import Foundation
+import CertPath
+
+/// Locations of test data: the package's own `TestVectors/`, the shared conformance data in
+/// `../shared/vectors` and the installed `cryptography-vectors` PyPI package.
+enum TestData {
+    /// The package root (three levels above this file).
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `TestVectors/` of this package.
+    static let testVectors = packageRoot.appendingPathComponent("TestVectors")
+
+    /// `../shared/vectors`, when present.
+    static let sharedVectors: URL? = {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }()
+
+    /// The `cryptography_vectors` package folder, found through python3 (installed by scripts/bootstrap).
+    static let cryptographyVectors: URL? = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let path = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !path.isEmpty
+        else { return nil }
+        return URL(fileURLWithPath: path)
+    }()
+
+    /// Bytes of a file.
+    static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+
+    /// Prints a clearly visible skip notice (Swift Testing has no skip-with-reason for data-driven suites).
+    static func skip(_ what: String, because reason: String) {
+        print("SKIPPED \(what): \(reason)")
+    }
+}
+
+/// Signed decimal text of a two's complement big-endian integer.
+func signedDecimal(_ bytes: ArraySlice<UInt8>) -> String {
+    var magnitude = Array(bytes)
+    let negative = (magnitude.first ?? 0) & 0x80 != 0
+    if negative {
+        // Two's complement negation: invert, add one.
+        for index in magnitude.indices { magnitude[index] = ~magnitude[index] }
+        var index = magnitude.count - 1
+        while index >= 0 {
+            let (sum, overflow) = magnitude[index].addingReportingOverflow(1)
+            magnitude[index] = sum
+            if !overflow { break }
+            index -= 1
+        }
+    }
+    var digits: [UInt8] = []
+    while magnitude.contains(where: { $0 != 0 }) {
+        var remainder = 0
+        for index in magnitude.indices {
+            let value = remainder * 256 + Int(magnitude[index])
+            magnitude[index] = UInt8(value / 10)
+            remainder = value % 10
+        }
+        digits.append(UInt8(remainder))
+    }
+    if digits.isEmpty { return "0" }
+    return (negative ? "-" : "") + String(digits.reversed().map { Character(String($0)) })
+}
+
+/// Lowercase hex.
+func hex<C: Collection<UInt8>>(_ bytes: C) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
