@@ -17,8 +17,9 @@
 /// ```
 ///
 /// or call ``validate(_:inputs:limits:)``. Calling the steps out of this order, or using a processor
-/// after it threw, is a programming error and traps. The work done is bounded by ``PolicyGraphLimits``
-/// plus a linear pass over each certificate's policies and mappings.
+/// after it threw, is a programming error and traps. The graph never holds more than
+/// ``PolicyGraphLimits`` allows; each certificate costs one pass over its policies and mappings plus at
+/// most one walk over the graph's edges (pruning), so a whole path costs O(n x maximumEdges) at worst.
 public struct PolicyProcessor: Sendable {
     /// The number of certificates n in the path, trust anchor excluded (at least 1).
     public let pathLength: Int
