@@ -1,5 +1,6 @@
 /// A fully parsed DER tree, for tools and tests: every element read with the rules of ``DERReader``,
-/// constructed elements descended into, and the universal primitive types X.509 uses validated
+/// constructed elements descended into, universal types required in their one DER form (primitive or
+/// constructed, X.690 10.2), and the universal primitive types X.509 uses validated
 /// (BOOLEAN, INTEGER, ENUMERATED, BIT STRING, NULL, OBJECT IDENTIFIER, UTCTime, GeneralizedTime and
 /// the character string types).
 ///
@@ -25,8 +26,9 @@ public struct DERNode: Hashable, Sendable {
 
     /// Parses `bytes` as exactly one DER element and everything nested in it.
     ///
-    /// - Throws: ``DERError`` for the first rule broken, including `.trailingData` after the element
-    ///   and `.depthExceeded` beyond `maximumDepth`.
+    /// - Throws: ``DERError`` for the first rule broken, including `.trailingData` after the element,
+    ///   `.depthExceeded` beyond `maximumDepth`, and `.unexpectedTag` for a universal type in the wrong
+    ///   form (a constructed OCTET STRING, a primitive SEQUENCE) or universal tag 0.
     public static func parse(_ bytes: [UInt8], maximumDepth: Int = DERReader.defaultMaximumDepth) throws(DERError) -> DERNode {
         var reader = DERReader(bytes, maximumDepth: maximumDepth)
         let node = try parseElement(&reader)
@@ -36,6 +38,7 @@ public struct DERNode: Hashable, Sendable {
 
     private static func parseElement(_ reader: inout DERReader) throws(DERError) -> DERNode {
         let element = try reader.readElement("DER element")
+        try checkForm(element.tag, at: element.offset)
         if element.tag.isConstructed {
             var inner = try reader.contents(of: element, "\(element.tag)")
             var children: [DERNode] = []
@@ -45,6 +48,22 @@ public struct DERNode: Hashable, Sendable {
         }
         try validatePrimitive(element, reader)
         return DERNode(tag: element.tag, content: .primitive(Array(reader.bytes[element.value])))
+    }
+
+    /// Universal types in their one DER form (X.690 8.1.5, 8.2.1, 8.3.1, 8.8.1, 8.9.1, 8.11.1, 8.19.1, 10.2):
+    /// SEQUENCE, SET, EXTERNAL, EMBEDDED PDV and CHARACTER STRING constructed, every other type primitive
+    /// (constructed strings are BER only), and tag 0, reserved for end-of-contents, never.
+    private static func checkForm(_ tag: DERTag, at offset: Int) throws(DERError) {
+        guard tag.tagClass == .universal else { return }
+        let constructed: Bool
+        switch tag.number {
+        case 0: throw DERError(.unexpectedTag, at: offset, expected: "a tag other than universal 0 (end-of-contents)")
+        case 8, 11, 16, 17, 29: constructed = true
+        default: constructed = false
+        }
+        guard tag.isConstructed == constructed else {
+            throw DERError(.unexpectedTag, at: offset, expected: "\(constructed ? "constructed" : "primitive") encoding of universal \(tag.number)")
+        }
     }
 
     /// SET OF components sorted by encoding (X.690 11.6). Applied to every SET; X.509 uses SET only as SET OF.

@@ -27,8 +27,13 @@ public struct UnixTime: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// The UTC calendar fields of this instant.
     public var components: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
-        let secondsOfDay = Int(secondsSinceEpoch - days * 86_400)
+        // Floor division without overflow: `secondsSinceEpoch - 86_399` would trap near `Int64.min`.
+        var days = secondsSinceEpoch / 86_400
+        var secondsOfDay = Int(secondsSinceEpoch % 86_400)
+        if secondsOfDay < 0 {
+            days -= 1
+            secondsOfDay += 86_400
+        }
         let (year, month, day) = UnixTime.civilFromDays(Int(days))
         return (year, month, day, secondsOfDay / 3600, secondsOfDay / 60 % 60, secondsOfDay % 60)
     }
