@@ -199,6 +199,16 @@ public struct DERReader: Sendable {
         return result
     }
 
+    /// ``parse(_:_:_:maximumDepth:_:)-(ArraySlice<UInt8>,_,_,_,_)`` over a whole array.
+    @inlinable
+    public static func parse<T>(
+        _ bytes: [UInt8], _ tag: DERTag, _ expected: String,
+        maximumDepth: Int = DERReader.defaultMaximumDepth,
+        _ body: (inout DERReader) throws(DERError) -> T
+    ) throws(DERError) -> T {
+        try parse(bytes[...], tag, expected, maximumDepth: maximumDepth, body)
+    }
+
     /// Calls `body` once per remaining element of the current structure, each read with ``readElement(_:)``.
     @inlinable
     public mutating func forEachElement(

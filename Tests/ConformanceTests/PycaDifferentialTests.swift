@@ -21,8 +21,6 @@ import CertPath
         // Looser than pyca, deliberately.
         "custom/cp_invalid.pem": "looser: policy qualifiers are checked for structure only (RFC 5280 6.1 ignores them)",
         "custom/cp_invalid2.der": "looser: policy qualifiers are checked for structure only (RFC 5280 6.1 ignores them)",
-        "san_edipartyname.der": "stricter: dsa-with-sha1 AlgorithmIdentifier with NULL parameters (RFC 3279 2.2.2: omitted)",
-        "san_x400address.der": "stricter: dsa-with-sha1 AlgorithmIdentifier with NULL parameters (RFC 3279 2.2.2: omitted)",
         "custom/dsa_null_alg_params.pem": "stricter: dsa-with-SHA256 AlgorithmIdentifier with NULL parameters (RFC 5758 3.1: MUST omit)",
         "custom/rsa_pss_cert_invalid_mgf.der": "stricter: inner and outer signature algorithms differ (RFC 5280 4.1.1.2)",
         "custom/rsa_pss_cert_unsupported_mgf_hash.der": "stricter: inner and outer signature algorithms differ (RFC 5280 4.1.1.2)",
