@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // CertPath: X.509 certification path validation (RFC 5280 section 6) in Swift.
-// Layers, one way: certpath (CLI) -> CertPath (X509 model, validation, trust) -> CertPathDER.
+// Layers, one way: certpath (CLI) -> CertPathLimbo (x509-limbo harness, uses Foundation)
+//   -> CertPath (X509 model, validation, trust) -> CertPathDER.
 // CLibCrypto (libcrypto, OpenSSL 3) is reached only from CertPath/Crypto.
 import PackageDescription
 
@@ -18,9 +19,10 @@ let package = Package(
         ),
         .target(name: "CertPathDER"),
         .target(name: "CertPath", dependencies: ["CertPathDER", "CLibCrypto"]),
-        .executableTarget(name: "certpath", dependencies: ["CertPath"]),
+        .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
+        .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathLimbo"]),
         .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER"]),
         .testTarget(name: "CertPathTests", dependencies: ["CertPath"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["CertPath"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo"]),
     ]
 )

@@ -1,0 +1,75 @@
+/// Plain-words explanations of failures and reports, for people (the CLI, logs, UI).
+///
+/// The text is for reading, not parsing: switch on ``ValidationFailure`` (or its ``ValidationFailure/code``)
+/// in code.
+public enum Diagnostics {
+    /// One failure in plain words, naming the certificate and the evidence.
+    public static func describe(_ failure: ValidationFailure) -> String {
+        func name(_ certificate: Certificate) -> String {
+            certificate.subject.isEmpty ? "the certificate with serial \(certificate.serialNumberHex)" : certificate.subject.description
+        }
+        switch failure {
+        case .expired(let c, let notAfter, let time):
+            return "\(name(c)) expired at \(notAfter) (validation time \(time))"
+        case .notYetValid(let c, let notBefore, let time):
+            return "\(name(c)) is not valid before \(notBefore) (validation time \(time))"
+        case .issuerNotFound(let c):
+            return "no certificate for issuer \(c.issuer) of \(name(c)); the server did not send its intermediate, or the issuer is not among the anchors"
+        case .selfSignedNotTrusted(let c):
+            return "\(name(c)) is self-signed and not trusted"
+        case .noTrustedAnchor(let c):
+            return "the path ends at the root \(name(c)), which is not a trusted anchor"
+        case .hostnameMismatch(_, let reference, let presented):
+            let names = presented.isEmpty ? "no DNS or IP names" : presented.joined(separator: ", ")
+            return "the certificate is not valid for \(reference); it is valid for \(names)"
+        case .nameMismatch(_, let expected, let presented):
+            let names = presented.isEmpty ? "no names" : presented.joined(separator: ", ")
+            return "the client certificate does not carry \(expected); it carries \(names)"
+        case .malformed(let description, let error):
+            return "\(description) is malformed: \(error)"
+        case .badSignature(let c, let issuer):
+            return "the signature of \(name(c)) does not verify with the key of \(issuer)"
+        case .unsupportedSignatureAlgorithm(let c, let algorithm):
+            return "\(name(c)) is signed with \(algorithm), which CertPath cannot verify"
+        case .unusablePublicKey(let c, let reason):
+            return "the issuer key for \(name(c)) cannot be used: \(reason)"
+        case .disallowedSignatureAlgorithm(let c, let algorithm):
+            return "\(name(c)) is signed with \(algorithm), which the policy does not accept"
+        case .weakKey(let c, let reason):
+            return "the key of \(name(c)) is not accepted: \(reason)"
+        case .notACertificateAuthority(let c):
+            return "\(name(c)) issues certificates but is not a CA (basicConstraints cA is not asserted, or it is not v3)"
+        case .pathLengthExceeded(let c):
+            return "the path has more intermediates below \(name(c)) than its pathLenConstraint allows"
+        case .maximumDepthExceeded(let c, let limit):
+            return "reaching an anchor through \(name(c)) needs more than \(limit) intermediate(s)"
+        case .keyUsageForbids(let c, let required, let present):
+            return "the keyUsage of \(name(c)) (\(present)) does not allow \(required)"
+        case .extendedKeyUsageForbids(let c, let required, let present):
+            let listed = present.map(ExtendedKeyUsage.name).joined(separator: ", ")
+            return "the extKeyUsage of \(name(c)) (\(listed)) does not allow \(ExtendedKeyUsage.name(of: required))"
+        case .nameConstraintViolation(let c, let violation):
+            return "a name of \(name(c)) violates its issuers' name constraints: \(violation)"
+        case .policyRequired(let failure):
+            return "the certificate policies of the path do not satisfy the required policies: \(failure)"
+        case .unknownCriticalExtension(let c, let oid):
+            return "\(name(c)) has a critical extension CertPath does not process (\(oid))"
+        case .profileViolation(let c, let rule):
+            return "\(name(c)) is not a conforming certificate: \(rule.explanation)"
+        case .issuerNameMismatch(let c):
+            return "the issuer name of \(name(c)) does not match its issuer's subject"
+        case .distrusted(let c):
+            return "\(name(c)) is distrusted"
+        case .revoked(let c, let date, let reason):
+            return "\(name(c)) was revoked at \(date) (\(reason))"
+        case .revocationUnknown(let c, let reason):
+            return "the revocation status of \(name(c)) is unknown: \(reason)"
+        case .pinMismatch:
+            return "no certificate of the path has a pinned public key"
+        case .budgetExhausted(let limit):
+            return "path building stopped: the \(limit.rawValue) limit was reached"
+        case .rejectedByCaller(let reason):
+            return "refused by the application: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,240 @@
+/// A rule of a certificate profile (RFC 5280 section 4 requirements on conforming CAs, and the
+/// CA/Browser Forum Baseline Requirements for the Web PKI profile) that a certificate breaks.
+public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
+    /// RFC 5280 4.1.2.4: the issuer field MUST contain a non-empty name.
+    case emptyIssuer
+    /// RFC 5280 4.1.2.6: a CA's subject MUST be non-empty; an end entity with an empty subject MUST
+    /// have a critical subjectAltName.
+    case emptySubject
+    /// RFC 5280 4.2.1.9: CA certificates MUST mark basicConstraints critical.
+    case basicConstraintsNotCritical
+    /// RFC 5280 4.2.1.9: keyCertSign MUST NOT be asserted when cA is not.
+    case keyCertSignWithoutCA
+    /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be present except in self-signed certificates.
+    case missingAuthorityKeyIdentifier
+    /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be non-critical.
+    case authorityKeyIdentifierCritical
+    /// RFC 5280 4.2.1.2: CA certificates MUST include subjectKeyIdentifier.
+    case missingSubjectKeyIdentifier
+    /// RFC 5280 4.2.1.10: nameConstraints MUST be used only in CA certificates.
+    case nameConstraintsInEndEntity
+    /// RFC 5280 4.2.1.10: nameConstraints MUST be critical (RFC 5280 profile only; the Web PKI tolerates it).
+    case nameConstraintsNotCritical
+    /// RFC 5280 4.2.1.11: policyConstraints MUST be critical.
+    case policyConstraintsNotCritical
+    /// RFC 5280 4.2.1.6: a dNSName MUST be in the preferred name syntax (letters, digits, hyphens).
+    case invalidDNSNameInSubjectAltName
+    /// CA/B BR 7.1.2.7.12: subjectAltName MUST NOT be critical when the subject is non-empty.
+    case subjectAltNameCriticalWithSubject
+    /// RFC 5280 4.1.2.2 / CA/B BR 7.1.2.7: the serial number MUST be positive and at most 20 octets.
+    case invalidSerialNumber
+    /// CA/B BR 7.1.2: certificates MUST be version 3.
+    case notVersion3
+    /// CA/B BR 7.1.2.7.8: a subscriber certificate MUST NOT be a CA (cA TRUE in the end-entity position).
+    case certificateAuthorityAsEndEntity
+    /// RFC 5280 4.1.2.5: validity dates through 2049 MUST be UTCTime.
+    case generalizedTimeBefore2050
+    /// CA/B BR 7.1.2.1.3: a root's authorityKeyIdentifier, when present, MUST hold only a keyIdentifier
+    /// equal to its subjectKeyIdentifier.
+    case invalidRootAuthorityKeyIdentifier
+
+    /// The rule in words.
+    public var explanation: String {
+        switch self {
+        case .emptyIssuer: return "the issuer name is empty (RFC 5280 4.1.2.4)"
+        case .emptySubject: return "the subject name is empty without a critical subjectAltName, or empty in a CA (RFC 5280 4.1.2.6)"
+        case .basicConstraintsNotCritical: return "a CA certificate's basicConstraints is not critical (RFC 5280 4.2.1.9)"
+        case .keyCertSignWithoutCA: return "keyUsage asserts keyCertSign but basicConstraints does not assert cA (RFC 5280 4.2.1.9)"
+        case .missingAuthorityKeyIdentifier: return "the authorityKeyIdentifier extension is missing (RFC 5280 4.2.1.1)"
+        case .authorityKeyIdentifierCritical: return "the authorityKeyIdentifier extension is critical (RFC 5280 4.2.1.1)"
+        case .missingSubjectKeyIdentifier: return "a CA certificate lacks subjectKeyIdentifier (RFC 5280 4.2.1.2)"
+        case .nameConstraintsInEndEntity: return "an end-entity certificate carries nameConstraints (RFC 5280 4.2.1.10)"
+        case .nameConstraintsNotCritical: return "nameConstraints is not critical (RFC 5280 4.2.1.10)"
+        case .policyConstraintsNotCritical: return "policyConstraints is not critical (RFC 5280 4.2.1.11)"
+        case .invalidDNSNameInSubjectAltName: return "a subjectAltName dNSName is not in preferred name syntax (RFC 5280 4.2.1.6)"
+        case .subjectAltNameCriticalWithSubject: return "subjectAltName is critical although the subject is not empty (CA/B BR 7.1.2.7.12)"
+        case .invalidSerialNumber: return "the serial number is zero, negative or longer than 20 octets (RFC 5280 4.1.2.2)"
+        case .notVersion3: return "the certificate is not version 3 (CA/B BR 7.1.2)"
+        case .certificateAuthorityAsEndEntity: return "a CA certificate is used as the end entity (CA/B BR 7.1.2.7.8)"
+        case .generalizedTimeBefore2050: return "a validity date before 2050 is encoded as GeneralizedTime (RFC 5280 4.1.2.5)"
+        case .invalidRootAuthorityKeyIdentifier: return "a root's authorityKeyIdentifier is not just its own key identifier (CA/B BR 7.1.2.1.3)"
+        }
+    }
+}
+
+/// A limit of the path-building ``Budget``.
+public enum BudgetLimit: String, Hashable, Sendable {
+    case signatureChecks, buildSteps, nameConstraintComparisons, policyGraph
+}
+
+/// Why a certificate, or a whole evaluation, cannot be trusted. Cases carry their evidence.
+///
+/// Each failure is either **recoverable** (``isRecoverable``: a person may reasonably accept it for
+/// one server — expiry, a name mismatch, an untrusted or self-signed root, a missing intermediate) or
+/// **fatal** (bad signatures, malformed input, constraint violations, revocation). Trust exceptions
+/// can only cover recoverable failures.
+public enum ValidationFailure: Error, Hashable, Sendable {
+    // Recoverable.
+    /// The certificate's notAfter is before the validation time (RFC 5280 6.1.3 (a)(2)).
+    case expired(Certificate, notAfter: UnixTime, validationTime: UnixTime)
+    /// The certificate's notBefore is after the validation time (RFC 5280 6.1.3 (a)(2)).
+    case notYetValid(Certificate, notBefore: UnixTime, validationTime: UnixTime)
+    /// No certificate among the anchors and intermediates has this certificate's issuer as subject
+    /// (typically: the server did not send its intermediate).
+    case issuerNotFound(Certificate)
+    /// The end-entity certificate is self-signed and not trusted.
+    case selfSignedNotTrusted(Certificate)
+    /// The path ends at a self-issued root that is not a trust anchor.
+    case noTrustedAnchor(Certificate)
+    /// No subjectAltName of the server certificate matches the reference identifier (RFC 6125 6).
+    case hostnameMismatch(Certificate, reference: String, presented: [String])
+    /// A client certificate does not carry an expected name.
+    case nameMismatch(Certificate, expected: String, presented: [String])
+
+    // Fatal.
+    /// The certificate does not parse (the DER rule broken and where).
+    case malformed(description: String, DERError)
+    /// The certificate's signature does not verify with its issuer's public key (RFC 5280 6.1.3 (a)(1)).
+    case badSignature(Certificate, issuer: Name)
+    /// The signature algorithm is not one CertPath can verify.
+    case unsupportedSignatureAlgorithm(Certificate, SignatureAlgorithm)
+    /// The issuer's public key cannot be used (unsupported type, invalid encoding, wrong type for the algorithm).
+    case unusablePublicKey(Certificate, reason: String)
+    /// The signature algorithm is refused by the policy's algorithm profile (SHA-1, …).
+    case disallowedSignatureAlgorithm(Certificate, SignatureAlgorithm)
+    /// The public key is refused by the policy's key profile (RSA below the minimum, a curve not allowed, DSA…).
+    case weakKey(Certificate, key: String)
+    /// A certificate used as an issuer is not a CA: no basicConstraints cA, or a v1/v2 certificate
+    /// (RFC 5280 6.1.4 (k)).
+    case notACertificateAuthority(Certificate)
+    /// The path has more non-self-issued intermediates than a CA's pathLenConstraint allows
+    /// (RFC 5280 6.1.4 (l)); `certificate` is the CA that cannot issue further.
+    case pathLengthExceeded(Certificate)
+    /// The path is longer than the policy's maximum number of intermediates.
+    case maximumDepthExceeded(Certificate, limit: Int)
+    /// The certificate's keyUsage does not allow what its position needs (keyCertSign for issuers,
+    /// RFC 5280 6.1.4 (n); the TLS key usages for a leaf).
+    case keyUsageForbids(Certificate, required: KeyUsage, present: KeyUsage)
+    /// The certificate's extKeyUsage does not include the required purpose (or anyExtendedKeyUsage).
+    case extendedKeyUsageForbids(Certificate, required: OID, present: [OID])
+    /// A name of the certificate violates a CA's name constraints (RFC 5280 6.1.3 (b), (c)).
+    case nameConstraintViolation(Certificate, NameConstraintViolation)
+    /// The certificate policies of the path do not satisfy the policy inputs (RFC 5280 6.1.3 (f), 6.1.5 (g)).
+    case policyRequired(PolicyFailure)
+    /// The certificate has a critical extension CertPath does not process (RFC 5280 4.2).
+    case unknownCriticalExtension(Certificate, OID)
+    /// The certificate breaks a rule of the profile in force.
+    case profileViolation(Certificate, ProfileRule)
+    /// The issuer name of a certificate does not match its issuer's subject (RFC 5280 6.1.3 (a)(4)).
+    case issuerNameMismatch(Certificate)
+    /// The trust store marks the certificate (or its key) distrusted.
+    case distrusted(Certificate)
+    /// The certificate has been revoked (RFC 5280 6.3).
+    case revoked(Certificate, date: UnixTime, reason: String)
+    /// Revocation status could not be determined while CRLs for that issuer were supplied.
+    case revocationUnknown(Certificate, reason: String)
+    /// No path contains one of the pinned public keys.
+    case pinMismatch
+    /// Path building stopped because a limit of its ``Budget`` ran out.
+    case budgetExhausted(BudgetLimit)
+    /// The caller's additional check refused the path.
+    case rejectedByCaller(String)
+
+    /// Whether a person could reasonably accept this failure for one server (see the type's doc).
+    public var isRecoverable: Bool {
+        switch self {
+        case .expired, .notYetValid, .issuerNotFound, .selfSignedNotTrusted, .noTrustedAnchor, .hostnameMismatch, .nameMismatch:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The certificate the failure is about, when it is about one.
+    public var certificate: Certificate? {
+        switch self {
+        case .expired(let c, _, _), .notYetValid(let c, _, _), .issuerNotFound(let c), .selfSignedNotTrusted(let c),
+             .noTrustedAnchor(let c), .hostnameMismatch(let c, _, _), .nameMismatch(let c, _, _), .badSignature(let c, _),
+             .unsupportedSignatureAlgorithm(let c, _), .unusablePublicKey(let c, _), .disallowedSignatureAlgorithm(let c, _),
+             .weakKey(let c, _), .notACertificateAuthority(let c), .pathLengthExceeded(let c), .maximumDepthExceeded(let c, _),
+             .keyUsageForbids(let c, _, _), .extendedKeyUsageForbids(let c, _, _), .nameConstraintViolation(let c, _),
+             .unknownCriticalExtension(let c, _), .profileViolation(let c, _), .issuerNameMismatch(let c), .distrusted(let c),
+             .revoked(let c, _, _), .revocationUnknown(let c, _):
+            return c
+        case .malformed, .policyRequired, .pinMismatch, .budgetExhausted, .rejectedByCaller:
+            return nil
+        }
+    }
+
+    /// The case name, stable across releases: used in JSON output, trust exceptions and test manifests.
+    public var code: String {
+        switch self {
+        case .expired: return "expired"
+        case .notYetValid: return "notYetValid"
+        case .issuerNotFound: return "issuerNotFound"
+        case .selfSignedNotTrusted: return "selfSignedNotTrusted"
+        case .noTrustedAnchor: return "noTrustedAnchor"
+        case .hostnameMismatch: return "hostnameMismatch"
+        case .nameMismatch: return "nameMismatch"
+        case .malformed: return "malformed"
+        case .badSignature: return "badSignature"
+        case .unsupportedSignatureAlgorithm: return "unsupportedSignatureAlgorithm"
+        case .unusablePublicKey: return "unusablePublicKey"
+        case .disallowedSignatureAlgorithm: return "disallowedSignatureAlgorithm"
+        case .weakKey: return "weakKey"
+        case .notACertificateAuthority: return "notACertificateAuthority"
+        case .pathLengthExceeded: return "pathLengthExceeded"
+        case .maximumDepthExceeded: return "maximumDepthExceeded"
+        case .keyUsageForbids: return "keyUsageForbids"
+        case .extendedKeyUsageForbids: return "extendedKeyUsageForbids"
+        case .nameConstraintViolation: return "nameConstraintViolation"
+        case .policyRequired: return "policyRequired"
+        case .unknownCriticalExtension: return "unknownCriticalExtension"
+        case .profileViolation: return "profileViolation"
+        case .issuerNameMismatch: return "issuerNameMismatch"
+        case .distrusted: return "distrusted"
+        case .revoked: return "revoked"
+        case .revocationUnknown: return "revocationUnknown"
+        case .pinMismatch: return "pinMismatch"
+        case .budgetExhausted: return "budgetExhausted"
+        case .rejectedByCaller: return "rejectedByCaller"
+        }
+    }
+
+    /// Specificity rank used to pick the primary failure (higher wins; documented in the README):
+    /// limits of the search first, then fatal failures from the most to the least telling, then the
+    /// recoverable ones, "issuer not found" last.
+    public var rank: Int {
+        switch self {
+        case .budgetExhausted: return 1000
+        case .malformed: return 950
+        case .revoked: return 900
+        case .distrusted: return 890
+        case .badSignature: return 880
+        case .pinMismatch: return 870
+        case .nameConstraintViolation: return 860
+        case .policyRequired: return 850
+        case .extendedKeyUsageForbids: return 840
+        case .keyUsageForbids: return 830
+        case .notACertificateAuthority: return 820
+        case .pathLengthExceeded: return 810
+        case .maximumDepthExceeded: return 805
+        case .unknownCriticalExtension: return 800
+        case .profileViolation: return 790
+        case .disallowedSignatureAlgorithm: return 780
+        case .weakKey: return 770
+        case .unsupportedSignatureAlgorithm: return 760
+        case .unusablePublicKey: return 750
+        case .issuerNameMismatch: return 740
+        case .revocationUnknown: return 730
+        case .rejectedByCaller: return 720
+        case .expired: return 400
+        case .notYetValid: return 390
+        case .hostnameMismatch: return 380
+        case .nameMismatch: return 370
+        case .selfSignedNotTrusted: return 360
+        case .noTrustedAnchor: return 350
+        case .issuerNotFound: return 100
+        }
+    }
+}

@@ -1,0 +1,117 @@
+/// Depth-first certification path building from the end entity towards a trust anchor, with
+/// backtracking (RFC 4158 ideas, as in Chromium, Go and rustls-webpki).
+///
+/// - Each certificate's issuer candidates come ranked from ``IssuerIndex``. An anchor candidate ends a
+///   prospective path, which ``PathValidator`` validates in full; an intermediate candidate is entered
+///   once the child's signature verifies with its key (memoized), unless that would revisit a
+///   certificate of the current path (loop key: subject, SPKI and subjectAltName bytes, as RFC 4158
+///   5.2) or exceed the length limit.
+/// - When a prospective path fails, the next candidate is tried, so a valid path is found when one
+///   exists (an intermediate cross-signed by an expired and a valid root validates through the valid one).
+/// - Every dead end is recorded as a ``PathAttempt`` with why it ended; the ``Budget`` bounds the
+///   whole search, and running out of it stops the search at once.
+final class PathBuilder {
+    private let context: EvaluationContext
+    private let index: IssuerIndex
+    private let validator: PathValidator
+    private let maximumIntermediates: Int
+    private(set) var trusted: PathAttempt?
+    private(set) var best: PathAttempt?
+    private(set) var attempts: [PathAttempt] = []
+
+    init(context: EvaluationContext, index: IssuerIndex) {
+        self.context = context
+        self.index = index
+        validator = PathValidator(context: context)
+        maximumIntermediates = min(context.policy.maximumIntermediates ?? Int.max, context.policy.budget.maximumPathLength - 1)
+    }
+
+    /// Searches for a valid path from `leaf`. Afterwards ``trusted`` holds the first valid path found,
+    /// or ``best`` the most useful failed attempt.
+    func run(leaf: Certificate) {
+        _ = extend([leaf])
+    }
+
+    /// Tries every candidate issuer of the top of `path`; `true` when the search is over (a valid path
+    /// was found or the budget ran out).
+    private func extend(_ path: [Certificate]) -> Bool {
+        let current = path[path.count - 1]
+        var explored = 0
+        for candidate in index.candidates(for: current, at: context.validationTime) {
+            guard context.spendBuildStep() else { return true }
+            let issuer = candidate.certificate
+            if candidate.isAnchor {
+                explored += 1
+                let attempt = validator.validate(path: path, anchor: issuer)
+                record(attempt)
+                if attempt.isValid {
+                    trusted = attempt
+                    return true
+                }
+                if context.exhausted != nil { return true }
+                continue
+            }
+            if path.contains(where: { Self.sameLoopKey($0, issuer) }) { continue }
+            explored += 1
+            if index.store.isDistrusted(issuer) {
+                record(validator.validate(path: path + [issuer], anchor: nil, terminal: .distrusted(issuer)))
+                continue
+            }
+            if path.count > maximumIntermediates {
+                record(validator.validate(path: path, anchor: nil, terminal: .maximumDepthExceeded(issuer, limit: maximumIntermediates)))
+                continue
+            }
+            // The edge's signature, unless the issuer's DSA key inherits parameters only known later.
+            if case .dsa(nil, _) = issuer.subjectPublicKeyInfo.key {} else {
+                let terminal: ValidationFailure?
+                switch context.signature(of: current, by: issuer) {
+                case .valid: terminal = nil
+                case .budgetExhausted: return true
+                case .invalid: terminal = .badSignature(current, issuer: issuer.subject)
+                case .unsupportedAlgorithm: terminal = .unsupportedSignatureAlgorithm(current, current.signatureAlgorithm)
+                case .unusableKey(let reason): terminal = .unusablePublicKey(current, reason: reason)
+                }
+                if let terminal {
+                    record(validator.validate(path: path, anchor: nil, terminal: terminal))
+                    continue
+                }
+            }
+            if extend(path + [issuer]) { return true }
+        }
+        if explored == 0 { record(deadEnd(path)) }
+        return context.exhausted != nil
+    }
+
+    /// The attempt for a path whose top has no usable issuer candidate.
+    private func deadEnd(_ path: [Certificate]) -> PathAttempt {
+        let top = path[path.count - 1]
+        let terminal: ValidationFailure
+        if top.isSelfIssued && context.signature(of: top, by: top) == .valid {
+            terminal = path.count == 1 ? .selfSignedNotTrusted(top) : .noTrustedAnchor(top)
+        } else {
+            terminal = .issuerNotFound(top)
+        }
+        return validator.validate(path: path, anchor: nil, terminal: terminal)
+    }
+
+    private func record(_ attempt: PathAttempt) {
+        if context.policy.collectAllAttempts { attempts.append(attempt) }
+        if let current = best, Self.score(current) >= Self.score(attempt) { return }
+        best = attempt
+    }
+
+    /// Attempt ordering for reports (higher is better): paths ending at an anchor first, then fewer
+    /// fatal failures, then fewer failures; the first found wins ties.
+    static func score(_ attempt: PathAttempt) -> (Int, Int, Int) {
+        (attempt.anchor == nil ? 0 : 1,
+         -attempt.failures.filter { !$0.isRecoverable }.count,
+         -attempt.failures.count)
+    }
+
+    /// RFC 4158 5.2 loop detection key: same subject, same public key and same subjectAltName.
+    static func sameLoopKey(_ a: Certificate, _ b: Certificate) -> Bool {
+        a.subject.der == b.subject.der && a.subjectPublicKeyInfo.der == b.subjectPublicKeyInfo.der
+            && a.extension(KnownOID.subjectAltName)?.value == b.extension(KnownOID.subjectAltName)?.value
+    }
+}
+

@@ -1,0 +1,111 @@
+/// The checks of a ``ValidationPurpose`` on a certification path (DESIGN.md step 4):
+///
+/// - **Extended key usage chaining.** The leaf's extKeyUsage, when present, must include the purpose
+///   (`serverAuth` or `clientAuth`); every intermediate that carries extKeyUsage must include it too,
+///   as browsers require; so must the anchor when anchor constraints are enforced. A certificate
+///   without extKeyUsage is unrestricted (RFC 5280 4.2.1.12). Documented choice: anyExtendedKeyUsage
+///   satisfies any purpose, in the leaf and in CAs, as in Go and Chromium for CAs.
+/// - **Names.** Server: a subjectAltName dNSName or iPAddress must match the reference identifier
+///   (RFC 6125 6.4; see ``PresentedIdentifierMatching``); the subject commonName is consulted only
+///   when there is no subjectAltName and the policy opts in. Client: every expected name must be
+///   among the subjectAltNames.
+/// - **TLS key usage.** A leaf keyUsage, when present, must allow the TLS use of its key:
+///   digitalSignature, or keyEncipherment for RSA server keys (RSA key transport); on by default.
+enum PurposeChecks {
+    static func failures(path: [Certificate], anchor: Certificate?, policy: ValidationPolicy) -> [ValidationFailure] {
+        guard let leaf = path.first else { return [] }
+        var failures: [ValidationFailure] = []
+        if let usage = leaf.keyUsage, !usage.isSuperset(of: policy.requiredLeafKeyUsage) {
+            failures.append(.keyUsageForbids(leaf, required: policy.requiredLeafKeyUsage, present: usage))
+        }
+        switch policy.purpose {
+        case .any:
+            break
+        case .serverAuthentication(let reference):
+            checkExtendedKeyUsage(KnownOID.serverAuth, path: path, anchor: anchor, policy: policy, &failures)
+            if let reference { checkReference(reference, leaf: leaf, policy: policy, &failures) }
+            if policy.checkTLSKeyUsage, let usage = leaf.keyUsage {
+                var allowed: KeyUsage = .digitalSignature
+                if case .rsa = leaf.subjectPublicKeyInfo.key { allowed.insert(.keyEncipherment) }
+                if usage.isDisjoint(with: allowed) { failures.append(.keyUsageForbids(leaf, required: allowed, present: usage)) }
+            }
+        case .clientAuthentication(let expectedNames):
+            checkExtendedKeyUsage(KnownOID.clientAuth, path: path, anchor: anchor, policy: policy, &failures)
+            for name in expectedNames where !Self.carries(leaf, name) {
+                failures.append(.nameMismatch(leaf, expected: name.description, presented: Self.presentedNames(leaf)))
+            }
+            if policy.checkTLSKeyUsage, let usage = leaf.keyUsage, !usage.contains(.digitalSignature) {
+                failures.append(.keyUsageForbids(leaf, required: .digitalSignature, present: usage))
+            }
+        }
+        return failures
+    }
+
+    private static func checkExtendedKeyUsage(
+        _ purpose: OID, path: [Certificate], anchor: Certificate?, policy: ValidationPolicy, _ failures: inout [ValidationFailure]
+    ) {
+        var chain = path
+        if let anchor, policy.anchorEnforcement.constraints { chain.append(anchor) }
+        for certificate in chain {
+            guard let usage = certificate.extendedKeyUsage else { continue }
+            if !usage.contains(purpose) && !usage.containsAnyExtendedKeyUsage {
+                failures.append(.extendedKeyUsageForbids(certificate, required: purpose, present: usage.usages))
+            }
+        }
+    }
+
+    private static func checkReference(_ reference: ReferenceIdentifier, leaf: Certificate, policy: ValidationPolicy,
+                                       _ failures: inout [ValidationFailure]) {
+        let options = PresentedIdentifierMatching.Options(publicSuffixList: policy.publicSuffixList)
+        if let names = leaf.subjectAlternativeNames {
+            for name in names {
+                switch name {
+                case .dNSName(let bytes):
+                    if PresentedIdentifierMatching.matches(presentedDNSName: bytes, reference: reference, options: options) { return }
+                case .iPAddress(let bytes):
+                    if PresentedIdentifierMatching.matches(presentedIPAddress: bytes, reference: reference) { return }
+                default:
+                    continue
+                }
+            }
+        } else if policy.allowCommonNameFallback, case .dnsName = reference {
+            for commonName in leaf.subject.values(of: KnownOID.commonName) {
+                if PresentedIdentifierMatching.matches(presentedDNSName: Array(commonName.utf8)[...], reference: reference, options: options) {
+                    return
+                }
+            }
+        }
+        failures.append(.hostnameMismatch(leaf, reference: reference.description, presented: presentedNames(leaf)))
+    }
+
+    private static func carries(_ leaf: Certificate, _ expected: ExpectedName) -> Bool {
+        for name in leaf.subjectAlternativeNames ?? [] {
+            switch (name, expected) {
+            case (.dNSName(let bytes), .dnsName(let reference)):
+                if PresentedIdentifierMatching.matches(presentedDNSName: bytes, reference: reference) { return true }
+            case (.iPAddress(let bytes), .ipAddress(let reference)):
+                if PresentedIdentifierMatching.matches(presentedIPAddress: bytes, reference: reference) { return true }
+            case (.rfc822Name(let bytes), .email(let reference)):
+                if PresentedIdentifierMatching.matches(presentedRFC822Name: bytes, reference: reference) { return true }
+            default:
+                continue
+            }
+        }
+        return false
+    }
+
+    /// The names a certificate presents, for diagnostics: subjectAltName DNS, IP and e-mail entries,
+    /// or the commonNames when it has no subjectAltName.
+    static func presentedNames(_ certificate: Certificate) -> [String] {
+        guard let names = certificate.subjectAlternativeNames else {
+            return certificate.subject.values(of: KnownOID.commonName).map { "CN=\($0)" }
+        }
+        return names.compactMap { name in
+            switch name {
+            case .dNSName(let bytes), .rfc822Name(let bytes): return String(decoding: bytes, as: UTF8.self)
+            case .iPAddress(let bytes): return IPAddress(bytes: bytes)?.description
+            default: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+/// Which reading of the standards applies where the Web PKI and RFC 5280 differ (x509-limbo's
+/// conflicting cases show where).
+public enum CertificateProfile: String, Hashable, Sendable {
+    /// The CA/Browser Forum reading used by browsers (default): a CA certificate is not accepted as the
+    /// end entity, certificates must be v3 with sane serial numbers, non-critical nameConstraints are
+    /// honoured, validity dates before 2050 must be UTCTime, a critical subjectAltName needs an empty
+    /// subject, roots' authorityKeyIdentifier holds only their key identifier.
+    case webPKI = "webpki"
+    /// A strict RFC 5280 reading: nameConstraints must be critical (a non-critical one fails), a CA
+    /// certificate may be the end entity, version 1 certificates may be end entities.
+    case rfc5280 = "rfc5280"
+}
+
+/// Which signature algorithms and public keys a policy accepts (issue-wide defaults: RSA of at
+/// least 2048 bits, P-256/P-384/P-521, Ed25519, Ed448; SHA-1 and MD5 refused; DSA refused).
+public struct AlgorithmProfile: Hashable, Sendable {
+    /// Smallest RSA modulus in bits.
+    public var minimumRSAModulusBits: Int
+    /// Whether the RSA modulus size must be a multiple of 8 bits (CA/B BR 6.1.5).
+    public var requireRSAModulusMultipleOf8: Bool
+    /// Curves accepted for ECDSA keys.
+    public var allowedCurves: Set<NamedCurve>
+    /// Whether Ed25519 and Ed448 keys and signatures are accepted.
+    public var allowEdDSA: Bool
+    /// Whether DSA keys and signatures are accepted (PKITS has DSA paths; the Web PKI does not).
+    public var allowDSA: Bool
+    /// Hashes accepted in signatures (RSA, ECDSA, DSA).
+    public var allowedHashes: Set<HashAlgorithm>
+
+    /// Creates a profile; every argument has the default described on the type.
+    public init(minimumRSAModulusBits: Int = 2048, requireRSAModulusMultipleOf8: Bool = true,
+                allowedCurves: Set<NamedCurve> = [.p256, .p384, .p521], allowEdDSA: Bool = true, allowDSA: Bool = false,
+                allowedHashes: Set<HashAlgorithm> = [.sha256, .sha384, .sha512]) {
+        self.minimumRSAModulusBits = minimumRSAModulusBits
+        self.requireRSAModulusMultipleOf8 = requireRSAModulusMultipleOf8
+        self.allowedCurves = allowedCurves
+        self.allowEdDSA = allowEdDSA
+        self.allowDSA = allowDSA
+        self.allowedHashes = allowedHashes
+    }
+
+    /// The default profile.
+    public static let `default` = AlgorithmProfile()
+
+    /// A permissive profile for plain RFC 5280 validation of old PKIs (PKITS): RSA ≥ 1024, DSA and SHA-1 allowed.
+    public static let permissive = AlgorithmProfile(
+        minimumRSAModulusBits: 1024, requireRSAModulusMultipleOf8: false, allowEdDSA: true, allowDSA: true,
+        allowedHashes: [.sha1, .sha224, .sha256, .sha384, .sha512])
+
+    /// Why `key` is refused, or `nil` when accepted.
+    func refusal(of key: SubjectPublicKey) -> String? {
+        switch key {
+        case .rsa:
+            let bits = key.bitLength ?? 0
+            if bits < minimumRSAModulusBits { return "RSA-\(bits) is below the minimum of \(minimumRSAModulusBits) bits" }
+            if requireRSAModulusMultipleOf8 && bits % 8 != 0 { return "RSA-\(bits) is not a multiple of 8 bits" }
+            return nil
+        case .ec(let curve, _):
+            return allowedCurves.contains(curve) ? nil : "the curve \(curve.rawValue) is not allowed"
+        case .ed25519, .ed448:
+            return allowEdDSA ? nil : "EdDSA keys are not allowed"
+        case .dsa:
+            return allowDSA ? nil : "DSA keys are not allowed"
+        case .unsupported:
+            return "\(key.summary) keys are not supported"
+        }
+    }
+
+    /// Whether signatures with `algorithm` are accepted.
+    func accepts(_ algorithm: SignatureAlgorithm) -> Bool {
+        switch algorithm {
+        case .ed25519, .ed448: return allowEdDSA
+        case .dsa(let hash): return allowDSA && allowedHashes.contains(hash)
+        case .rsaPKCS1v15(let hash), .ecdsa(let hash), .rsaPSS(let hash, _): return allowedHashes.contains(hash)
+        case .unsupported: return false
+        }
+    }
+}
+
+/// What the certificate is being validated for (DESIGN.md step 4).
+public enum ValidationPurpose: Hashable, Sendable {
+    /// A TLS server certificate: extKeyUsage must allow serverAuth; when a reference identifier is
+    /// given, a subjectAltName must match it (RFC 6125).
+    case serverAuthentication(ReferenceIdentifier?)
+    /// A TLS client certificate: extKeyUsage must allow clientAuth; every expected name must be
+    /// among the subjectAltNames.
+    case clientAuthentication(expectedNames: [ExpectedName])
+    /// Plain RFC 5280 path validation, no purpose checks.
+    case any
+}
+
+/// A name a client certificate is expected to carry in its subjectAltName.
+public enum ExpectedName: Hashable, Sendable, CustomStringConvertible {
+    case dnsName(DNSName)
+    case ipAddress(IPAddress)
+    case email(RFC822Name)
+
+    public var description: String {
+        switch self {
+        case .dnsName(let name): return name.description
+        case .ipAddress(let address): return address.description
+        case .email(let name): return name.description
+        }
+    }
+}
+
+/// How far a trust anchor's own certificate is checked (RFC 5280 6.1.1 (d); RFC 5937).
+public struct AnchorEnforcement: Hashable, Sendable {
+    /// Check the anchor certificate's validity period at the validation time.
+    public var validity: Bool
+    /// Apply the anchor certificate's constraints to the path (basicConstraints cA and pathLen,
+    /// keyUsage keyCertSign, nameConstraints, extKeyUsage chaining) and reject its unknown critical
+    /// extensions and profile violations (RFC 5937 section 2).
+    public var constraints: Bool
+
+    /// Creates the setting.
+    public init(validity: Bool, constraints: Bool) {
+        self.validity = validity
+        self.constraints = constraints
+    }
+
+    /// RFC 5280 6.1.1 (d): an anchor is a name and a public key; nothing else of it is checked (default).
+    public static let nameAndKey = AnchorEnforcement(validity: false, constraints: false)
+    /// RFC 5937: the anchor certificate's validity and constraints are enforced too.
+    public static let full = AnchorEnforcement(validity: true, constraints: true)
+}
+
+/// Everything that decides whether a path is acceptable, besides the certificates and anchors: the
+/// purpose, the profile, the algorithm profile, the RFC 5280 initial inputs and the budget.
+/// A value type: build one per use, share it freely.
+public struct ValidationPolicy: Sendable {
+    /// The purpose (server, client, any).
+    public var purpose: ValidationPurpose
+    /// Web PKI or strict RFC 5280 reading.
+    public var profile: CertificateProfile
+    /// Accepted signature algorithms and keys.
+    public var algorithms: AlgorithmProfile
+    /// RFC 5280 6.1.1 (c), (e), (f), (g): the policy inputs.
+    public var policyInputs: PolicyValidationInputs
+    /// RFC 5280 6.1.1 (h), (i): initial permitted and excluded subtrees, as one NameConstraints value
+    /// checked against every certificate of the path; `nil` for none.
+    public var initialNameConstraints: NameConstraints?
+    /// How far anchors' own certificates are checked.
+    public var anchorEnforcement: AnchorEnforcement
+    /// Most intermediates allowed between the leaf and its anchor (`nil`: only the budget's limit).
+    public var maximumIntermediates: Int?
+    /// Key usages the leaf must allow when it has a keyUsage extension (in addition to the TLS check).
+    public var requiredLeafKeyUsage: KeyUsage
+    /// For TLS purposes, check that a leaf keyUsage (when present) allows the TLS use of its key:
+    /// digitalSignature, or keyEncipherment for RSA key transport (on by default).
+    public var checkTLSKeyUsage: Bool
+    /// Consult the subject commonName as a DNS name when the certificate has no subjectAltName
+    /// (legacy, off by default as in Go, rustls-webpki, Chromium and pyca).
+    public var allowCommonNameFallback: Bool
+    /// Public suffix list for refusing wildcards directly under a public suffix; `nil` (default) turns the check off.
+    public var publicSuffixList: PublicSuffixList?
+    /// Work limits.
+    public var budget: Budget
+    /// Keep every attempted path in the result (for `--explain`); off by default.
+    public var collectAllAttempts: Bool
+    /// A last check on a path that passed everything else; return a reason to refuse it.
+    public var additionalCheck: (@Sendable ([Certificate]) -> String?)?
+
+    /// Creates a policy; every argument has a default.
+    public init(purpose: ValidationPurpose = .any, profile: CertificateProfile = .webPKI,
+                algorithms: AlgorithmProfile = .default, policyInputs: PolicyValidationInputs = PolicyValidationInputs(),
+                initialNameConstraints: NameConstraints? = nil, anchorEnforcement: AnchorEnforcement = .nameAndKey,
+                maximumIntermediates: Int? = nil, requiredLeafKeyUsage: KeyUsage = [], checkTLSKeyUsage: Bool = true,
+                allowCommonNameFallback: Bool = false, publicSuffixList: PublicSuffixList? = nil, budget: Budget = .default,
+                collectAllAttempts: Bool = false, additionalCheck: (@Sendable ([Certificate]) -> String?)? = nil) {
+        self.purpose = purpose
+        self.profile = profile
+        self.algorithms = algorithms
+        self.policyInputs = policyInputs
+        self.initialNameConstraints = initialNameConstraints
+        self.anchorEnforcement = anchorEnforcement
+        self.maximumIntermediates = maximumIntermediates
+        self.requiredLeafKeyUsage = requiredLeafKeyUsage
+        self.checkTLSKeyUsage = checkTLSKeyUsage
+        self.allowCommonNameFallback = allowCommonNameFallback
+        self.publicSuffixList = publicSuffixList
+        self.budget = budget
+        self.collectAllAttempts = collectAllAttempts
+        self.additionalCheck = additionalCheck
+    }
+
+    /// A TLS server policy for `hostname` (a DNS name or an IP address, RFC 6125 reference identifier).
+    ///
+    /// - Throws: ``ReferenceIdentifierError`` when `hostname` is neither a valid DNS name nor an IP address.
+    public static func server(hostname: String) throws(ReferenceIdentifierError) -> ValidationPolicy {
+        ValidationPolicy(purpose: .serverAuthentication(try ReferenceIdentifier(hostname)))
+    }
+
+    /// A TLS client (mutual TLS) policy, optionally requiring names in the client certificate.
+    public static func client(expectedNames: [ExpectedName] = []) -> ValidationPolicy {
+        ValidationPolicy(purpose: .clientAuthentication(expectedNames: expectedNames))
+    }
+
+    /// Strict RFC 5280 path validation with the permissive algorithm profile (for old PKIs and PKITS).
+    public static func rfc5280(_ inputs: PolicyValidationInputs = PolicyValidationInputs()) -> ValidationPolicy {
+        ValidationPolicy(purpose: .any, profile: .rfc5280, algorithms: .permissive, policyInputs: inputs)
+    }
+}

@@ -1,0 +1,220 @@
+/// One attempted certification path and everything found wrong with it.
+public struct PathAttempt: Sendable {
+    /// The certificates from the end entity up, the trust anchor excluded.
+    public let certificates: [Certificate]
+    /// The trust anchor ending the path; `nil` when the search stopped before reaching one.
+    public let anchor: Certificate?
+    /// Every failure found, in processing order.
+    public let failures: [ValidationFailure]
+    /// The RFC 5280 6.1.6 policy outputs, when policy processing ran to its end.
+    public let policyOutcome: PolicyOutcome?
+
+    /// Whether nothing is wrong with this path.
+    public var isValid: Bool { anchor != nil && failures.isEmpty }
+
+    /// The failures about `certificate` (compared by identity or DER).
+    public func failures(of certificate: Certificate) -> [ValidationFailure] {
+        failures.filter { $0.certificate == certificate }
+    }
+
+    /// The failure of highest ``ValidationFailure/rank`` (the first one among equals).
+    public var primaryFailure: ValidationFailure? {
+        failures.reduce(nil) { best, next in
+            guard let best else { return next }
+            return next.rank > best.rank ? next : best
+        }
+    }
+}
+
+/// RFC 5280 section 6.1 path validation of one prospective certification path, with the steps named
+/// as in the RFC so that a reviewer can diff them: 6.1.2 initialization, 6.1.3 basic certificate
+/// processing, 6.1.4 preparation for the next certificate, 6.1.5 wrap-up; then the profile and purpose
+/// checks of the policy. Every failure is collected (not only the first), so reports and trust
+/// exceptions see them all.
+struct PathValidator {
+    let context: EvaluationContext
+
+    /// Validates `path` (end entity first) under `anchor`. With `anchor == nil` the path is partial (the
+    /// search found no issuer for its top certificate): everything that does not need the missing
+    /// issuer is still checked, and `terminal` says why the path ends there.
+    func validate(path: [Certificate], anchor: Certificate?, terminal: ValidationFailure? = nil) -> PathAttempt {
+        let policy = context.policy
+        let time = context.validationTime
+        var failures: [ValidationFailure] = []
+        if let terminal { failures.append(terminal) }
+
+        // 6.1.2 Initialization. `prospective` is the path in RFC order: certificate 1 is issued by the anchor.
+        let prospective = Array(path.reversed())
+        let n = prospective.count
+        var maxPathLength = n
+        var pathLengthSource: Certificate? = nil
+        var constraints: [NameConstraints] = policy.initialNameConstraints.map { [$0] } ?? []
+        var policyProcessor: PolicyProcessor? = anchor == nil ? nil : PolicyProcessor(pathLength: n, inputs: policy.policyInputs)
+        var policyOutcome: PolicyOutcome? = nil
+        var workingIssuer: Certificate? = anchor
+        var workingDSAParameters: DSAParameters? = anchor.flatMap { Self.dsaParameters($0.subjectPublicKeyInfo.key) }
+
+        if let anchor {
+            if let refusal = policy.algorithms.refusal(of: anchor.subjectPublicKeyInfo.key) {
+                failures.append(.weakKey(anchor, key: refusal))
+            }
+            if policy.anchorEnforcement.validity { checkValidity(anchor, time, &failures) }
+            if policy.anchorEnforcement.constraints {
+                for rule in ProfileChecks.violations(anchor, at: .anchor, profile: policy.profile) {
+                    failures.append(.profileViolation(anchor, rule))
+                }
+                checkCriticalExtensions(anchor, &failures)
+                if anchor.version == .v3 && !anchor.isCertificateAuthority { failures.append(.notACertificateAuthority(anchor)) }
+                if let usage = anchor.keyUsage, !usage.contains(.keyCertSign) {
+                    failures.append(.keyUsageForbids(anchor, required: .keyCertSign, present: usage))
+                }
+                if let limit = anchor.basicConstraints?.pathLenConstraint, limit < maxPathLength {
+                    maxPathLength = limit
+                    pathLengthSource = anchor
+                }
+                if let nameConstraints = anchor.nameConstraints { constraints.append(nameConstraints) }
+            }
+        }
+
+        for (index, certificate) in prospective.enumerated() {
+            let i = index + 1
+            let isLast = i == n
+            let isSelfIssued = certificate.isSelfIssued
+
+            // 6.1.3 (a)(1): the signature, with the working public key.
+            if let issuer = workingIssuer {
+                switch context.signature(of: certificate, by: issuer, inheritedDSAParameters: workingDSAParameters) {
+                case .valid: break
+                case .invalid: failures.append(.badSignature(certificate, issuer: issuer.subject))
+                case .unsupportedAlgorithm: failures.append(.unsupportedSignatureAlgorithm(certificate, certificate.signatureAlgorithm))
+                case .unusableKey(let reason): failures.append(.unusablePublicKey(certificate, reason: reason))
+                case .budgetExhausted: failures.append(.budgetExhausted(.signatureChecks))
+                }
+                // (a)(4): issuer name chaining.
+                if !certificate.issuer.isEquivalent(to: issuer.subject) { failures.append(.issuerNameMismatch(certificate)) }
+            }
+            if !policy.algorithms.accepts(certificate.signatureAlgorithm) {
+                failures.append(.disallowedSignatureAlgorithm(certificate, certificate.signatureAlgorithm))
+            }
+            // (a)(2): validity at the validation time. (a)(3), revocation, is applied by the CRL layer.
+            checkValidity(certificate, time, &failures)
+
+            // (b), (c): name constraints, except for self-issued intermediates.
+            if !(isSelfIssued && !isLast) {
+                for nameConstraints in constraints {
+                    var remaining = context.nameConstraintComparisons
+                    let result = NameConstraintsChecker.check(
+                        subject: certificate.subject, subjectAlternativeNames: certificate.subjectAlternativeNames,
+                        constraints: nameConstraints, comparisons: &remaining)
+                    context.nameConstraintComparisons = remaining
+                    switch result {
+                    case .satisfied: break
+                    case .violation(let violation): failures.append(.nameConstraintViolation(certificate, violation))
+                    case .budgetExhausted:
+                        context.exhaust(.nameConstraintComparisons)
+                        failures.append(.budgetExhausted(.nameConstraintComparisons))
+                    }
+                }
+            }
+
+            // (d), (e), (f): certificate policies.
+            let facts = Self.policyFacts(certificate, isSelfIssued: isSelfIssued)
+            if policyProcessor != nil {
+                do throws(PolicyFailure) {
+                    try policyProcessor!.processCertificate(facts, index: i)
+                    if isLast {
+                        policyOutcome = try policyProcessor!.wrapUp(facts)  // 6.1.5 (a), (b), (g)
+                    } else {
+                        try policyProcessor!.prepareForNextCertificate(facts)  // 6.1.4 (a), (b), (h), (i), (j)
+                    }
+                } catch {
+                    if case .graphTooLarge = error { context.exhaust(.policyGraph) }
+                    failures.append(.policyRequired(error))
+                    policyProcessor = nil
+                }
+            }
+
+            // Profile requirements, the key profile, and critical extensions (6.1.4 (o), 6.1.5 (f)).
+            for rule in ProfileChecks.violations(certificate, at: isLast ? .endEntity : .intermediate, profile: policy.profile) {
+                failures.append(.profileViolation(certificate, rule))
+            }
+            if let refusal = policy.algorithms.refusal(of: certificate.subjectPublicKeyInfo.key) {
+                failures.append(.weakKey(certificate, key: refusal))
+            }
+            checkCriticalExtensions(certificate, &failures)
+
+            guard !isLast else { break }
+            // 6.1.4 Preparation for certificate i+1.
+            // (c)–(f): working issuer name and public key (DSA parameters inherited when absent).
+            workingIssuer = certificate
+            if case .dsa(let parameters, _) = certificate.subjectPublicKeyInfo.key {
+                if let parameters { workingDSAParameters = parameters }
+            } else {
+                workingDSAParameters = nil
+            }
+            // (g): name constraints of this CA apply to everything below it.
+            if let nameConstraints = certificate.nameConstraints { constraints.append(nameConstraints) }
+            // (k): the certificate must be a CA (v3 with basicConstraints cA).
+            if certificate.version != .v3 || !certificate.isCertificateAuthority {
+                failures.append(.notACertificateAuthority(certificate))
+            }
+            // (l): non-self-issued intermediates count against max_path_length.
+            if !isSelfIssued {
+                if maxPathLength <= 0 {
+                    failures.append(.pathLengthExceeded(pathLengthSource ?? certificate))
+                } else {
+                    maxPathLength -= 1
+                }
+            }
+            // (m): pathLenConstraint.
+            if let limit = certificate.basicConstraints?.pathLenConstraint, limit < maxPathLength {
+                maxPathLength = limit
+                pathLengthSource = certificate
+            }
+            // (n): keyUsage, when present, must allow keyCertSign.
+            if let usage = certificate.keyUsage, !usage.contains(.keyCertSign) {
+                failures.append(.keyUsageForbids(certificate, required: .keyCertSign, present: usage))
+            }
+        }
+
+        // The purpose: extended key usage, names, TLS key usage.
+        failures.append(contentsOf: PurposeChecks.failures(path: path, anchor: anchor, policy: policy))
+        if failures.isEmpty, anchor != nil, let check = policy.additionalCheck, let reason = check(path) {
+            failures.append(.rejectedByCaller(reason))
+        }
+        return PathAttempt(certificates: path, anchor: anchor, failures: failures, policyOutcome: policyOutcome)
+    }
+
+    private func checkValidity(_ certificate: Certificate, _ time: UnixTime, _ failures: inout [ValidationFailure]) {
+        if time < certificate.notBefore {
+            failures.append(.notYetValid(certificate, notBefore: certificate.notBefore, validationTime: time))
+        }
+        if time > certificate.notAfter {
+            failures.append(.expired(certificate, notAfter: certificate.notAfter, validationTime: time))
+        }
+    }
+
+    private func checkCriticalExtensions(_ certificate: Certificate, _ failures: inout [ValidationFailure]) {
+        for unknown in certificate.unrecognizedCriticalExtensions {
+            failures.append(.unknownCriticalExtension(certificate, unknown.oid))
+        }
+    }
+
+    static func dsaParameters(_ key: SubjectPublicKey) -> DSAParameters? {
+        if case .dsa(let parameters, _) = key { return parameters }
+        return nil
+    }
+
+    /// The policy-related extension values of a certificate (RFC 5280 6.1.3, 6.1.4 inputs).
+    static func policyFacts(_ certificate: Certificate, isSelfIssued: Bool) -> CertificatePolicyFacts {
+        CertificatePolicyFacts(
+            policies: certificate.certificatePolicies?.map(\.policyIdentifier),
+            policyMappings: certificate.policyMappings?.map {
+                CertificatePolicyFacts.PolicyMapping(issuerDomainPolicy: $0.issuerDomainPolicy, subjectDomainPolicy: $0.subjectDomainPolicy)
+            },
+            requireExplicitPolicy: certificate.policyConstraints?.requireExplicitPolicy.map(UInt64.init),
+            inhibitPolicyMapping: certificate.policyConstraints?.inhibitPolicyMapping.map(UInt64.init),
+            inhibitAnyPolicy: certificate.inhibitAnyPolicy.map(UInt64.init),
+            isSelfIssued: isSelfIssued)
+    }
+}

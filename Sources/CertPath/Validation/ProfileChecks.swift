@@ -1,0 +1,82 @@
+/// Where a certificate sits in a certification path.
+enum CertificatePosition {
+    case endEntity, intermediate, anchor
+
+    var isIssuer: Bool { self != .endEntity }
+}
+
+/// The certificate-profile requirements of RFC 5280 section 4 that a validator can check on one
+/// certificate, and the stricter CA/Browser Forum rules of the Web PKI profile (``CertificateProfile``).
+/// Each finding is a ``ProfileRule`` naming the clause it comes from.
+enum ProfileChecks {
+    /// The rules `certificate` breaks at `position` under `profile`.
+    static func violations(_ certificate: Certificate, at position: CertificatePosition, profile: CertificateProfile) -> [ProfileRule] {
+        var found: [ProfileRule] = []
+        let isSelfIssued = certificate.isSelfIssued
+        let bc = certificate.extension(KnownOID.basicConstraints)
+        let isCA = certificate.isCertificateAuthority
+
+        // RFC 5280 (both profiles).
+        if certificate.issuer.isEmpty { found.append(.emptyIssuer) }
+        if certificate.subject.isEmpty {
+            let sanCritical = certificate.extension(KnownOID.subjectAltName)?.isCritical ?? false
+            if position.isIssuer || isCA || !sanCritical { found.append(.emptySubject) }
+        }
+        // RFC 5280 4.2.1.9 asks CAs for a critical basicConstraints, but 6.1 validation does not
+        // require it (PKITS 4.6.4 expects a non-critical one to be honoured): it is checked on trust
+        // anchors whose constraints are enforced, and on every CA under the Web PKI profile.
+        if position.isIssuer, let bc, !bc.isCritical, position == .anchor || profile == .webPKI {
+            found.append(.basicConstraintsNotCritical)
+        }
+        if let keyUsage = certificate.keyUsage, keyUsage.contains(.keyCertSign), !isCA { found.append(.keyCertSignWithoutCA) }
+        if let aki = certificate.extension(KnownOID.authorityKeyIdentifier) {
+            if aki.isCritical { found.append(.authorityKeyIdentifierCritical) }
+        } else if !isSelfIssued && certificate.version == .v3 {
+            found.append(.missingAuthorityKeyIdentifier)
+        }
+        if position.isIssuer && certificate.version == .v3 && certificate.subjectKeyIdentifier == nil {
+            found.append(.missingSubjectKeyIdentifier)
+        }
+        if let nc = certificate.extension(KnownOID.nameConstraints) {
+            if position == .endEntity && !isCA { found.append(.nameConstraintsInEndEntity) }
+            if !nc.isCritical && profile == .rfc5280 { found.append(.nameConstraintsNotCritical) }
+        }
+        // RFC 5280 4.2.1.11 asks for a critical policyConstraints; PKITS 4.8-4.12 expect non-critical
+        // ones to be processed, so only the Web PKI profile refuses them.
+        if profile == .webPKI, let pc = certificate.extension(KnownOID.policyConstraints), !pc.isCritical {
+            found.append(.policyConstraintsNotCritical)
+        }
+        if let names = certificate.subjectAlternativeNames {
+            for case .dNSName(let bytes) in names where DNSNameSyntax.check(bytes, allowWildcard: true) != nil {
+                found.append(.invalidDNSNameInSubjectAltName)
+                break
+            }
+        }
+
+        // CA/Browser Forum Baseline Requirements (Web PKI profile only).
+        guard profile == .webPKI else { return found }
+        if certificate.version != .v3 { found.append(.notVersion3) }
+        if position == .endEntity && isCA { found.append(.certificateAuthorityAsEndEntity) }
+        if position == .endEntity, !certificate.subject.isEmpty, certificate.extension(KnownOID.subjectAltName)?.isCritical == true {
+            found.append(.subjectAltNameCriticalWithSubject)
+        }
+        let serial = certificate.serialNumber
+        let isNegative = (serial.first ?? 0) & 0x80 != 0
+        let isZero = serial.allSatisfy { $0 == 0 }
+        let octets = serial.first == 0 ? serial.count - 1 : serial.count
+        if isNegative || isZero || octets > 20 { found.append(.invalidSerialNumber) }
+        let years = (certificate.notBefore.components.year, certificate.notAfter.components.year)
+        if (certificate.validityUsesGeneralizedTime.notBefore && years.0 < 2050)
+            || (certificate.validityUsesGeneralizedTime.notAfter && years.1 < 2050) {
+            found.append(.generalizedTimeBefore2050)
+        }
+        if isSelfIssued && position.isIssuer, let aki = certificate.authorityKeyIdentifier {
+            let keyMatches = aki.keyIdentifier != nil
+                && (certificate.subjectKeyIdentifier == nil || aki.keyIdentifier == certificate.subjectKeyIdentifier)
+            if !keyMatches || aki.authorityCertIssuer != nil || aki.authorityCertSerialNumber != nil {
+                found.append(.invalidRootAuthorityKeyIdentifier)
+            }
+        }
+        return found
+    }
+}
