@@ -6,6 +6,7 @@
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include <openssl/bn.h>
 #include <openssl/crypto.h>
+#include <openssl/dsa.h>
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
 #include <openssl/err.h>

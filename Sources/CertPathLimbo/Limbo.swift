@@ -65,12 +65,14 @@ public struct LimboResult: Codable, Sendable {
 ///   its conflicting pairs (`rfc5280::ca-as-leaf` / `webpki::ca-as-leaf`) differ only by that standard.
 /// - **Anchors.** Limbo expects trust anchors' own certificates to be checked (expired root, root
 ///   without basicConstraints…), so the harness enforces anchor validity and constraints (RFC 5937).
+/// - **TLS key usage.** The TLS key usage check of the server and client policies is a TLS rule, so it
+///   is off for `rfc5280::` cases (which test RFC 5280 path validation, e.g. a CA certificate as leaf).
 /// - **Skipped features.** Listed in ``skipReasons``; CRL cases are skipped until revocation lands.
 public struct LimboHarness: Sendable {
     /// Optional behaviours CertPath does not implement, with the reason, by limbo feature tag.
     public static let skipReasons: [String: String] = [
         "pedantic-webpki-eku": "documented choice: extKeyUsage follows Go and Chromium (a leaf without extKeyUsage, or with anyExtendedKeyUsage, is accepted; roots' extKeyUsage constrains)",
-        "pedantic-serial-number": "", // handled: the Web PKI profile checks serial numbers
+        "pedantic-serial-number": "documented leniency: RFC 5280 4.1.2.2 asks certificate users to handle non-conforming serial numbers gracefully; CertPath refuses them only under the Web PKI profile",
         "has-crl": "revocation (CRL processing) is not implemented yet",
         "has-policy-constraints": "conflicts with NIST PKITS 4.8-4.12, which require a non-critical policyConstraints to be processed under RFC 5280; CertPath refuses it only under the Web PKI profile",
     ]
@@ -150,6 +152,8 @@ public struct LimboHarness: Sendable {
 
         var policy = ValidationPolicy()
         policy.profile = testcase.id.hasPrefix("rfc5280::") ? .rfc5280 : .webPKI
+        // The TLS key usage check is a TLS rule (RFC 8446 4.4.2.2), not an RFC 5280 one.
+        policy.checkTLSKeyUsage = policy.profile == .webPKI
         policy.anchorEnforcement = .full
         policy.maximumIntermediates = testcase.max_chain_depth
         policy.publicSuffixList = publicSuffixList

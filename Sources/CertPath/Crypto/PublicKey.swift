@@ -50,6 +50,8 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
         case ed25519
         /// Ed448 key.
         case ed448
+        /// DSA key with a prime `p` of `bits` bits (FIPS 186-4; PKITS and old PKIs).
+        case dsa(bits: Int)
     }
 
     /// The key's type and size.
@@ -67,6 +69,8 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
         case ec(OpaquePointer, NamedCurve)
         /// Ed25519 or Ed448: verified through `EVP_DigestVerify` on ``pkey``.
         case edDSA
+        /// `DSA *`.
+        case dsa(OpaquePointer)
     }
 
     private init(type: KeyType, pkey: OpaquePointer, storage: Storage) {
@@ -98,7 +102,21 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     ///   and oversized RSA keys, ``PublicKeyError/invalidKey(_:)`` when a check fails,
     ///   ``PublicKeyError/libcryptoFailure(_:)`` when libcrypto cannot allocate.
     public convenience init(_ key: SubjectPublicKey) throws(PublicKeyError) {
+        try self.init(key, inheritedDSAParameters: nil)
+    }
+
+    /// Loads a decoded public key; a DSA key without domain parameters takes `inheritedDSAParameters`
+    /// (the working public key parameters of RFC 5280 6.1.4 (f), RFC 3279 2.3.2).
+    ///
+    /// - Throws: as ``init(_:)-(SubjectPublicKey)``, and ``PublicKeyError/invalidKey(_:)`` for a DSA key
+    ///   with neither its own nor inherited parameters.
+    public convenience init(_ key: SubjectPublicKey, inheritedDSAParameters: DSAParameters?) throws(PublicKeyError) {
         switch key {
+        case .dsa(let parameters, let y):
+            guard let parameters = parameters ?? inheritedDSAParameters else {
+                throw .invalidKey("DSA key without domain parameters and none to inherit")
+            }
+            try self.init(dsa: parameters, y: y)
         case .rsa(let modulus, let exponent):
             try self.init(rsaModulus: modulus, exponent: exponent)
         case .ec(let curve, let point):
@@ -187,6 +205,40 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
         self.init(type: .ec(curve), pkey: pkey, storage: .ec(ec, curve))
     }
 
+    /// DSA: `DSA_set0_pqg` and `DSA_set0_key` on a fresh `DSA`, wrapped with `EVP_PKEY_assign`.
+    private convenience init(dsa parameters: DSAParameters, y: ArraySlice<UInt8>) throws(PublicKeyError) {
+        let p = parameters.p.drop(while: { $0 == 0 })
+        guard let first = p.first, p.count * 8 - first.leadingZeroBitCount <= 10_000 else {
+            throw .invalidKey("DSA prime is zero or above 10000 bits")
+        }
+        let bits = p.count * 8 - first.leadingZeroBitCount
+        guard let dsa = DSA_new() else { throw .libcryptoFailure("DSA_new") }
+        func bignum(_ bytes: ArraySlice<UInt8>) -> OpaquePointer? {
+            bytes.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
+        }
+        let pBN = bignum(p), qBN = bignum(parameters.q), gBN = bignum(parameters.g)
+        guard let pBN, let qBN, let gBN, DSA_set0_pqg(dsa, pBN, qBN, gBN) == 1 else {
+            BN_free(pBN); BN_free(qBN); BN_free(gBN); DSA_free(dsa)
+            LibCrypto.clearErrors()
+            throw .libcryptoFailure("DSA_set0_pqg")
+        }
+        guard let yBN = bignum(y), DSA_set0_key(dsa, yBN, nil) == 1 else {
+            DSA_free(dsa)
+            LibCrypto.clearErrors()
+            throw .libcryptoFailure("DSA_set0_key")
+        }
+        guard let pkey = EVP_PKEY_new() else {
+            DSA_free(dsa)
+            throw .libcryptoFailure("EVP_PKEY_new")
+        }
+        guard EVP_PKEY_assign(pkey, EVP_PKEY_DSA, UnsafeMutableRawPointer(dsa)) == 1 else {
+            DSA_free(dsa); EVP_PKEY_free(pkey)
+            LibCrypto.clearErrors()
+            throw .libcryptoFailure("EVP_PKEY_assign")
+        }
+        self.init(type: .dsa(bits: bits), pkey: pkey, storage: .dsa(dsa))
+    }
+
     /// Ed25519 / Ed448: `EVP_PKEY_new_raw_public_key` (about 2 µs, against 50 µs for `d2i_PUBKEY`).
     /// libcrypto decodes the point only when verifying, so a key that is not a valid point loads and
     /// then verifies nothing.
@@ -203,6 +255,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     /// `RSA-2048`, `EC P-256`, `Ed25519`, `Ed448`.
     public var description: String {
         switch type {
+        case .dsa(let bits): return "DSA-\(bits)"
         case .rsa(let bits): return "RSA-\(bits)"
         case .ec(let curve): return "EC \(curve.rawValue)"
         case .ed25519: return "Ed25519"

@@ -64,6 +64,7 @@ public final class SignatureCache: Sendable {
             case .ed25519: return [4]
             case .ed448: return [5]
             case .unsupported(let oid): return [6] + oid.encoded
+            case .dsa(let hash): return [7, code(hash)]
             }
         }
     }

@@ -91,6 +91,30 @@ extension PublicKey {
             guard type == .ed448 else { return .algorithmKeyMismatch }
             guard signature.count == 114 else { return .malformedSignature }
             return verifyEdDSA(signature: signature, message: message)
+        case .dsa(let hash):
+            guard hash.nid != nil else { return .unsupportedAlgorithm }
+            guard case .dsa(let dsa) = storage else { return .algorithmKeyMismatch }
+            // Dss-Sig-Value has the syntax of ECDSA-Sig-Value (RFC 3279 2.2.2).
+            guard let (r, s) = ECDSASignature.parse(signature) else { return .malformedSignature }
+            return Self.verifyDSA(dsa: dsa, hash: hash, r: r, s: s, message: message)
+        }
+    }
+
+    /// DSA verification (FIPS 186-4 4.7) of an already parsed signature.
+    private static func verifyDSA(
+        dsa: OpaquePointer, hash: HashAlgorithm, r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer,
+        message: UnsafeRawBufferPointer
+    ) -> SignatureVerificationResult {
+        guard let sig = DSA_SIG_new() else { return outcome(false) }
+        defer { DSA_SIG_free(sig) }
+        let rBN = BN_bin2bn(r.nonNullBytes, Int32(r.count), nil)
+        let sBN = BN_bin2bn(s.nonNullBytes, Int32(s.count), nil)
+        guard let rBN, let sBN, DSA_SIG_set0(sig, rBN, sBN) == 1 else {
+            BN_free(rBN); BN_free(sBN)
+            return outcome(false)
+        }
+        return withDigest(hash, of: message) { digest, length in
+            outcome(DSA_do_verify(digest, Int32(length), sig, dsa) == 1)
         }
     }
 

@@ -33,12 +33,12 @@ public struct TrustEvaluation: Sendable {
     /// The validation time (RFC 5280 6.1.1 (b)); `nil` means now.
     public var validationTime: UnixTime?
     /// The signature verifier and its shared caches.
-    public var signatureVerification: SignatureVerification
+    public var signatureVerification: SignatureVerifier
 
     /// Creates an evaluation.
     public init(leaf: Certificate, intermediates: [Certificate] = [], trustStore: TrustStore,
                 policy: ValidationPolicy = ValidationPolicy(), validationTime: UnixTime? = nil,
-                signatureVerification: SignatureVerification = .shared) {
+                signatureVerification: SignatureVerifier = .shared) {
         self.leaf = leaf
         self.intermediates = intermediates
         self.trustStore = trustStore

@@ -10,7 +10,8 @@ public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
     case basicConstraintsNotCritical
     /// RFC 5280 4.2.1.9: keyCertSign MUST NOT be asserted when cA is not.
     case keyCertSignWithoutCA
-    /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be present except in self-signed certificates.
+    /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be present except in self-signed certificates
+    /// (RFC 5280 profile only: browsers do not require it).
     case missingAuthorityKeyIdentifier
     /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be non-critical.
     case authorityKeyIdentifierCritical
@@ -26,7 +27,9 @@ public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
     case invalidDNSNameInSubjectAltName
     /// CA/B BR 7.1.2.7.12: subjectAltName MUST NOT be critical when the subject is non-empty.
     case subjectAltNameCriticalWithSubject
-    /// RFC 5280 4.1.2.2 / CA/B BR 7.1.2.7: the serial number MUST be positive and at most 20 octets.
+    /// RFC 5280 4.1.2.2 / CA/B BR 7.1.2.7: the serial number MUST be positive and at most 20 octets
+    /// (Web PKI profile, end entities and intermediates: RFC 5280 asks users to handle such serials
+    /// gracefully, and long-lived roots with serial 0 exist).
     case invalidSerialNumber
     /// CA/B BR 7.1.2: certificates MUST be version 3.
     case notVersion3
@@ -37,6 +40,8 @@ public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
     /// CA/B BR 7.1.2.1.3: a root's authorityKeyIdentifier, when present, MUST hold only a keyIdentifier
     /// equal to its subjectKeyIdentifier.
     case invalidRootAuthorityKeyIdentifier
+    /// CA/B BR 7.1.4.3: a subscriber's commonName, if present, MUST be one of its subjectAltName values.
+    case commonNameNotInSubjectAltName
 
     /// The rule in words.
     public var explanation: String {
@@ -58,6 +63,7 @@ public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
         case .certificateAuthorityAsEndEntity: return "a CA certificate is used as the end entity (CA/B BR 7.1.2.7.8)"
         case .generalizedTimeBefore2050: return "a validity date before 2050 is encoded as GeneralizedTime (RFC 5280 4.1.2.5)"
         case .invalidRootAuthorityKeyIdentifier: return "a root's authorityKeyIdentifier is not just its own key identifier (CA/B BR 7.1.2.1.3)"
+        case .commonNameNotInSubjectAltName: return "the subject commonName is not one of the subjectAltName values (CA/B BR 7.1.4.3)"
         }
     }
 }

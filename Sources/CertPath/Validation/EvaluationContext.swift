@@ -3,7 +3,7 @@
 final class EvaluationContext {
     let policy: ValidationPolicy
     let validationTime: UnixTime
-    let crypto: SignatureVerification
+    let crypto: SignatureVerifier
     private(set) var remaining: Budget
     /// The limit that ran out, which stops the search.
     private(set) var exhausted: BudgetLimit?
@@ -14,7 +14,7 @@ final class EvaluationContext {
         let issuer: ObjectIdentifier
     }
 
-    init(policy: ValidationPolicy, validationTime: UnixTime, crypto: SignatureVerification) {
+    init(policy: ValidationPolicy, validationTime: UnixTime, crypto: SignatureVerifier) {
         self.policy = policy
         self.validationTime = validationTime
         self.crypto = crypto

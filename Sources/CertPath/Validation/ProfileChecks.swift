@@ -31,7 +31,7 @@ enum ProfileChecks {
         if let keyUsage = certificate.keyUsage, keyUsage.contains(.keyCertSign), !isCA { found.append(.keyCertSignWithoutCA) }
         if let aki = certificate.extension(KnownOID.authorityKeyIdentifier) {
             if aki.isCritical { found.append(.authorityKeyIdentifierCritical) }
-        } else if !isSelfIssued && certificate.version == .v3 {
+        } else if !isSelfIssued && certificate.version == .v3 && profile == .rfc5280 {
             found.append(.missingAuthorityKeyIdentifier)
         }
         if position.isIssuer && certificate.version == .v3 && certificate.subjectKeyIdentifier == nil {
@@ -64,7 +64,16 @@ enum ProfileChecks {
         let isNegative = (serial.first ?? 0) & 0x80 != 0
         let isZero = serial.allSatisfy { $0 == 0 }
         let octets = serial.first == 0 ? serial.count - 1 : serial.count
-        if isNegative || isZero || octets > 20 { found.append(.invalidSerialNumber) }
+        if position != .anchor && (isNegative || isZero || octets > 20) { found.append(.invalidSerialNumber) }
+        // BR 7.1.4.3 (commonName is a copy of a SAN value). Not applied when a SAN is a wildcard name:
+        // x509-limbo's wildcard cases (webpki::san::leftmost-wildcard-san,
+        // webpki::nc::nc-permits-dns-san-pattern) carry an unrelated commonName and expect success.
+        if position == .endEntity, let names = certificate.subjectAlternativeNames, !names.contains(where: Self.isWildcard) {
+            for commonName in certificate.subject.values(of: KnownOID.commonName) where !names.contains(where: { Self.equals(commonName, $0) }) {
+                found.append(.commonNameNotInSubjectAltName)
+                break
+            }
+        }
         let years = (certificate.notBefore.components.year, certificate.notAfter.components.year)
         if (certificate.validityUsesGeneralizedTime.notBefore && years.0 < 2050)
             || (certificate.validityUsesGeneralizedTime.notAfter && years.1 < 2050) {
@@ -78,5 +87,20 @@ enum ProfileChecks {
             }
         }
         return found
+    }
+
+    /// Whether a commonName is exactly the text of a subjectAltName dNSName or iPAddress
+    /// (IPv4 dotted decimal, IPv6 in RFC 5952 form), as CA/B BR 7.1.4.3 requires.
+    private static func equals(_ commonName: String, _ name: GeneralName) -> Bool {
+        switch name {
+        case .dNSName(let bytes): return commonName.utf8.elementsEqual(bytes)
+        case .iPAddress(let bytes): return IPAddress(bytes: bytes)?.description == commonName
+        default: return false
+        }
+    }
+
+    private static func isWildcard(_ name: GeneralName) -> Bool {
+        if case .dNSName(let bytes) = name { return bytes.first == UInt8(ascii: "*") }
+        return false
     }
 }

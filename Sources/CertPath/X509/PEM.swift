@@ -117,7 +117,7 @@ public enum PEM {
                 index += 1
             }
             guard ended else { throw Error(line: beginLine, reason: "no \"-----END \(begin)-----\" line for this block") }
-            guard let der = Base64.decode(base64) else {
+            guard let der = Base64.decode(bytes: base64) else {
                 throw Error(line: beginLine, reason: "the block's base64 is invalid")
             }
             if !headers.isEmpty { skipped.append(Skipped(lines: (beginLine + 1)...(beginLine + headers.count), kind: "headers")) }
@@ -197,64 +197,5 @@ public enum PEM {
             index = next
         }
         return out + "-----END \(label)-----\n"
-    }
-}
-
-/// Base64 (RFC 4648 section 4) without Foundation.
-public enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-    private static let values: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
-        return table
-    }()
-
-    /// Decodes padded base64 (length a multiple of 4, `=` only at the end, zero pad bits).
-    ///
-    /// - Returns: `nil` for any other input.
-    public static func decode<C: Collection<UInt8>>(_ text: C) -> [UInt8]? {
-        let chars = Array(text)
-        guard chars.count % 4 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(chars.count / 4 * 3)
-        var index = 0
-        while index < chars.count {
-            let quad = chars[index..<(index + 4)]
-            let isLast = index + 4 == chars.count
-            let padding = quad.reversed().prefix { $0 == UInt8(ascii: "=") }.count
-            guard padding <= 2, padding == 0 || isLast else { return nil }
-            var accumulator: UInt32 = 0
-            for (offset, char) in quad.enumerated() {
-                let value: UInt8
-                if offset >= 4 - padding { value = 0 } else {
-                    value = values[Int(char)]
-                    guard value != 0xFF else { return nil }
-                }
-                accumulator = accumulator << 6 | UInt32(value)
-            }
-            let bytes = [UInt8(accumulator >> 16 & 0xFF), UInt8(accumulator >> 8 & 0xFF), UInt8(accumulator & 0xFF)]
-            if padding == 2 && bytes[1] != 0 || padding >= 1 && bytes[2] != 0 { return nil }
-            out.append(contentsOf: bytes.prefix(3 - padding))
-            index += 4
-        }
-        return out
-    }
-
-    /// Encodes with padding.
-    public static func encode<C: Collection<UInt8>>(_ bytes: C) -> String {
-        let input = Array(bytes)
-        var out: [UInt8] = []
-        out.reserveCapacity((input.count + 2) / 3 * 4)
-        var index = 0
-        while index < input.count {
-            let count = min(3, input.count - index)
-            var accumulator: UInt32 = 0
-            for offset in 0..<3 { accumulator = accumulator << 8 | UInt32(offset < count ? input[index + offset] : 0) }
-            for offset in 0..<4 {
-                out.append(offset <= count ? alphabet[Int(accumulator >> UInt32(18 - 6 * offset) & 0x3F)] : UInt8(ascii: "="))
-            }
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

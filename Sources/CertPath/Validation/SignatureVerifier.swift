@@ -1,0 +1,67 @@
+/// Verifies certificate signatures (RFC 5280 6.1.3 (a)(1)) through the `Crypto/` layer, with a
+/// bounded cache of loaded public keys (keyed by SPKI bytes, so intermediates that recur across
+/// evaluations are loaded once) and an optional cache of signature outcomes (repeated chains).
+///
+/// Both caches are thread-safe; share one verifier (``shared`` by default) across evaluations.
+public struct SignatureVerifier: Sendable {
+    /// The process-wide verifier: a 1024-entry key cache, no signature cache.
+    public static let shared = SignatureVerifier()
+
+    /// Loaded keys by SPKI; `nil` loads every key afresh (the "cold" benchmark setting).
+    public let keyCache: PublicKeyCache?
+    /// Outcomes by (algorithm, SPKI, signature, signed bytes); `nil` (default) verifies every time.
+    public let signatureCache: SignatureCache?
+
+    /// Creates a verifier with the given caches.
+    public init(keyCache: PublicKeyCache? = PublicKeyCache(), signatureCache: SignatureCache? = nil) {
+        self.keyCache = keyCache
+        self.signatureCache = signatureCache
+    }
+
+    /// Verifies `certificate`'s signature over its TBSCertificate with `issuerKey`.
+    ///
+    /// - Parameter inheritedDSAParameters: the working public key parameters, for a DSA issuer key
+    ///   without its own (RFC 5280 6.1.4 (f)).
+    func verify(_ certificate: Certificate, issuerKey: SubjectPublicKeyInfo, inheritedDSAParameters: DSAParameters?) -> SignatureOutcome {
+        // Every supported algorithm signs whole bytes: padding bits mean a corrupted signature.
+        guard certificate.signatureUnusedBits == 0 else { return .invalid }
+        if case .unsupported = certificate.signatureAlgorithm { return .unsupportedAlgorithm }
+        if issuerKey.isRestrictedToRSASSAPSS, case .rsaPSS = certificate.signatureAlgorithm {} else if issuerKey.isRestrictedToRSASSAPSS {
+            return .unusableKey("the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)")
+        }
+        let load: () throws(PublicKeyError) -> PublicKey
+        if case .dsa(nil, _) = issuerKey.key {
+            load = { () throws(PublicKeyError) in try PublicKey(issuerKey.key, inheritedDSAParameters: inheritedDSAParameters) }
+        } else if let keyCache {
+            load = { () throws(PublicKeyError) in try keyCache.publicKey(for: issuerKey) }
+        } else {
+            load = { () throws(PublicKeyError) in try PublicKey(issuerKey) }
+        }
+        let result: SignatureVerificationResult
+        do throws(PublicKeyError) {
+            if let signatureCache, !(issuerKey.key.isDSAWithoutParameters) {
+                result = try signatureCache.verify(signature: certificate.signature, message: certificate.tbsCertificateBytes,
+                                                   algorithm: certificate.signatureAlgorithm, spki: issuerKey, key: load)
+            } else {
+                result = try load().verify(signature: certificate.signature, message: certificate.tbsCertificateBytes,
+                                           algorithm: certificate.signatureAlgorithm)
+            }
+        } catch {
+            return .unusableKey(error.description)
+        }
+        switch result {
+        case .verified: return .valid
+        case .invalidSignature, .malformedSignature: return .invalid
+        case .unsupportedAlgorithm: return .unsupportedAlgorithm
+        case .algorithmKeyMismatch: return .unusableKey("the issuer's \(issuerKey.key.summary) key cannot verify \(certificate.signatureAlgorithm)")
+        }
+    }
+}
+
+extension SubjectPublicKey {
+    /// A DSA key whose domain parameters are inherited (absent from its SPKI).
+    var isDSAWithoutParameters: Bool {
+        if case .dsa(nil, _) = self { return true }
+        return false
+    }
+}
