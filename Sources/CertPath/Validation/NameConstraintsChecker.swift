@@ -1,0 +1,359 @@
+// Name constraints: RFC 5280 4.2.1.10, 6.1.1 (h)(i), 6.1.3 (b)(c), 6.1.4 (g).
+//
+// Design. RFC 5280 describes name constraints as state: permitted_subtrees is intersected and
+// excluded_subtrees is united with each CA's nameConstraints (6.1.4 (g)), and each certificate's
+// names are checked against that state (6.1.3 (b)(c)). Computing intersections of subtrees is
+// error-prone, so CertPath, like BoringSSL, Go and rustls-webpki, keeps the list of nameConstraints
+// extensions of the CAs above a certificate (plus the user's initial permitted/excluded subtrees of
+// 6.1.1 (h)(i), given as one more `NameConstraints` value) and checks each certificate's names
+// against EACH extension in turn. A name is within the intersection of permitted sets exactly when
+// it is within every one of them, and outside the union of excluded sets exactly when it is outside
+// each, so the two formulations accept the same paths.
+//
+// Names checked (4.2.1.10, 6.1.3 (b)): every subjectAltName entry; the subject DN, as a
+// directoryName, when it is not empty; every emailAddress attribute of the subject DN, as an
+// rfc822Name (RFC 5280 requires that only for certificates without a subjectAltName; CertPath does
+// it always, like OpenSSL, because the address is in the certificate either way); and, only when the
+// caller asks (`commonNamesAsDNSNames`, for a policy that opted into the legacy CN fallback of
+// hostname matching), every subject commonName that is syntactically a host name, as a dNSName.
+// Whether a self-issued certificate's names are checked (6.1.3 (b): not for a self-issued
+// certificate other than the last) is the caller's decision.
+//
+// Within one extension, for a name of form F (4.2.1.10, 6.1.3 (b)(c)):
+// - if some subtree of form F is malformed, the check fails (`malformedConstraint`);
+// - if the name itself cannot be interpreted, it fails (`malformedName`);
+// - if the name is within ANY excluded subtree, it fails (`withinExcludedSubtree`), even when it is
+//   also permitted: exclusion wins;
+// - if the extension has permitted subtrees of form F and the name is within NONE of them, it fails
+//   (`notWithinPermittedSubtrees`). Permitted subtrees of other forms do not restrict form F
+//   (4.2.1.10: "Restrictions apply only when the specified name form is present").
+// A form that no subtree of the extension mentions is not constrained by it.
+//
+// Rules per form (comparisons of host names ignore ASCII case, RFC 4343):
+// - dNSName (4.2.1.10: "any DNS name that can be constructed by simply adding zero or more labels to
+//   the left-hand side of the name satisfies the name constraint"): `example.com` matches
+//   `example.com` and `a.example.com`, never `badexample.com`. A constraint with a leading dot,
+//   `.example.com`, which RFC 5280 does not define for dNSName, matches proper subdomains only, as
+//   in Go and rustls-webpki. An empty constraint matches every DNS name. One trailing dot is removed
+//   from names and constraints before comparing: `example.com.` is the same host as `example.com`,
+//   and CertPath's hostname matching ignores the dot too, so a constraint must see both alike.
+//   A presented wildcard `*.example.com` stands for every name `<label>.example.com`: it is within a
+//   permitted subtree only when every name it covers is (`*.foo.com` within `foo.com`, but not
+//   within `foo.example.com`), and within an excluded subtree when ANY name it covers is (excluded
+//   `bar.example.com` rejects `*.example.com`; Go's CVE-2025-61727 was missing this).
+//   Syntax: labels of 1–63 octets of letters, digits, `-` and `_`, at most 253 octets; `*` only as
+//   the whole left-most label followed by at least one label. Underscores are accepted (they appear
+//   in real internal names; they compare like any other character, and hostname matching refuses
+//   them separately). Anything else (empty labels, spaces, `%`, `/`, control characters, a partial
+//   wildcard `f*.example.com`, a lone `*`, two trailing dots) is `malformedName` when the extension
+//   has any dNSName subtree. A constraint with a `*` or otherwise invalid syntax is `malformedConstraint`.
+// - rfc822Name (4.2.1.10): a constraint is a mailbox (`foo@example.com`: that mailbox only, local
+//   part compared octet for octet, domain ignoring case), a host (`example.com`: every mailbox at
+//   exactly that host) or a domain (`.example.com`: mailboxes at any subdomain, not at the host
+//   itself); an empty constraint matches every mailbox. Every character is literal: `*@example.com`
+//   permits only the mailbox `*@example.com`, and `**@example.com` does not permit `*@example.com`
+//   (x509-limbo). Presented names and mailbox constraints need exactly one `@`, an RFC 5321
+//   Dot-string local part of 1–64 octets and a valid host name without trailing dot; quoted local
+//   parts and address literals are not interpreted and so are `malformedName`
+//   (`malformedConstraint` in a subtree, e.g. `invalid@invalid@example.com`).
+// - iPAddress (4.2.1.10): a subtree is an address and a mask (8 octets for IPv4, 32 for IPv6); a
+//   presented address (4 or 16 octets) is within it when `address & mask == base & mask`. IPv4
+//   subtrees never match IPv6 addresses and IPv6 subtrees never match IPv4 addresses, including
+//   IPv4-mapped IPv6 ones (the families are compared as encoded, as in Go and webpki).
+// - directoryName (4.2.1.10, 7.1): the subtree's RDN sequence must be a prefix of the name's, RDN by
+//   RDN, each pair equal under the RFC 5280 7.1 comparison (``Name/normalizedKey``; identical
+//   encodings are equal without normalizing). An empty subtree DN matches every DN. An empty subject
+//   DN is not checked (6.1.3 (b)); an empty directoryName in subjectAltName is.
+// - uniformResourceIdentifier (4.2.1.10: "the constraint applies to the host part of the name"):
+//   the host is taken from the RFC 3986 authority (after `scheme://`, before `/`, `?` or `#`, after
+//   any `userinfo@`, before any `:port`). A constraint with a leading dot matches proper subdomains;
+//   one without matches exactly that host ("When the constraint does not begin with a period, it
+//   specifies a host"; Go reads it as host-or-subdomain, OpenSSL as CertPath does); an empty one
+//   matches every URI that has a domain host. A URI without an authority (`urn:…`, `mailto:…`), with
+//   an empty host, or whose host is an IP address (`[::1]`, or a last label that is numeric, read as
+//   IPv4 by URL parsers) fails with `uriWithoutDomainHost` whenever the extension has any URI subtree,
+//   permitted or excluded: 4.2.1.10 says the application "MUST reject the certificate". A URI
+//   without a valid scheme, with two `@`, a non-numeric port, or a host that is not host-name syntax
+//   (percent-encoded octets included) is `malformedName`.
+// - otherName, x400Address, ediPartyName, registeredID: CertPath does not interpret these forms.
+//   When an extension has a subtree of one of them (of any otherName type) and the certificate has a
+//   name of the same form, the check fails with `unsupportedNameForm` (4.2.1.10: an application
+//   that cannot process a constraint on a name form present in the certificate must reject it;
+//   x509-limbo `nc-forbids-othername`). A certificate without such a name is unaffected
+//   (`nc-forbids-othername-noop`).
+//
+// Budget: every (name, subtree) pair visited costs one unit of `comparisons`, whatever the
+// subtree's form (as in rustls-webpki), so a certificate with many names against many subtrees
+// stops with `budgetExhausted` after at most `comparisons` steps instead of running quadratically.
+// The caller shares one budget across a whole path evaluation (about 250,000 elsewhere in CertPath).
+
+/// The outcome of checking one certificate's names against one nameConstraints extension
+/// (RFC 5280 6.1.3 (b)(c)).
+public enum NameConstraintsResult: Hashable, Sendable {
+    /// Every name of a constrained form is within the permitted subtrees of its form (when the
+    /// extension has any) and within no excluded subtree.
+    case satisfied
+    /// A name violates the constraints; the first one found, in the order subject DN, subject
+    /// emailAddress attributes, subject common names (when asked), subjectAltName entries.
+    case violation(NameConstraintViolation)
+    /// The comparison budget ran out before the check finished; the result is unknown and the path
+    /// must be treated as invalid.
+    case budgetExhausted
+}
+
+/// Which name of a certificate violated a name constraint, and why (RFC 5280 4.2.1.10, 6.1.3 (b)(c)).
+public struct NameConstraintViolation: Hashable, Sendable, CustomStringConvertible {
+    /// Where in the certificate the name came from.
+    public enum Source: Hashable, Sendable {
+        /// The subject DN, checked as a directoryName.
+        case subject
+        /// An emailAddress attribute (PKCS #9, 1.2.840.113549.1.9.1) of the subject DN, checked as an
+        /// rfc822Name.
+        case subjectEmailAddress
+        /// A commonName of the subject DN, checked as a dNSName because the caller's hostname policy
+        /// may match it (legacy CN fallback).
+        case subjectCommonName
+        /// An entry of the subjectAltName extension.
+        case subjectAlternativeName
+    }
+
+    /// Why the name is not acceptable.
+    public enum Reason: Hashable, Sendable {
+        /// The extension has permitted subtrees of the name's form and the name is within none of
+        /// them (6.1.3 (b)).
+        case notWithinPermittedSubtrees
+        /// The name is within this excluded subtree (6.1.3 (c)); for a wildcard dNSName, some name the
+        /// wildcard covers is.
+        case withinExcludedSubtree(GeneralSubtree)
+        /// The extension constrains a name form CertPath does not process (otherName, x400Address,
+        /// ediPartyName, registeredID) and the certificate has a name of that form (4.2.1.10).
+        case unsupportedNameForm
+        /// The name is not valid syntax for its form (a dNSName with an empty label, a mailbox with two
+        /// `@`, an iPAddress of the wrong length, …), so it cannot be compared with the constraints.
+        case malformedName
+        /// A uniformResourceIdentifier without an authority, or whose host is an IP address rather than
+        /// a domain name, while the extension constrains URIs (4.2.1.10: "MUST reject the certificate").
+        case uriWithoutDomainHost
+        /// This subtree, of the same form as the name, is not valid syntax for that form (an rfc822Name
+        /// `invalid@invalid@example.com`, a dNSName with `*`, an iPAddress not of 8 or 32 octets).
+        case malformedConstraint(GeneralSubtree)
+    }
+
+    /// The certificate's name that violates the constraint (a subject emailAddress as an
+    /// `rfc822Name`, a common name as a `dNSName`, the subject DN as a `directoryName`).
+    public let name: GeneralName
+    /// Where the name came from.
+    public let source: Source
+    /// Why it violates the constraint.
+    public let reason: Reason
+
+    /// `DNS:evil.test (subjectAltName) is not within any permitted dNSName subtree`, and so on.
+    public var description: String {
+        let origin: String
+        switch source {
+        case .subject: origin = "subject"
+        case .subjectEmailAddress: origin = "subject emailAddress"
+        case .subjectCommonName: origin = "subject commonName"
+        case .subjectAlternativeName: origin = "subjectAltName"
+        }
+        let what = "\(name) (\(origin))"
+        switch reason {
+        case .notWithinPermittedSubtrees:
+            return "\(what) is not within any permitted \(NameConstraintForm(name).label) subtree"
+        case .withinExcludedSubtree(let subtree):
+            return "\(what) is within the excluded subtree \(subtree.base)"
+        case .unsupportedNameForm:
+            return "\(what) has a name form (\(NameConstraintForm(name).label)) whose name constraints CertPath does not process"
+        case .malformedName:
+            return "\(what) is not a well-formed \(NameConstraintForm(name).label), so name constraints cannot be checked"
+        case .uriWithoutDomainHost:
+            return "\(what) has no domain-name host, which URI name constraints require"
+        case .malformedConstraint(let subtree):
+            return "the \(NameConstraintForm(name).label) constraint \(subtree.base) is malformed"
+        }
+    }
+}
+
+/// Checks names against nameConstraints extensions (RFC 5280 4.2.1.10, 6.1.3 (b)(c)); see the
+/// comment at the top of this file for every rule.
+enum NameConstraintsChecker {
+    /// Checks the names of one certificate against one nameConstraints extension (of a CA above it in
+    /// the path, or the user's initial permitted/excluded subtrees of 6.1.1 (h)(i)).
+    ///
+    /// - Parameters:
+    ///   - subject: the certificate's subject; checked as a directoryName when not empty, and its
+    ///     emailAddress attributes as rfc822Names.
+    ///   - subjectAlternativeNames: the subjectAltName entries, or `nil` when the extension is absent.
+    ///   - constraints: the extension.
+    ///   - commonNamesAsDNSNames: also check each subject commonName that is syntactically a host name
+    ///     (or wildcard pattern) as a dNSName; pass `true` when the hostname policy may match the CN.
+    ///   - comparisons: the remaining budget of (name, subtree) comparisons, decremented once per pair
+    ///     visited and shared across the whole path evaluation.
+    /// - Returns: `.satisfied`, the first violation, or `.budgetExhausted` as soon as the budget is 0
+    ///   while a comparison remains to be made.
+    static func check(
+        subject: Name, subjectAlternativeNames: [GeneralName]?, constraints: NameConstraints,
+        commonNamesAsDNSNames: Bool = false, comparisons: inout Int
+    ) -> NameConstraintsResult {
+        var checker = Checker(constraints)
+        guard checker.constrainedForms != 0 else { return .satisfied }
+        if checker.constrains(.directoryName), !subject.isEmpty {
+            if let failure = checker.check(.directoryName(subject), .subject, &comparisons) { return failure }
+        }
+        let wantsEmail = checker.constrains(.rfc822Name)
+        let wantsCommonName = commonNamesAsDNSNames && checker.constrains(.dNSName)
+        if wantsEmail || wantsCommonName {
+            for attribute in subject.attributes {
+                if wantsEmail, attribute.type == KnownOID.emailAddress {
+                    if let failure = checker.checkEmailAttribute(attribute, &comparisons) { return failure }
+                } else if wantsCommonName, attribute.type == KnownOID.commonName {
+                    if let failure = checker.checkCommonName(attribute, &comparisons) { return failure }
+                }
+            }
+        }
+        for name in subjectAlternativeNames ?? [] {
+            if let failure = checker.check(name, .subjectAlternativeName, &comparisons) { return failure }
+        }
+        return .satisfied
+    }
+}
+
+/// The nine GeneralName forms, numbered by their context tags (RFC 5280 4.2.1.6).
+enum NameConstraintForm: Int {
+    case otherName = 0, rfc822Name, dNSName, x400Address, directoryName, ediPartyName
+    case uniformResourceIdentifier, iPAddress, registeredID
+
+    init(_ name: GeneralName) {
+        switch name {
+        case .otherName: self = .otherName
+        case .rfc822Name: self = .rfc822Name
+        case .dNSName: self = .dNSName
+        case .x400Address: self = .x400Address
+        case .directoryName: self = .directoryName
+        case .ediPartyName: self = .ediPartyName
+        case .uniformResourceIdentifier: self = .uniformResourceIdentifier
+        case .iPAddress: self = .iPAddress
+        case .registeredID: self = .registeredID
+        }
+    }
+
+    /// A bit for masks of forms.
+    var bit: UInt16 { 1 << UInt16(rawValue) }
+
+    /// Whether CertPath compares names of this form with constraints.
+    var isSupported: Bool {
+        switch self {
+        case .rfc822Name, .dNSName, .directoryName, .uniformResourceIdentifier, .iPAddress: return true
+        case .otherName, .x400Address, .ediPartyName, .registeredID: return false
+        }
+    }
+
+    /// The RFC 5280 name of the form.
+    var label: String {
+        switch self {
+        case .otherName: return "otherName"
+        case .rfc822Name: return "rfc822Name"
+        case .dNSName: return "dNSName"
+        case .x400Address: return "x400Address"
+        case .directoryName: return "directoryName"
+        case .ediPartyName: return "ediPartyName"
+        case .uniformResourceIdentifier: return "uniformResourceIdentifier"
+        case .iPAddress: return "iPAddress"
+        case .registeredID: return "registeredID"
+        }
+    }
+}
+
+/// The state of one `check` call: the extension's subtrees and which forms they mention.
+private struct Checker {
+    let permitted: [GeneralSubtree]
+    let excluded: [GeneralSubtree]
+    /// Forms with at least one permitted subtree.
+    let permittedForms: UInt16
+    /// Forms with at least one permitted or excluded subtree.
+    let constrainedForms: UInt16
+    /// Forms whose subtrees have been validated in this call.
+    var validatedForms: UInt16 = 0
+
+    init(_ constraints: NameConstraints) {
+        permitted = constraints.permittedSubtrees ?? []
+        excluded = constraints.excludedSubtrees ?? []
+        var permittedForms: UInt16 = 0
+        for subtree in permitted { permittedForms |= NameConstraintForm(subtree.base).bit }
+        var constrainedForms = permittedForms
+        for subtree in excluded { constrainedForms |= NameConstraintForm(subtree.base).bit }
+        self.permittedForms = permittedForms
+        self.constrainedForms = constrainedForms
+    }
+
+    func constrains(_ form: NameConstraintForm) -> Bool { constrainedForms & form.bit != 0 }
+
+    /// Checks one name; `nil` when it is acceptable.
+    mutating func check(_ name: GeneralName, _ source: NameConstraintViolation.Source, _ budget: inout Int) -> NameConstraintsResult? {
+        let form = NameConstraintForm(name)
+        guard constrains(form) else { return nil }
+        func violation(_ reason: NameConstraintViolation.Reason) -> NameConstraintsResult {
+            .violation(NameConstraintViolation(name: name, source: source, reason: reason))
+        }
+        guard form.isSupported else { return violation(.unsupportedNameForm) }
+        if validatedForms & form.bit == 0 {
+            validatedForms |= form.bit
+            for subtree in excluded where NameConstraintForm(subtree.base) == form && !NameConstraintMatching.isValidConstraint(subtree.base) {
+                return violation(.malformedConstraint(subtree))
+            }
+            for subtree in permitted where NameConstraintForm(subtree.base) == form && !NameConstraintMatching.isValidConstraint(subtree.base) {
+                return violation(.malformedConstraint(subtree))
+            }
+        }
+        let presented: ConstrainedName
+        switch ConstrainedName.prepare(name) {
+        case .success(let prepared): presented = prepared
+        case .failure(.malformed): return violation(.malformedName)
+        case .failure(.uriWithoutDomainHost): return violation(.uriWithoutDomainHost)
+        }
+        for subtree in excluded {
+            guard budget > 0 else { return .budgetExhausted }
+            budget -= 1
+            guard NameConstraintForm(subtree.base) == form else { continue }
+            switch NameConstraintMatching.match(presented, subtree.base, .excluded) {
+            case .match: return violation(.withinExcludedSubtree(subtree))
+            case .noMatch: continue
+            case .malformedConstraint: return violation(.malformedConstraint(subtree))
+            }
+        }
+        guard permittedForms & form.bit != 0 else { return nil }
+        for subtree in permitted {
+            guard budget > 0 else { return .budgetExhausted }
+            budget -= 1
+            guard NameConstraintForm(subtree.base) == form else { continue }
+            switch NameConstraintMatching.match(presented, subtree.base, .permitted) {
+            case .match: return nil
+            case .noMatch: continue
+            case .malformedConstraint: return violation(.malformedConstraint(subtree))
+            }
+        }
+        return violation(.notWithinPermittedSubtrees)
+    }
+
+    /// Checks a subject emailAddress attribute as an rfc822Name. Its value should be an IA5String
+    /// (PKCS #9); UTF8String, PrintableString and VisibleString values are read as their octets (the
+    /// mailbox syntax then refuses anything non-ASCII); other types are `malformedName`.
+    mutating func checkEmailAttribute(_ attribute: AttributeTypeAndValue, _ budget: inout Int) -> NameConstraintsResult? {
+        let name = GeneralName.rfc822Name(attribute.value)
+        switch attribute.valueTag {
+        case .ia5String, .utf8String, .printableString, .visibleString:
+            return check(name, .subjectEmailAddress, &budget)
+        default:
+            return .violation(NameConstraintViolation(name: name, source: .subjectEmailAddress, reason: .malformedName))
+        }
+    }
+
+    /// Checks a subject commonName as a dNSName when its text is a host name or wildcard pattern;
+    /// other common names ("Jane Doe") cannot be matched as host names and are skipped.
+    mutating func checkCommonName(_ attribute: AttributeTypeAndValue, _ budget: inout Int) -> NameConstraintsResult? {
+        guard let text = attribute.stringValue else { return nil }
+        let bytes = Array(text.utf8)[...]
+        guard case .success = ConstrainedName.prepare(.dNSName(bytes)) else { return nil }
+        return check(.dNSName(bytes), .subjectCommonName, &budget)
+    }
+}
