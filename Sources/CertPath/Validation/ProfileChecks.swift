@@ -79,7 +79,7 @@ enum ProfileChecks {
             || (certificate.validityUsesGeneralizedTime.notAfter && years.1 < 2050) {
             found.append(.generalizedTimeBefore2050)
         }
-        if isSelfIssued && position.isIssuer, let aki = certificate.authorityKeyIdentifier {
+        if isSelfIssued && position == .anchor, let aki = certificate.authorityKeyIdentifier {
             let keyMatches = aki.keyIdentifier != nil
                 && (certificate.subjectKeyIdentifier == nil || aki.keyIdentifier == certificate.subjectKeyIdentifier)
             if !keyMatches || aki.authorityCertIssuer != nil || aki.authorityCertSerialNumber != nil {
