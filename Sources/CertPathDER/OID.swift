@@ -219,8 +219,8 @@ public struct OID: Hashable, Sendable, Comparable, CustomStringConvertible, Expr
 extension DERReader {
     /// Reads an OBJECT IDENTIFIER as an ``OID`` viewing the reader's buffer (no copy).
     @inlinable
-    public mutating func readOID(_ expected: String) throws(DERError) -> OID {
-        let element = try readObjectIdentifier(expected)
+    public mutating func readOID(_ expected: @autoclosure () -> String) throws(DERError) -> OID {
+        let element = try readObjectIdentifier(expected())
         return OID(validatedEncoding: bytes[element.value])
     }
 }

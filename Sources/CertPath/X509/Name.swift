@@ -49,36 +49,44 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``DERError``: malformed DER; `.invalidValue` for an empty RDN; `.unsortedSet` for a
     ///   multi-valued RDN out of DER order; `.invalidString` for a string value outside its alphabet.
-    static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> Name {
-        let element = try reader.read(.sequence, expected)
-        var sequence = try reader.contents(of: element, expected)
-        while !sequence.isAtEnd {
-            let set = try sequence.read(.set, "RelativeDistinguishedName of \(expected)")
-            var attributes = try sequence.contents(of: set, "RelativeDistinguishedName")
-            guard !attributes.isAtEnd else {
-                throw DERError(.invalidValue, at: set.offset, expected: "non-empty RelativeDistinguishedName in \(expected)")
-            }
-            var previous: Range<Int>? = nil
-            while !attributes.isAtEnd {
-                let atv = try attributes.read(.sequence, "AttributeTypeAndValue in \(expected)")
-                var fields = try attributes.contents(of: atv, "AttributeTypeAndValue")
-                _ = try fields.readObjectIdentifier("attribute type in \(expected)")
-                let value = try fields.readElement("attribute value in \(expected)")
-                try fields.finish("AttributeTypeAndValue")
-                if DERString.isStringType(value.tag) {
-                    guard DERString.isValid(fields.bytes[value.value], tag: value.tag) else {
-                        throw DERError(.invalidString, at: value.offset, expected: "valid \(value.tag) in \(expected)")
+    static func read(_ reader: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> Name {
+        Name(validatedDER: reader.bytes[try readRange(&reader, expected())])
+    }
+
+    /// ``read(_:_:)``, returning the offsets of the Name's complete encoding instead of a view.
+    static func readRange(_ reader: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> Range<Int> {
+        let element = try reader.read(.sequence, expected())
+        try reader.enter(element, expected()) { (sequence: inout DERReader) throws(DERError) in
+            while !sequence.isAtEnd {
+                let set = try sequence.read(.set, "RelativeDistinguishedName of \(expected())")
+                try sequence.enter(set, "RelativeDistinguishedName") { (attributes: inout DERReader) throws(DERError) in
+                    guard !attributes.isAtEnd else {
+                        throw DERError(.invalidValue, at: set.offset, expected: "non-empty RelativeDistinguishedName in \(expected())")
                     }
-                } else if value.tag.isConstructed {
-                    _ = try fields.contents(of: value, "attribute value")
+                    var previous: Range<Int>? = nil
+                    while !attributes.isAtEnd {
+                        let atv = try attributes.read(.sequence, "AttributeTypeAndValue in \(expected())")
+                        try attributes.enter(atv, "AttributeTypeAndValue") { (fields: inout DERReader) throws(DERError) in
+                            _ = try fields.readObjectIdentifier("attribute type in \(expected())")
+                            let value = try fields.readElement("attribute value in \(expected())")
+                            try fields.finish("AttributeTypeAndValue")
+                            if DERString.isStringType(value.tag) {
+                                guard fields.withUnsafeBytes(of: value.value, { DERString.isValid($0, tag: value.tag) }) else {
+                                    throw DERError(.invalidString, at: value.offset, expected: "valid \(value.tag) in \(expected())")
+                                }
+                            } else if value.tag.isConstructed, fields.depth >= fields.maximumDepth {
+                                throw DERError(.depthExceeded, at: value.offset, expected: "attribute value")
+                            }
+                        }
+                        if let previous, !Name.precedesOrEqual(attributes.bytes[previous], attributes.bytes[atv.encoded]) {
+                            throw DERError(.unsortedSet, at: atv.offset, expected: "multi-valued RDN in DER SET OF order in \(expected())")
+                        }
+                        previous = atv.encoded
+                    }
                 }
-                if let previous, !Name.precedesOrEqual(reader.bytes[previous], reader.bytes[atv.encoded]) {
-                    throw DERError(.unsortedSet, at: atv.offset, expected: "multi-valued RDN in DER SET OF order in \(expected)")
-                }
-                previous = atv.encoded
             }
         }
-        return Name(validatedDER: reader.bytes[element.encoded])
+        return element.encoded
     }
 
     /// DER SET OF order (X.690 11.6): encodings compared as octet strings, shorter padded with zeros.

@@ -34,6 +34,11 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
     ///   set to 1") or a bit beyond decipherOnly is set.
     static func decode(_ ext: Extension) throws(DERError) -> KeyUsage {
         var reader = DERReader(ext.value)
+        return try read(&reader)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
+    static func read(_ reader: inout DERReader) throws(DERError) -> KeyUsage {
         let element = try reader.read(.bitString, "KeyUsage")
         try reader.finish("KeyUsage")
         let bits = try reader.bitString(element, "KeyUsage", namedBits: true)
