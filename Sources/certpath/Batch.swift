@@ -141,13 +141,18 @@ enum BatchCommand {
         }
         let chain = try certificates(object["chain"])
 
-        let name = object["name"]
-        guard name == nil || name is String else { throw CLIError("\"name\" must be a string") }
-        let purposeText = object["purpose"]
-        guard purposeText == nil || purposeText is String else { throw CLIError("\"purpose\" must be \"server\" or \"client\"") }
+        /// A string member; absent or `null` is `nil`.
+        func string(_ key: String, _ expected: String) throws(CLIError) -> String? {
+            guard let value = object[key], !(value is NSNull) else { return nil }
+            guard let text = value as? String else { throw CLIError("\"\(key)\" must be \(expected)") }
+            return text
+        }
+        let name = try string("name", "a string")
+        let purposeText = try string("purpose", "\"server\" or \"client\"")
+        let timeText = try string("time", "an RFC 3339 string")
         var policy = ValidationPolicy()
         policy.profile = settings.profile
-        switch (purposeText as? String, name as? String) {
+        switch (purposeText, name) {
         case ("client", let name):
             policy.purpose = .clientAuthentication(expectedNames: try name.map { (text: String) throws(CLIError) in
                 try VerifyCommand.expectedName(text, option: "\"name\"")
@@ -166,11 +171,7 @@ enum BatchCommand {
             throw CLIError("\"purpose\" '\(other)': expected \"server\" or \"client\"")
         }
 
-        var time = settings.now
-        if let value = object["time"] {
-            guard let text = value as? String else { throw CLIError("\"time\" must be an RFC 3339 string") }
-            time = try Input.time(text, option: "\"time\"")
-        }
+        let time = try timeText.map { (text: String) throws(CLIError) in try Input.time(text, option: "\"time\"") } ?? settings.now
         return TrustEvaluation(leaf: chain[0], intermediates: Array(chain.dropFirst()), trustStore: settings.anchors,
                                anchorsOnly: !settings.useSystemAnchors, policy: policy, validationTime: time)
     }
@@ -179,7 +180,9 @@ enum BatchCommand {
     static func certificates(_ value: Any?) throws(CLIError) -> [Certificate] {
         func der(_ text: String, _ what: String) throws(CLIError) -> Certificate {
             let compact = text.filter { !$0.isWhitespace }
-            guard let bytes = Base64.decode(compact) else { throw CLIError("\(what) is neither PEM text nor valid base64") }
+            guard let bytes = Base64.decode(compact) else {
+                throw CLIError("\(what) is \(what.hasSuffix("]") ? "not valid base64" : "neither PEM text nor valid base64")")
+            }
             guard bytes.first == 0x30 else { throw CLIError("\(what) is base64 but not of a DER certificate") }
             return try Input.certificates(in: bytes, source: what).certificates[0]
         }

@@ -51,7 +51,7 @@ enum CertificateView {
             ("notAfter", .string(certificate.notAfter.description)),
             ("publicKey", .string(certificate.subjectPublicKeyInfo.key.summary)),
             ("sha256", .string(fingerprint(certificate))),
-            ("publicKeySHA256", .string(keyPin(certificate))),
+            ("keyPin", .string(keyPin(certificate))),
         ]
     }
 
@@ -101,8 +101,9 @@ enum CertificateView {
             ("publicKey", .object([
                 ("type", .string(key.key.summary)),
                 ("bits", .optional(key.key.bitLength)),
-                ("sha256", .string(keyPin(certificate))),
+                ("rsassaPSSOnly", .bool(key.isRestrictedToRSASSAPSS)),
             ])),
+            ("keyPin", .string(keyPin(certificate))),
             ("signatureAlgorithm", .string(certificate.signatureAlgorithm.description)),
             ("sha256", .string(fingerprint(certificate))),
             ("selfIssued", .bool(certificate.isSelfIssued)),
