@@ -43,13 +43,13 @@ enum ResultView {
     static func roles(certificates: [Certificate], anchor: Certificate?) -> [(Certificate, String)] {
         var list: [(Certificate, String)] = []
         for (index, certificate) in certificates.enumerated() {
-            if index == 0 && anchor === certificate && certificates.count == 1 {
+            if index == 0 && anchor == certificate && certificates.count == 1 {
                 list.append((certificate, "end entity, trusted directly"))
             } else {
                 list.append((certificate, index == 0 ? "end entity" : "intermediate"))
             }
         }
-        if let anchor, !certificates.contains(where: { $0 === anchor }) { list.append((anchor, "trust anchor")) }
+        if let anchor, !certificates.contains(anchor) { list.append((anchor, "trust anchor")) }
         return list
     }
 

@@ -29,7 +29,7 @@ enum ShowCommand {
             do throws(CLIError) {
                 file = try Input.certificates(path)
             } catch {
-                Output.error("certpath show: \(error.message)")
+                Output.error("certpath show: \(Output.safe(error.message))")
                 status = ExitStatus.usage
                 documents.append(.object([("file", .string(path)), ("error", .string(error.message))]))
                 continue
@@ -48,7 +48,7 @@ enum ShowCommand {
                 Output.line("\(path): certificate \(index + 1) of \(file.certificates.count)")
                 for line in CertificateView.fullLines(certificate) { Output.line("  " + line) }
             }
-            for skipped in file.skipped { Output.line("\(path): skipped \(skipped)") }
+            for skipped in file.skipped { Output.line("\(path): skipped \(Output.safe(skipped.description))") }
         }
         if json {
             Output.line(JSON.object([("format", .string("certpath-show")), ("version", .int(1)), ("files", .array(documents))]).pretty)

@@ -47,7 +47,7 @@ func runCommandLine(_ words: [String]) -> Int32 {
     }
     guard let command = commands.first(where: { $0.spec.name == name }) else {
         let names = commands.map(\.spec.name).joined(separator: ", ")
-        Output.error("certpath: unknown command '\(name)' (commands: \(names); see 'certpath --help')")
+        Output.error("certpath: unknown command '\(Output.safe(name))' (commands: \(names); see 'certpath --help')")
         return ExitStatus.usage
     }
     do throws(CLIError) {
@@ -58,7 +58,7 @@ func runCommandLine(_ words: [String]) -> Int32 {
         return try command.run(arguments)
     } catch {
         Output.flush()
-        Output.error("certpath \(name): \(error.message)")
+        Output.error("certpath \(name): \(Output.safe(error.message))")
         return error.status
     }
 }

@@ -79,6 +79,32 @@ import Testing
         #expect(verified["serial"] as? String == leaf["serial"] as? String)
     }
 
+    @Test func controlCharactersFromCertificatesAreEscaped() throws {
+        // The sample server with "server" in its subject CN (a UTF8String) replaced by ESC [ 2 J BEL LF:
+        // still well formed, the signature no longer verifies.
+        var der = try #require(try CLI.certificates("rsa/server.pem").first).der
+        let name = Array("server.customer1.example".utf8)
+        let start = try #require((0...(der.count - name.count)).first { der[$0..<($0 + name.count)].elementsEqual(name) })
+        der.replaceSubrange(start..<(start + 6), with: [0x1B, 0x5B, 0x32, 0x4A, 0x07, 0x0A])
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("escape.der")
+        try Data(der).write(to: file)
+
+        let show = try CLI.run(["show", file.path])
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("  subject:             CN=\\x1b[2J\\x07\\x0a.customer1.example,O=Customer 1\n"), "\(show.stdout)")
+        #expect(!show.stdout.contains("\u{1B}"))
+        let json = try CLI.run(["show", "--json", file.path])
+        let certificate = try #require(try field(try json.json(), "files", as: [[String: Any]].self).first?["certificates"] as? [[String: Any]])
+        #expect(certificate.first?["subject"] as? String == "CN=\u{1B}[2J\u{07}\n.customer1.example,O=Customer 1")
+        let verify = try CLI.run(["verify", file.path, "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/root.pem",
+                                  "--at", CLI.time])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.hasPrefix("untrusted: the signature of CN=\\x1b[2J\\x07\\x0a.customer1.example,O=Customer 1 does not verify"))
+        #expect(!verify.stdout.contains("\u{1B}") && !verify.stdout.contains("\u{07}"))
+    }
+
     @Test func skippedTextIsReported() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
