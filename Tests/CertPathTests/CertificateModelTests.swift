@@ -225,6 +225,52 @@ struct CertificateModelTests {
         }
     }
 
+    // MARK: Serial number, validity encodings, PSS signature algorithm
+
+    @Test("Serial numbers: negative, zero and 21-octet serials parse (RFC 5280 4.1.2.2 'handle gracefully')",
+          arguments: [(D.int(-1), "ff"), (D.int(0), "00"), (D.tlv(.integer, [0x01] + [UInt8](repeating: 0, count: 20)), "01" + String(repeating: "00", count: 20))])
+    func serialNumbers(_ serial: [UInt8], _ hex: String) throws {
+        var builder = CertificateBuilder()
+        builder.serial = serial
+        #expect(try Certificate(derEncoded: builder.der).serialNumberHex == hex)
+    }
+
+    @Test("Non-minimal serial number: nonMinimalInteger")
+    func nonMinimalSerial() throws {
+        var builder = CertificateBuilder()
+        builder.serial = D.tlv(.integer, [0x00, 0x01])
+        let der = builder.der
+        expectRejected(der, .nonMinimalInteger, at: try D.offset(of: [0x02, 0x02, 0x00, 0x01], in: der))
+    }
+
+    @Test("Validity: UTCTime years 50-99 are 1950-1999; GeneralizedTime is flagged")
+    func validityEncodings() throws {
+        var builder = CertificateBuilder()
+        builder.validity = D.seq(D.tlv(.utcTime, Array("500101000000Z".utf8)), D.tlv(.generalizedTime, Array("20491231235959Z".utf8)))
+        let certificate = try Certificate(derEncoded: builder.der)
+        #expect(certificate.notBefore == UnixTime(year: 1950, month: 1, day: 1))
+        #expect(certificate.notAfter == UnixTime(year: 2049, month: 12, day: 31, hour: 23, minute: 59, second: 59))
+        #expect(certificate.validityUsesGeneralizedTime == (false, true))
+
+        builder.validity = D.seq(D.tlv(.utcTime, Array("2501010000Z".utf8)), D.tlv(.utcTime, Array("450101000000Z".utf8)))
+        let der = builder.der
+        expectRejected(der, .invalidTime, at: try D.offset(of: [0x17, 0x0B], in: der))
+    }
+
+    @Test("RSASSA-PSS signature algorithm with SHA-256, MGF1-SHA-256 and a 32-byte salt")
+    func pssSignatureAlgorithm() throws {
+        var builder = CertificateBuilder()
+        builder.innerAlgorithm = D.seq(D.oid(KnownOID.rsassaPSS), Self.pssParameters)
+        #expect(try Certificate(derEncoded: builder.der).signatureAlgorithm == .rsaPSS(hash: .sha256, saltLength: 32))
+    }
+
+    @Test("Unknown signature algorithms parse as unsupported")
+    func unknownSignatureAlgorithm() throws {
+        var builder = CertificateBuilder()
+        builder.innerAlgorithm = D.seq(D.oid("1.2.643.7.1.1.3.2"))
+        #expect(try Certificate(derEncoded: builder.der).signatureAlgorithm == .unsupported("1.2.643.7.1.1.3.2"))
+    }
+
     // MARK: Extensions (RFC 5280 4.2)
 
     @Test("Duplicate extension: duplicate at the second occurrence")
@@ -382,6 +428,7 @@ struct CertificateModelTests {
          D.name(D.rdn(D.atv(D.country, D.utf8("us"))), D.rdn(D.atv(D.commonName, D.printable("X"))))),
         (D.name(D.rdn(D.atv(D.commonName, D.utf8("x")), D.atv(D.organizationalUnit, D.printable("y")))),
          D.name(D.rdn(D.atv(D.commonName, D.printable("X")), D.atv(D.organizationalUnit, D.utf8("Y"))))),
+        (D.cn("Example"), D.name(D.rdn(D.atv(D.commonName, D.tlv(.bmpString, Array("EXAMPLE".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })))))),
         (D.name(), D.name()),
     ])
     func equivalentNames(_ a: [UInt8], _ b: [UInt8]) throws {
