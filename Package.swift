@@ -36,5 +36,8 @@ let package = Package(
         .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER"]),
         .testTarget(name: "CertPathTests", dependencies: ["CertPath"]),
         .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo"]),
+        // Drives the built `certpath` executable as a subprocess; depending on the executable target
+        // makes `swift build --build-tests` build it first.
+        .testTarget(name: "CLITests", dependencies: ["certpath", "CertPath", "CertPathLimbo"]),
     ]
 )

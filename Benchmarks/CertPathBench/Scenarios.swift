@@ -177,7 +177,7 @@ final class Benchmark {
         let leaf = try! Certificate(derEncoded: chain.leafDER)
         let intermediate = try! Certificate(derEncoded: chain.intermediateDER)
         let evaluation = TrustEvaluation(leaf: leaf, intermediates: [intermediate], trustStore: store, policy: policy,
-                                         validationTime: validationTime, signatureVerification: verifier)
+                                         validationTime: validationTime, signatureVerifier: verifier)
         if case .trusted = evaluation.evaluate() { return true }
         return false
     }
@@ -262,7 +262,7 @@ final class Benchmark {
         let leaf = inputs.meshLeaf, intermediates = inputs.meshIntermediates
         func run() -> ValidationFailure? {
             let evaluation = TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: store, policy: policy,
-                                             validationTime: Self.validationTime, signatureVerification: verifier)
+                                             validationTime: Self.validationTime, signatureVerifier: verifier)
             if case .untrusted(let report) = evaluation.evaluate() { return report.primaryFailure }
             return nil
         }

@@ -112,7 +112,7 @@ public struct LimboHarness: Sendable {
             let evaluation = try makeEvaluation(testcase)
             switch evaluation.evaluate() {
             case .trusted(let path):
-                return result("SUCCESS", "trusted via \(path.anchor.subject)")
+                return result("SUCCESS", "trusted via \(path.anchor.map { $0.subject.description } ?? "a trust exception")")
             case .untrusted(let report):
                 return result("FAILURE", Diagnostics.describe(report.primaryFailure))
             }

@@ -15,11 +15,12 @@ struct IssuerIndex {
         let isAnchor: Bool
     }
 
-    let store: TrustStore
+    /// The trust stores consulted, in order (caller's, pinned, system).
+    let stores: [TrustStore]
     private let intermediatesBySubject: [NormalizedName: [Certificate]]
 
-    init(store: TrustStore, intermediates: [Certificate]) {
-        self.store = store
+    init(stores: [TrustStore], intermediates: [Certificate]) {
+        self.stores = stores
         var bySubject: [NormalizedName: [Certificate]] = [:]
         var seen = Set<[UInt8]>()
         for certificate in intermediates where seen.insert(certificate.der).inserted {
@@ -28,10 +29,21 @@ struct IssuerIndex {
         intermediatesBySubject = bySubject
     }
 
+    /// Whether any store distrusts `certificate` or its key.
+    func isDistrusted(_ certificate: Certificate) -> Bool {
+        stores.contains { $0.isDistrusted(certificate) }
+    }
+
     /// Ranked issuer candidates for `child`.
     func candidates(for child: Certificate, at time: UnixTime) -> [Candidate] {
         let key = child.issuer.normalizedKey
-        var all = store.anchors(named: key).map { Candidate(certificate: $0, isAnchor: true) }
+        var all: [Candidate] = []
+        var anchorDER = Set<[UInt8]>()
+        for store in stores {
+            for anchor in store.anchors(named: key) where !isDistrusted(anchor) && anchorDER.insert(anchor.der).inserted {
+                all.append(Candidate(certificate: anchor, isAnchor: true))
+            }
+        }
         all += (intermediatesBySubject[key] ?? []).map { Candidate(certificate: $0, isAnchor: false) }
         guard all.count > 1 else { return all }
         let childKeyID = child.authorityKeyIdentifier?.keyIdentifier

@@ -53,7 +53,7 @@ final class PathBuilder {
             }
             if path.contains(where: { Self.sameLoopKey($0, issuer) }) { continue }
             explored += 1
-            if index.store.isDistrusted(issuer) {
+            if index.isDistrusted(issuer) {
                 record(validator.validate(path: path + [issuer], anchor: nil, terminal: .distrusted(issuer)))
                 continue
             }

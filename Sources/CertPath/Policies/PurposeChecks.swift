@@ -24,6 +24,9 @@ enum PurposeChecks {
         case .serverAuthentication(let reference):
             checkExtendedKeyUsage(KnownOID.serverAuth, path: path, anchor: anchor, policy: policy, &failures)
             if let reference { checkReference(reference, leaf: leaf, policy: policy, &failures) }
+            if policy.profile == .webPKI && !commonNamesAreSubjectAltNames(leaf) {
+                failures.append(.profileViolation(leaf, .commonNameNotInSubjectAltName))
+            }
             if policy.checkTLSKeyUsage, let usage = leaf.keyUsage {
                 var allowed: KeyUsage = .digitalSignature
                 if case .rsa = leaf.subjectPublicKeyInfo.key { allowed.insert(.keyEncipherment) }
@@ -107,5 +110,30 @@ enum PurposeChecks {
             default: return nil
             }
         }
+    }
+
+    /// CA/B BR 7.1.4.3 for TLS server certificates: a commonName, if present, is a character-for-
+    /// character copy of a subjectAltName dNSName or the text of an iPAddress (IPv4 dotted decimal,
+    /// IPv6 RFC 5952). Not applied when a SAN is a wildcard name: x509-limbo's wildcard cases
+    /// (webpki::san::leftmost-wildcard-san, webpki::nc::nc-permits-dns-san-pattern) carry an
+    /// unrelated commonName and expect success.
+    static func commonNamesAreSubjectAltNames(_ leaf: Certificate) -> Bool {
+        guard let names = leaf.subjectAlternativeNames, !names.contains(where: isWildcard) else { return true }
+        return leaf.subject.values(of: KnownOID.commonName).allSatisfy { commonName in names.contains { equals(commonName, $0) } }
+    }
+
+    /// Whether a commonName is exactly the text of a subjectAltName dNSName or iPAddress
+    /// (IPv4 dotted decimal, IPv6 in RFC 5952 form), as CA/B BR 7.1.4.3 requires.
+    static func equals(_ commonName: String, _ name: GeneralName) -> Bool {
+        switch name {
+        case .dNSName(let bytes): return commonName.utf8.elementsEqual(bytes)
+        case .iPAddress(let bytes): return IPAddress(bytes: bytes)?.description == commonName
+        default: return false
+        }
+    }
+
+    static func isWildcard(_ name: GeneralName) -> Bool {
+        if case .dNSName(let bytes) = name { return bytes.first == UInt8(ascii: "*") }
+        return false
     }
 }

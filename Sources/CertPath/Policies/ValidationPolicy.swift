@@ -158,6 +158,9 @@ public struct ValidationPolicy: Sendable {
     public var budget: Budget
     /// Keep every attempted path in the result (for `--explain`); off by default.
     public var collectAllAttempts: Bool
+    /// Key pins the path must contain (SHA-256 of a SubjectPublicKeyInfo, as HPKP `pin-sha256`): a path
+    /// with none of them, anchor included, fails with ``ValidationFailure/pinMismatch``. Empty: no requirement.
+    public var requiredKeyPins: Set<SHA256Digest> = []
     /// A last check on a path that passed everything else; return a reason to refuse it.
     public var additionalCheck: (@Sendable ([Certificate]) -> String?)?
 

@@ -179,6 +179,7 @@ struct PathValidator {
 
         // The purpose: extended key usage, names, TLS key usage.
         failures.append(contentsOf: PurposeChecks.failures(path: path, anchor: anchor, policy: policy))
+        if anchor != nil, let mismatch = TrustEvaluation.pinFailure(policy, path + [anchor!]) { failures.append(mismatch) }
         if failures.isEmpty, anchor != nil, let check = policy.additionalCheck, let reason = check(path) {
             failures.append(.rejectedByCaller(reason))
         }

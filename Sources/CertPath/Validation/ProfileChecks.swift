@@ -65,15 +65,6 @@ enum ProfileChecks {
         let isZero = serial.allSatisfy { $0 == 0 }
         let octets = serial.first == 0 ? serial.count - 1 : serial.count
         if position != .anchor && (isNegative || isZero || octets > 20) { found.append(.invalidSerialNumber) }
-        // BR 7.1.4.3 (commonName is a copy of a SAN value). Not applied when a SAN is a wildcard name:
-        // x509-limbo's wildcard cases (webpki::san::leftmost-wildcard-san,
-        // webpki::nc::nc-permits-dns-san-pattern) carry an unrelated commonName and expect success.
-        if position == .endEntity, let names = certificate.subjectAlternativeNames, !names.contains(where: Self.isWildcard) {
-            for commonName in certificate.subject.values(of: KnownOID.commonName) where !names.contains(where: { Self.equals(commonName, $0) }) {
-                found.append(.commonNameNotInSubjectAltName)
-                break
-            }
-        }
         let years = (certificate.notBefore.components.year, certificate.notAfter.components.year)
         if (certificate.validityUsesGeneralizedTime.notBefore && years.0 < 2050)
             || (certificate.validityUsesGeneralizedTime.notAfter && years.1 < 2050) {
@@ -87,20 +78,5 @@ enum ProfileChecks {
             }
         }
         return found
-    }
-
-    /// Whether a commonName is exactly the text of a subjectAltName dNSName or iPAddress
-    /// (IPv4 dotted decimal, IPv6 in RFC 5952 form), as CA/B BR 7.1.4.3 requires.
-    private static func equals(_ commonName: String, _ name: GeneralName) -> Bool {
-        switch name {
-        case .dNSName(let bytes): return commonName.utf8.elementsEqual(bytes)
-        case .iPAddress(let bytes): return IPAddress(bytes: bytes)?.description == commonName
-        default: return false
-        }
-    }
-
-    private static func isWildcard(_ name: GeneralName) -> Bool {
-        if case .dNSName(let bytes) = name { return bytes.first == UInt8(ascii: "*") }
-        return false
     }
 }
