@@ -95,6 +95,7 @@ public struct TrustEvaluation: Sendable {
         let context = EvaluationContext(policy: policy, validationTime: validationTime ?? Self.now(), crypto: signatureVerifier)
         let validator = PathValidator(context: context)
         let stores = stores()
+        context.anchorKeys = stores.map(\.anchorKeys)
 
         if stores.contains(where: { $0.isDistrusted(leaf) }) {
             let attempt = validator.validate(path: [leaf], anchor: nil, terminal: .distrusted(leaf))

@@ -17,16 +17,37 @@ struct IssuerIndex {
 
     /// The trust stores consulted, in order (caller's, pinned, system).
     let stores: [TrustStore]
-    private let intermediatesBySubject: [NormalizedName: [Certificate]]
+    /// The intermediates, without repeats, in the order given.
+    private let intermediates: [Certificate]
+    /// Intermediates by normalized subject, built only for long lists (short ones are scanned,
+    /// comparing names directly, which needs no normalized key for identically encoded names).
+    private let intermediatesBySubject: [NormalizedName: [Certificate]]?
+
+    /// Lists at most this long are scanned rather than indexed.
+    private static let scanLimit = 8
 
     init(stores: [TrustStore], intermediates: [Certificate]) {
         self.stores = stores
-        var bySubject: [NormalizedName: [Certificate]] = [:]
-        var seen = Set<[UInt8]>()
-        for certificate in intermediates where seen.insert(certificate.der).inserted {
-            bySubject[certificate.subject.normalizedKey, default: []].append(certificate)
+        var unique: [Certificate] = []
+        unique.reserveCapacity(intermediates.count)
+        if intermediates.count <= Self.scanLimit {
+            for certificate in intermediates where !unique.contains(where: { $0 === certificate || $0.der == certificate.der }) {
+                unique.append(certificate)
+            }
+        } else {
+            var seen = Set<DERBytesKey>()
+            for certificate in intermediates where seen.insert(DERBytesKey(certificate.der[...])).inserted {
+                unique.append(certificate)
+            }
         }
-        intermediatesBySubject = bySubject
+        self.intermediates = unique
+        if unique.count <= Self.scanLimit {
+            intermediatesBySubject = nil
+        } else {
+            var bySubject: [NormalizedName: [Certificate]] = [:]
+            for certificate in unique { bySubject[certificate.subject.normalizedKey, default: []].append(certificate) }
+            intermediatesBySubject = bySubject
+        }
     }
 
     /// Whether any store distrusts `certificate` or its key.
@@ -36,17 +57,26 @@ struct IssuerIndex {
 
     /// Ranked issuer candidates for `child`.
     func candidates(for child: Certificate, at time: UnixTime) -> [Candidate] {
-        let key = child.issuer.normalizedKey
+        let issuer = child.issuer
         var all: [Candidate] = []
-        var anchorDER = Set<[UInt8]>()
         for store in stores {
-            for anchor in store.anchors(named: key) where !isDistrusted(anchor) && anchorDER.insert(anchor.der).inserted {
+            for index in store.anchorIndices(named: issuer) {
+                let anchor = store.entries[index].certificate
+                guard !isDistrusted(anchor), !all.contains(where: { $0.certificate.der == anchor.der }) else { continue }
                 all.append(Candidate(certificate: anchor, isAnchor: true))
             }
         }
-        all += (intermediatesBySubject[key] ?? []).map { Candidate(certificate: $0, isAnchor: false) }
+        if let intermediatesBySubject {
+            for certificate in intermediatesBySubject[issuer.normalizedKey] ?? [] {
+                all.append(Candidate(certificate: certificate, isAnchor: false))
+            }
+        } else {
+            for certificate in intermediates where certificate.subject.isEquivalent(to: issuer) {
+                all.append(Candidate(certificate: certificate, isAnchor: false))
+            }
+        }
         guard all.count > 1 else { return all }
-        let childKeyID = child.authorityKeyIdentifier?.keyIdentifier
+        let childKeyID = child.authorityKeyIdentifierKeyID
         func rank(_ candidate: Candidate) -> (Int, Int, Int, Int, Int64) {
             let keyID: Int  // 0 match, 1 unknown, 2 mismatch
             if let childKeyID, let candidateKeyID = candidate.certificate.subjectKeyIdentifier {

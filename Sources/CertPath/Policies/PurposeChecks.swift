@@ -47,14 +47,12 @@ enum PurposeChecks {
     private static func checkExtendedKeyUsage(
         _ purpose: OID, path: [Certificate], anchor: Certificate?, policy: ValidationPolicy, _ failures: inout [ValidationFailure]
     ) {
-        var chain = path
-        if let anchor, policy.anchorEnforcement.constraints { chain.append(anchor) }
-        for certificate in chain {
-            guard let usage = certificate.extendedKeyUsage else { continue }
-            if !usage.contains(purpose) && !usage.containsAnyExtendedKeyUsage {
-                failures.append(.extendedKeyUsageForbids(certificate, required: purpose, present: usage.usages))
-            }
+        func check(_ certificate: Certificate) {
+            guard certificate.extendedKeyUsageAllows(purpose) == false, let usage = certificate.extendedKeyUsage else { return }
+            failures.append(.extendedKeyUsageForbids(certificate, required: purpose, present: usage.usages))
         }
+        for certificate in path { check(certificate) }
+        if let anchor, policy.anchorEnforcement.constraints { check(anchor) }
     }
 
     private static func checkReference(_ reference: ReferenceIdentifier, leaf: Certificate, policy: ValidationPolicy,
@@ -119,7 +117,16 @@ enum PurposeChecks {
     /// unrelated commonName and expect success.
     static func commonNamesAreSubjectAltNames(_ leaf: Certificate) -> Bool {
         guard let names = leaf.subjectAlternativeNames, !names.contains(where: isWildcard) else { return true }
-        return leaf.subject.values(of: KnownOID.commonName).allSatisfy { commonName in names.contains { equals(commonName, $0) } }
+        return leaf.subject.allStringValues(of: KnownOID.commonName) { commonName in names.contains { equals(commonName, $0) } }
+    }
+
+    /// ``equals(_:_:)-(String,_)`` with the commonName as UTF-8 bytes.
+    static func equals(_ commonName: UnsafeBufferPointer<UInt8>, _ name: GeneralName) -> Bool {
+        switch name {
+        case .dNSName(let bytes): return commonName.elementsEqual(bytes)
+        case .iPAddress(let bytes): return IPAddress(bytes: bytes)?.description == String(decoding: commonName, as: UTF8.self)
+        default: return false
+        }
     }
 
     /// Whether a commonName is exactly the text of a subjectAltName dNSName or iPAddress

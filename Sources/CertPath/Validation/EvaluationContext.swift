@@ -8,6 +8,8 @@ final class EvaluationContext {
     /// The limit that ran out, which stops the search.
     private(set) var exhausted: BudgetLimit?
     private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
+    /// The anchors' loaded keys of the stores consulted (see ``TrustStore``).
+    var anchorKeys: [AnchorKeys] = []
 
     struct SignatureKey: Hashable {
         let child: ObjectIdentifier
@@ -54,7 +56,15 @@ final class EvaluationContext {
             return .budgetExhausted
         }
         remaining.signatureChecks -= 1
-        let outcome = crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
+        var preloaded: PublicKey? = nil
+        for keys in anchorKeys {
+            if let key = keys.key(for: issuer) {
+                preloaded = key
+                break
+            }
+        }
+        let outcome = crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters,
+                                    preloadedKey: preloaded)
         signatureMemo[key] = outcome
         return outcome
     }

@@ -12,38 +12,37 @@ enum ProfileChecks {
     /// The rules `certificate` breaks at `position` under `profile`.
     static func violations(_ certificate: Certificate, at position: CertificatePosition, profile: CertificateProfile) -> [ProfileRule] {
         var found: [ProfileRule] = []
-        let isSelfIssued = certificate.isSelfIssued
-        let bc = certificate.extension(KnownOID.basicConstraints)
+        let bcCritical = certificate.isCritical(.basicConstraints)
         let isCA = certificate.isCertificateAuthority
 
         // RFC 5280 (both profiles).
         if certificate.issuer.isEmpty { found.append(.emptyIssuer) }
         if certificate.subject.isEmpty {
-            let sanCritical = certificate.extension(KnownOID.subjectAltName)?.isCritical ?? false
+            let sanCritical = certificate.isCritical(.subjectAltName) ?? false
             if position.isIssuer || isCA || !sanCritical { found.append(.emptySubject) }
         }
         // RFC 5280 4.2.1.9 asks CAs for a critical basicConstraints, but 6.1 validation does not
         // require it (PKITS 4.6.4 expects a non-critical one to be honoured): it is checked on trust
         // anchors whose constraints are enforced, and on every CA under the Web PKI profile.
-        if position.isIssuer, let bc, !bc.isCritical, position == .anchor || profile == .webPKI {
+        if position.isIssuer, bcCritical == false, position == .anchor || profile == .webPKI {
             found.append(.basicConstraintsNotCritical)
         }
         if let keyUsage = certificate.keyUsage, keyUsage.contains(.keyCertSign), !isCA { found.append(.keyCertSignWithoutCA) }
-        if let aki = certificate.extension(KnownOID.authorityKeyIdentifier) {
-            if aki.isCritical { found.append(.authorityKeyIdentifierCritical) }
-        } else if !isSelfIssued && certificate.version == .v3 && profile == .rfc5280 {
+        if let akiCritical = certificate.isCritical(.authorityKeyIdentifier) {
+            if akiCritical { found.append(.authorityKeyIdentifierCritical) }
+        } else if certificate.version == .v3 && profile == .rfc5280 && !certificate.isSelfIssued {
             found.append(.missingAuthorityKeyIdentifier)
         }
         if position.isIssuer && certificate.version == .v3 && certificate.subjectKeyIdentifier == nil {
             found.append(.missingSubjectKeyIdentifier)
         }
-        if let nc = certificate.extension(KnownOID.nameConstraints) {
+        if let ncCritical = certificate.isCritical(.nameConstraints) {
             if position == .endEntity && !isCA { found.append(.nameConstraintsInEndEntity) }
-            if !nc.isCritical && profile == .rfc5280 { found.append(.nameConstraintsNotCritical) }
+            if !ncCritical && profile == .rfc5280 { found.append(.nameConstraintsNotCritical) }
         }
         // RFC 5280 4.2.1.11 asks for a critical policyConstraints; PKITS 4.8-4.12 expect non-critical
         // ones to be processed, so only the Web PKI profile refuses them.
-        if profile == .webPKI, let pc = certificate.extension(KnownOID.policyConstraints), !pc.isCritical {
+        if profile == .webPKI, certificate.isCritical(.policyConstraints) == false {
             found.append(.policyConstraintsNotCritical)
         }
         if let names = certificate.subjectAlternativeNames {
@@ -57,7 +56,7 @@ enum ProfileChecks {
         guard profile == .webPKI else { return found }
         if certificate.version != .v3 { found.append(.notVersion3) }
         if position == .endEntity && isCA { found.append(.certificateAuthorityAsEndEntity) }
-        if position == .endEntity, !certificate.subject.isEmpty, certificate.extension(KnownOID.subjectAltName)?.isCritical == true {
+        if position == .endEntity, !certificate.subject.isEmpty, certificate.isCritical(.subjectAltName) == true {
             found.append(.subjectAltNameCriticalWithSubject)
         }
         let serial = certificate.serialNumber
@@ -70,7 +69,7 @@ enum ProfileChecks {
             || (certificate.validityUsesGeneralizedTime.notAfter && years.1 < 2050) {
             found.append(.generalizedTimeBefore2050)
         }
-        if isSelfIssued && position == .anchor, let aki = certificate.authorityKeyIdentifier {
+        if position == .anchor, let aki = certificate.authorityKeyIdentifier, certificate.isSelfIssued {
             let keyMatches = aki.keyIdentifier != nil
                 && (certificate.subjectKeyIdentifier == nil || aki.keyIdentifier == certificate.subjectKeyIdentifier)
             if !keyMatches || aki.authorityCertIssuer != nil || aki.authorityCertSerialNumber != nil {

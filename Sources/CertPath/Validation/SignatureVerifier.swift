@@ -20,22 +20,26 @@ public struct SignatureVerifier: Sendable {
 
     /// Verifies `certificate`'s signature over its TBSCertificate with `issuerKey`.
     ///
-    /// - Parameter inheritedDSAParameters: the working public key parameters, for a DSA issuer key
-    ///   without its own (RFC 5280 6.1.4 (f)).
-    func verify(_ certificate: Certificate, issuerKey: SubjectPublicKeyInfo, inheritedDSAParameters: DSAParameters?) -> SignatureOutcome {
+    /// - Parameters:
+    ///   - inheritedDSAParameters: the working public key parameters, for a DSA issuer key without
+    ///     its own (RFC 5280 6.1.4 (f)).
+    ///   - preloadedKey: `issuerKey` already loaded (a trust anchor's key, loaded with its store),
+    ///     used instead of the key cache or a fresh load.
+    func verify(_ certificate: Certificate, issuerKey: SubjectPublicKeyInfo, inheritedDSAParameters: DSAParameters?,
+                preloadedKey: PublicKey? = nil) -> SignatureOutcome {
         // Every supported algorithm signs whole bytes: padding bits mean a corrupted signature.
         guard certificate.signatureUnusedBits == 0 else { return .invalid }
         if case .unsupported = certificate.signatureAlgorithm { return .unsupportedAlgorithm }
         if issuerKey.isRestrictedToRSASSAPSS, case .rsaPSS = certificate.signatureAlgorithm {} else if issuerKey.isRestrictedToRSASSAPSS {
             return .unusableKey("the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)")
         }
-        let load: () throws(PublicKeyError) -> PublicKey
-        if case .dsa(nil, _) = issuerKey.key {
-            load = { () throws(PublicKeyError) in try PublicKey(issuerKey.key, inheritedDSAParameters: inheritedDSAParameters) }
-        } else if let keyCache {
-            load = { () throws(PublicKeyError) in try keyCache.publicKey(for: issuerKey) }
-        } else {
-            load = { () throws(PublicKeyError) in try PublicKey(issuerKey) }
+        func load() throws(PublicKeyError) -> PublicKey {
+            if case .dsa(nil, _) = issuerKey.key {
+                return try PublicKey(issuerKey.key, inheritedDSAParameters: inheritedDSAParameters)
+            }
+            if let preloadedKey { return preloadedKey }
+            if let keyCache { return try keyCache.publicKey(for: issuerKey) }
+            return try PublicKey(issuerKey)
         }
         let result: SignatureVerificationResult
         do throws(PublicKeyError) {

@@ -312,6 +312,28 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// extKeyUsage (4.2.1.12), when present.
     public var extendedKeyUsage: ExtendedKeyUsage? { decode(.extKeyUsage) { (r: inout DERReader) throws(DERError) in try ExtendedKeyUsage.read(&r) } }
+    /// Whether extKeyUsage lists `purpose` or anyExtendedKeyUsage; `nil` when there is no
+    /// extKeyUsage extension. Reads the extension without building its list.
+    func extendedKeyUsageAllows(_ purpose: OID) -> Bool? {
+        guard let record = record(.extKeyUsage) else { return nil }
+        let any = KnownOID.anyExtendedKeyUsage
+        var reader = DERReader(der)
+        do throws(DERError) {
+            return try reader.within(record.value, depth: 0) { (r: inout DERReader) throws(DERError) -> Bool in
+                try r.extensionValue(.sequence, "ExtKeyUsageSyntax") { (list: inout DERReader) throws(DERError) -> Bool in
+                    var allowed = false
+                    while !list.isAtEnd {
+                        let oid = try list.readObjectIdentifier("KeyPurposeId")
+                        if list.contentsEqual(oid, purpose.encoded) || list.contentsEqual(oid, any.encoded) { allowed = true }
+                    }
+                    return allowed
+                }
+            }
+        } catch {
+            preconditionFailure("extension validated when the certificate was parsed: \(error)")
+        }
+    }
+
     /// subjectAltName (4.2.1.6), when present.
     public var subjectAlternativeNames: [GeneralName]? {
         decode(.subjectAltName) { (r: inout DERReader) throws(DERError) in try AlternativeNames.read(&r, "SubjectAltName") }

@@ -124,6 +124,32 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether `body` holds for the UTF-8 of every string value of `type`, in order (the values
+    /// ``values(of:)`` returns), without building strings for values already in UTF-8.
+    func allStringValues(of type: OID, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        let result = der.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) -> Bool? in
+            var holds = true
+            let complete = NameWalker.forEachAttribute(buffer) { (_, typeRange, tag, value, _) -> Bool in
+                guard typeRange.count == type.encoded.count,
+                      type.encoded.withUnsafeBufferPointer({ $0.elementsEqual(UnsafeBufferPointer(rebasing: buffer[typeRange])) })
+                else { return true }
+                switch DERTag(rawValue: tag) {
+                case .utf8String, .printableString, .ia5String, .visibleString, .numericString:
+                    holds = body(UnsafeBufferPointer(rebasing: buffer[value]))  // validated: already UTF-8
+                default:
+                    guard let text = DERString.decode(der[(der.startIndex + value.lowerBound)..<(der.startIndex + value.upperBound)],
+                                                      tag: DERTag(rawValue: tag)) else { return true }
+                    holds = Array(text.utf8).withUnsafeBufferPointer(body)
+                }
+                return holds
+            }
+            return complete || !holds ? holds : nil
+        }
+        if let result { return result }
+        // Not read by the walker (it should always be): the general decoding.
+        return values(of: type).allSatisfy { Array($0.utf8).withUnsafeBufferPointer(body) }
+    }
+
     /// All attributes of the name, in order.
     public var attributes: [AttributeTypeAndValue] { relativeDistinguishedNames.flatMap(\.attributes) }
 
