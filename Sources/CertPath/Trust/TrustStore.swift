@@ -39,6 +39,8 @@ public struct TrustStore: Sendable {
     /// Anchor indices by ``Name/normalizedKeyHash`` of their subject (groups whose hashes collide
     /// merged, in entry order): other names are looked up without building a key.
     let anchorsByKeyHash: [Int: [Int]]
+    /// Every anchor's index, in entry order (a small store is scanned instead of hashed).
+    let anchorIndicesInOrder: [Int]
     let distrustedCertificates: Set<DERBytesKey>
     let distrustedKeys: Set<DERBytesKey>
     let leafTrust: [DERBytesKey: TrustKind]
@@ -87,6 +89,7 @@ public struct TrustStore: Sendable {
             }
         }
         anchorKeys = AnchorKeys(keys)
+        anchorIndicesInOrder = bySubject.values.flatMap { $0 }.sorted()
         anchorsBySubject = bySubject
         anchorsBySubjectDER = bySubjectDER
         anchorsByKeyHash = byKeyHash
@@ -112,6 +115,9 @@ public struct TrustStore: Sendable {
     /// is computed only when no anchor's subject is encoded exactly as `name`.
     func anchorIndices(named name: Name) -> [Int] {
         guard !anchorsBySubject.isEmpty else { return [] }
+        if anchorIndicesInOrder.count <= 4 {
+            return anchorIndicesInOrder.filter { entries[$0].certificate.subject.isEquivalent(to: name) }
+        }
         if let group = anchorsBySubjectDER[DERBytesKey(name.der)] { return group }
         guard let group = anchorsByKeyHash[name.normalizedKeyHash] else { return [] }
         return group.filter { entries[$0].certificate.subject.isEquivalent(to: name) }

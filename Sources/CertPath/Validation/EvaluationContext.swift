@@ -7,7 +7,11 @@ final class EvaluationContext {
     private(set) var remaining: Budget
     /// The limit that ran out, which stops the search.
     private(set) var exhausted: BudgetLimit?
+    /// The first signature results, scanned (an evaluation usually checks two or three)…
+    private var recentSignatures: [(key: SignatureKey, outcome: SignatureOutcome)] = []
+    /// …and the rest, hashed.
     private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
+    private static let scannedSignatures = 16
     /// The anchors' loaded keys of the stores consulted (see ``TrustStore``).
     var anchorKeys: [AnchorKeys] = []
 
@@ -50,7 +54,8 @@ final class EvaluationContext {
     /// parameters (RFC 5280 6.1.4 (f)) when the issuer's DSA key has none.
     func signature(of child: Certificate, by issuer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
         let key = SignatureKey(child: ObjectIdentifier(child), issuer: ObjectIdentifier(issuer))
-        if let known = signatureMemo[key] { return known }
+        for entry in recentSignatures where entry.key == key { return entry.outcome }
+        if !signatureMemo.isEmpty, let known = signatureMemo[key] { return known }
         guard remaining.signatureChecks > 0 else {
             exhaust(.signatureChecks)
             return .budgetExhausted
@@ -65,7 +70,12 @@ final class EvaluationContext {
         }
         let outcome = crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters,
                                     preloadedKey: preloaded)
-        signatureMemo[key] = outcome
+        if recentSignatures.count < Self.scannedSignatures {
+            if recentSignatures.isEmpty { recentSignatures.reserveCapacity(4) }
+            recentSignatures.append((key, outcome))
+        } else {
+            signatureMemo[key] = outcome
+        }
         return outcome
     }
 }

@@ -56,7 +56,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     let extensionRecords: [ExtensionRecord]
 
     /// Offsets in ``der`` of the parts of a certificate that accessors return as views.
-    struct Layout: Sendable {
+    struct Layout: Sendable, Equatable {
         var serialNumber: Range<Int>
         var signatureAlgorithm: Range<Int>
         var issuer: Range<Int>
@@ -75,7 +75,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// One extension (RFC 5280 4.1): where its extnID and extnValue contents are, its
     /// criticality and which known extension it is.
-    struct ExtensionRecord: Sendable {
+    struct ExtensionRecord: Sendable, Equatable {
         let oid: Range<Int>
         let value: Range<Int>
         let isCritical: Bool
@@ -91,8 +91,13 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     ///   certificate or extensions outside v3; `.duplicate` for an extension present twice (4.2).
     public init(derEncoded der: [UInt8]) throws(DERError) {
         self.der = der
-        var reader = DERReader(der)
-        let parsed = try Certificate.parse(&reader)
+        let parsed: Parsed
+        if let common = der.withUnsafeBufferPointer(Certificate.parseCommonShape) {
+            parsed = common
+        } else {
+            var reader = DERReader(der)
+            parsed = try Certificate.parse(&reader)
+        }
         tbsCertificateRange = parsed.tbs
         version = parsed.version
         signatureAlgorithm = parsed.signatureAlgorithm
@@ -109,7 +114,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What ``init(derEncoded:)`` finds.
-    private struct Parsed {
+    struct Parsed: Equatable {
         var tbs = 0..<0
         var version = Version.v1
         var signatureAlgorithm = SignatureAlgorithm.ed25519
@@ -126,9 +131,19 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                             issuerUniqueID: nil, subjectUniqueID: nil, signature: 0..<0, subjectKeyIdentifier: nil,
                             authorityKeyIdentifier: nil, authorityKeyIdentifierHasIssuer: false)
         var extensions: [ExtensionRecord] = []
+
+        static func == (a: Parsed, b: Parsed) -> Bool {
+            a.tbs == b.tbs && a.version == b.version && a.signatureAlgorithm == b.signatureAlgorithm
+                && a.notBefore == b.notBefore && a.notAfter == b.notAfter
+                && a.validityUsesGeneralizedTime == b.validityUsesGeneralizedTime
+                && a.signatureUnusedBits == b.signatureUnusedBits && a.basicConstraints == b.basicConstraints
+                && a.keyUsage == b.keyUsage && a.policyConstraints == b.policyConstraints
+                && a.inhibitAnyPolicy == b.inhibitAnyPolicy && a.layout == b.layout && a.extensions == b.extensions
+        }
     }
 
-    private static func parse(_ top: inout DERReader) throws(DERError) -> Parsed {
+    /// The general parser: every rule, with the error naming the first one broken.
+    static func parse(_ top: inout DERReader) throws(DERError) -> Parsed {
         var parsed = Parsed()
         let certificateElement = try top.read(.sequence, "Certificate")
         try top.finish("Certificate")
