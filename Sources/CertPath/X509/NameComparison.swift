@@ -25,6 +25,12 @@ extension Name {
     /// The key of this name for RFC 5280 7.1 comparison and for indexing issuers by subject.
     public var normalizedKey: NormalizedName {
         if let key = asciiNormalizedKey() { return NormalizedName(bytes: key) }
+        return NormalizedName(bytes: generalNormalizedKey())
+    }
+
+    /// ``normalizedKey``'s bytes by the general construction (every string type transcoded through
+    /// `String`), which the ASCII construction must reproduce.
+    func generalNormalizedKey() -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(der.count)
         forEachRDN { attributes in
@@ -33,7 +39,7 @@ extension Name {
             key.append(0xF0)  // RDN separator
             for attribute in prepared { key.append(contentsOf: attribute) }
         }
-        return NormalizedName(bytes: key)
+        return key
     }
 
     /// Whether `other` names the same entity under RFC 5280 7.1 (byte equality is the fast path).
@@ -46,7 +52,7 @@ extension Name {
         switch NameWalker.compare(der, other.der) {
         case .equal: return true
         case .different: return false
-        case .undecided: return normalizedKey == other.normalizedKey
+        case .undecided: return generalNormalizedKey() == other.generalNormalizedKey()
         }
     }
 
@@ -66,7 +72,7 @@ extension Name {
             if let count = writeASCIINormalizedKey(into: buffer) {
                 hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<count])))
             } else {
-                normalizedKey.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+                generalNormalizedKey().withUnsafeBytes { hasher.combine(bytes: $0) }
             }
             return hasher.finalize()
         }
