@@ -45,7 +45,16 @@ struct IssuerIndex {
             }
         }
         all += (intermediatesBySubject[key] ?? []).map { Candidate(certificate: $0, isAnchor: false) }
-        guard all.count > 1 else { return all }
+        // Distrusted certificates of the stores come last: entering one ends that branch with
+        // `distrusted`, so a report says so rather than "issuer not found".
+        var distrusted: [Candidate] = []
+        for candidate in all { anchorDER.insert(candidate.certificate.der) }
+        for store in stores {
+            for certificate in store.distrustedCertificates(named: key) where anchorDER.insert(certificate.der).inserted {
+                distrusted.append(Candidate(certificate: certificate, isAnchor: false))
+            }
+        }
+        guard all.count > 1 else { return all + distrusted }
         let childKeyID = child.authorityKeyIdentifier?.keyIdentifier
         func rank(_ candidate: Candidate) -> (Int, Int, Int, Int, Int64) {
             let keyID: Int  // 0 match, 1 unknown, 2 mismatch
@@ -60,6 +69,6 @@ struct IssuerIndex {
             return (bucket, keyID, certificate.isSelfIssued ? 1 : 0, valid ? 0 : 1, -certificate.notBefore.secondsSinceEpoch)
         }
         let ranked = all.enumerated().map { (rank($0.element), $0.offset, $0.element) }
-        return ranked.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.2)
+        return ranked.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.2) + distrusted
     }
 }

@@ -33,6 +33,9 @@ public struct TrustStore: Sendable {
     /// Every entry, in insertion order.
     public let entries: [TrustEntry]
     let anchorsBySubject: [NormalizedName: [Int]]
+    /// Anchors (or anchor-or-leaf entries) that a distrusted entry overrides, by subject: kept so
+    /// that a search reaching them can say "distrusted" instead of "issuer not found".
+    let overriddenAnchorsBySubject: [NormalizedName: [Int]]
     let distrustedCertificates: Set<[UInt8]>
     let distrustedKeys: Set<ArraySlice<UInt8>>
     let leafTrust: [[UInt8]: TrustKind]
@@ -41,6 +44,7 @@ public struct TrustStore: Sendable {
     public init(_ entries: [TrustEntry]) {
         self.entries = entries
         var bySubject: [NormalizedName: [Int]] = [:]
+        var overridden: [NormalizedName: [Int]] = [:]
         var distrusted = Set<[UInt8]>(), distrustedKeys = Set<ArraySlice<UInt8>>()
         var leaf: [[UInt8]: TrustKind] = [:]
         for entry in entries where entry.kind == .distrusted {
@@ -49,7 +53,12 @@ public struct TrustStore: Sendable {
         }
         for (index, entry) in entries.enumerated() {
             let certificate = entry.certificate
-            guard !distrusted.contains(certificate.der), !distrustedKeys.contains(certificate.subjectPublicKeyInfo.der) else { continue }
+            guard !distrusted.contains(certificate.der), !distrustedKeys.contains(certificate.subjectPublicKeyInfo.der) else {
+                if entry.kind == .anchor || entry.kind == .anchorOrLeaf || entry.kind == .distrusted {
+                    overridden[certificate.subject.normalizedKey, default: []].append(index)
+                }
+                continue
+            }
             switch entry.kind {
             case .anchor, .anchorOrLeaf:
                 bySubject[certificate.subject.normalizedKey, default: []].append(index)
@@ -61,6 +70,7 @@ public struct TrustStore: Sendable {
             }
         }
         anchorsBySubject = bySubject
+        overriddenAnchorsBySubject = overridden
         distrustedCertificates = distrusted
         self.distrustedKeys = distrustedKeys
         leafTrust = leaf
@@ -77,6 +87,11 @@ public struct TrustStore: Sendable {
     /// Anchors whose subject matches `name` (RFC 5280 7.1).
     func anchors(named name: NormalizedName) -> [Certificate] {
         (anchorsBySubject[name] ?? []).map { entries[$0].certificate }
+    }
+
+    /// Distrusted certificates whose subject matches `name`.
+    func distrustedCertificates(named name: NormalizedName) -> [Certificate] {
+        (overriddenAnchorsBySubject[name] ?? []).map { entries[$0].certificate }
     }
 
     /// Whether `certificate`, or its public key, is distrusted.

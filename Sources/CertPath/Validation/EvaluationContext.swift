@@ -9,9 +9,11 @@ final class EvaluationContext {
     private(set) var exhausted: BudgetLimit?
     private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
 
+    /// A signature is identified by the signed certificate and the verifying key (not the issuing
+    /// certificate: in a cross-signed mesh many certificates carry one key, and the answer is the same).
     struct SignatureKey: Hashable {
         let child: ObjectIdentifier
-        let issuer: ObjectIdentifier
+        let issuerKey: DERBytesKey
     }
 
     init(policy: ValidationPolicy, validationTime: UnixTime, crypto: SignatureVerifier) {
@@ -47,15 +49,17 @@ final class EvaluationContext {
     /// signature check of the budget). `inheritedDSAParameters` are the working public key
     /// parameters (RFC 5280 6.1.4 (f)) when the issuer's DSA key has none.
     func signature(of child: Certificate, by issuer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
-        let key = SignatureKey(child: ObjectIdentifier(child), issuer: ObjectIdentifier(issuer))
-        if let known = signatureMemo[key] { return known }
+        // Keys that inherit DSA parameters depend on the path above them: never memoized.
+        let key = issuer.subjectPublicKeyInfo.key.isDSAWithoutParameters
+            ? nil : SignatureKey(child: ObjectIdentifier(child), issuerKey: DERBytesKey(issuer.subjectPublicKeyInfo.der))
+        if let key, let known = signatureMemo[key] { return known }
         guard remaining.signatureChecks > 0 else {
             exhaust(.signatureChecks)
             return .budgetExhausted
         }
         remaining.signatureChecks -= 1
         let outcome = crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
-        signatureMemo[key] = outcome
+        if let key { signatureMemo[key] = outcome }
         return outcome
     }
 }
