@@ -168,7 +168,10 @@ struct CRLStatusTests {
         let delta = try crl(number: 2, base: 5)
         let text = RevocationChecker.explain(covered: [], [.deltaWithoutCompleteCRL(delta), .stale(stale)])
         #expect(text == "the CRL of CN=CA,O=Test (number 1) is out of date (nextUpdate 2020-02-01T00:00:00Z) and no current delta CRL extends it; "
-                + "the delta CRL of CN=CA,O=Test (number 2) is a delta CRL and no usable complete CRL it extends was supplied (RFC 5280 5.2.4)")
+                + "the delta CRL of CN=CA,O=Test (number 2) is a delta CRL and no complete CRL it could extend was supplied (RFC 5280 5.2.4)")
+        let notApplicable = RevocationChecker.explain(covered: [], [.deltaNotApplicable(delta, .completeCRLTooOld(complete: CRLNumber(1), base: CRLNumber(5)))])
+        #expect(notApplicable == "the delta CRL of CN=CA,O=Test (number 2) cannot extend the complete CRL: "
+                + "it extends base CRL number 5, newer than the complete CRL's 1 (RFC 5280 5.2.4)")
         #expect(RevocationChecker.explain(covered: [], []) == "no supplied CRL covers it")
         #expect(RevocationChecker.explain(covered: [.keyCompromise], []) == "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)")
     }

@@ -86,6 +86,25 @@ import CertPath
         #expect(Self.failure(try Self.pkits("4.4.19", .rejectWhenIssuerHasCRLs)!) == nil)
     }
 
+    @Test("4.15.1, 4.15.10: why a delta CRL does not settle the status")
+    func deltaExplanations() throws {
+        guard let noBase = try Self.pkits("4.15.1", .rejectWhenIssuerHasCRLs) else { return }
+        guard case .revocationUnknown(_, let reason) = Self.failure(noBase) else {
+            Issue.record("expected revocationUnknown")
+            return
+        }
+        #expect(reason == "the delta CRL of CN=deltaCRLIndicator No Base CA,O=Test Certificates 2011,C=US (number 5) is a delta CRL "
+                + "and no complete CRL it could extend was supplied (RFC 5280 5.2.4)")
+        guard case .revocationUnknown(_, let staleReason) = Self.failure(try Self.pkits("4.15.10", .rejectWhenIssuerHasCRLs)!) else {
+            Issue.record("expected revocationUnknown")
+            return
+        }
+        #expect(staleReason == "the CRL of CN=deltaCRL CA3,O=Test Certificates 2011,C=US (number 1) is out of date "
+                + "(nextUpdate 2010-06-01T08:30:00Z) and no current delta CRL extends it; the delta CRL of CN=deltaCRL CA3,"
+                + "O=Test Certificates 2011,C=US (number 3) cannot extend the complete CRL: it extends base CRL number 2, newer than "
+                + "the complete CRL's 1 (RFC 5280 5.2.4)")
+    }
+
     @Test("CRL signatures spend the evaluation's signature budget")
     func budget() throws {
         var budget = Budget.default

@@ -7,8 +7,10 @@ enum CRLRejection: Error, Sendable, CustomStringConvertible {
     case defect(CertificateRevocationList, CRLDefect)
     /// The CRL's scope does not include the certificate.
     case outOfScope(CertificateRevocationList, CRLScopeMismatch)
-    /// A delta CRL with no usable complete CRL to extend (RFC 5280 5.2.4).
+    /// A delta CRL with no complete CRL in scope to extend (RFC 5280 5.2.4).
     case deltaWithoutCompleteCRL(CertificateRevocationList)
+    /// A delta CRL that cannot extend the complete CRL in scope (RFC 5280 5.2.4, 6.3.3 (c)).
+    case deltaNotApplicable(CertificateRevocationList, DeltaCRLMismatch)
     /// thisUpdate is after the validation time.
     case notYetIssued(CertificateRevocationList)
     /// nextUpdate is before the validation time and no current delta CRL extends it (RFC 5280 6.3.3 (a)).
@@ -41,6 +43,7 @@ enum CRLRejection: Error, Sendable, CustomStringConvertible {
         case .disallowedAlgorithm: return 60
         case .nestingTooDeep: return 55
         case .noIssuerCertificate: return 50
+        case .deltaNotApplicable: return 45
         case .deltaWithoutCompleteCRL: return 40
         case .outOfScope: return 30
         }
@@ -51,7 +54,8 @@ enum CRLRejection: Error, Sendable, CustomStringConvertible {
         case .defect(let crl, let defect): return "\(Self.name(crl)) is unusable: \(defect)"
         case .outOfScope(let crl, let mismatch): return "\(Self.name(crl)) does not cover it: \(mismatch)"
         case .deltaWithoutCompleteCRL(let crl):
-            return "\(Self.name(crl)) is a delta CRL and no usable complete CRL it extends was supplied (RFC 5280 5.2.4)"
+            return "\(Self.name(crl)) is a delta CRL and no complete CRL it could extend was supplied (RFC 5280 5.2.4)"
+        case .deltaNotApplicable(let crl, let mismatch): return "\(Self.name(crl)) cannot extend the complete CRL: \(mismatch)"
         case .notYetIssued(let crl): return "\(Self.name(crl)) was issued after the validation time (thisUpdate \(crl.thisUpdate))"
         case .stale(let crl):
             return "\(Self.name(crl)) is out of date (nextUpdate \(crl.nextUpdate.map { "\($0)" } ?? "none")) and no current delta CRL extends it"
@@ -201,6 +205,7 @@ final class RevocationChecker {
         var state = RevocationState()
         var rejections: [CRLRejection] = []
         var deltasSeen: [CertificateRevocationList] = []
+        var completeInScope: CertificateRevocationList? = nil
         points: for point in StatusDistributionPoint.points(for: certificate) {
             for crl in candidates(for: point, of: certificate) {
                 if state.isFinal { break points }
@@ -216,6 +221,7 @@ final class RevocationChecker {
                     rejections.append(.outOfScope(crl, mismatch))
                     continue
                 }
+                if completeInScope == nil { completeInScope = crl }
                 if crl.thisUpdate > time {
                     rejections.append(.notYetIssued(crl))
                     continue
@@ -258,9 +264,18 @@ final class RevocationChecker {
         } else if state.isFinal {
             outcome = .notRevoked
         } else {
+            // Delta CRLs that could not help, and why.
             var seenDeltas = Set<ObjectIdentifier>()
-            let deltas = deltasSeen.filter { seenDeltas.insert(ObjectIdentifier($0)).inserted }
-            outcome = .undetermined(coveredReasons: state.reasonsMask, rejections: rejections + deltas.map { .deltaWithoutCompleteCRL($0) })
+            for delta in deltasSeen where seenDeltas.insert(ObjectIdentifier(delta)).inserted {
+                guard let complete = completeInScope else {
+                    rejections.append(.deltaWithoutCompleteCRL(delta))
+                    continue
+                }
+                if let mismatch = DeltaCRLs.mismatch(delta, complete: complete, at: time) {
+                    rejections.append(.deltaNotApplicable(delta, mismatch))
+                }
+            }
+            outcome = .undetermined(coveredReasons: state.reasonsMask, rejections: rejections)
         }
         if memoize && inProgress.isEmpty { statusMemo[key] = outcome }
         return outcome
