@@ -127,6 +127,21 @@ extension DERReader {
         return DERBitString(bytes: data, unusedBits: unused)
     }
 
+    /// The bits of a validated BIT STRING of at most 64 bits as a mask, bit `n` of the ASN.1 named
+    /// bit list (the most significant bit of the first byte is bit 0) being `1 << n`.
+    ///
+    /// - Precondition: `bits.bitCount <= 64`.
+    @inlinable
+    public func namedBits(_ bits: DERBitString) -> UInt64 {
+        precondition(bits.bitCount <= 64, "named bit lists of more than 64 bits")
+        var value: UInt64 = 0
+        for (index, byteIndex) in bits.bytes.enumerated() {
+            let byte = bytes[byteIndex]
+            for bit in 0..<8 where byte & (0x80 >> bit) != 0 { value |= 1 << UInt64(index * 8 + bit) }
+        }
+        return value
+    }
+
     /// Reads a primitive BIT STRING (see ``bitString(_:_:namedBits:)``).
     @inlinable
     public mutating func readBitString(_ expected: String, namedBits: Bool = false) throws(DERError) -> DERBitString {

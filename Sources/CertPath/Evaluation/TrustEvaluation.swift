@@ -38,6 +38,9 @@ public struct TrustEvaluation: Sendable {
     /// Trust exceptions applied last: an untrusted result whose failures are all recoverable and all
     /// recorded for this exact leaf becomes trusted (``TrustedPath/acceptedFailures``).
     public var exceptions: TrustExceptions?
+    /// The system anchors used when ``anchorsOnly`` is `false`; `nil` (default) means
+    /// ``SystemTrustStore/shared`` (loaded once per process, on first use).
+    public var systemAnchors: TrustStore?
     /// What the path is validated for and how.
     public var policy: ValidationPolicy
     /// The validation time (RFC 5280 6.1.1 (b)); `nil` means now.
@@ -84,7 +87,7 @@ public struct TrustEvaluation: Sendable {
             let pinned = ([leaf] + intermediates).filter { certificate in pins.contains { $0.matches(certificate) } }
             stores.append(TrustStore(pinned.map { TrustEntry($0, kind: .anchorOrLeaf) }))
         }
-        if !anchorsOnly { stores.append(SystemTrustStore.shared.store) }
+        if !anchorsOnly { stores.append(systemAnchors ?? SystemTrustStore.shared.store) }
         return stores
     }
 

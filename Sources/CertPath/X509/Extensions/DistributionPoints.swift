@@ -30,12 +30,7 @@ public struct ReasonFlags: OptionSet, Hashable, Sendable {
     static func read(_ reader: DERReader, _ element: DERElement, _ expected: String) throws(DERError) -> ReasonFlags {
         let bits = try reader.bitString(DERElement(tag: .bitString, offset: element.offset, value: element.value), expected, namedBits: true)
         guard bits.bitCount <= 9 else { throw DERError(.invalidValue, at: element.offset, expected: "\(expected) bits 0…8") }
-        var value: UInt16 = 0
-        for (index, byteIndex) in bits.bytes.enumerated() {
-            let byte = reader.bytes[byteIndex]
-            for bit in 0..<8 where byte & (0x80 >> bit) != 0 { value |= 1 << UInt16(index * 8 + bit) }
-        }
-        return ReasonFlags(rawValue: value)
+        return ReasonFlags(rawValue: UInt16(reader.namedBits(bits)))
     }
 }
 

@@ -43,11 +43,6 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
         guard bits.bitCount <= 9 else {
             throw DERError(.invalidValue, at: element.offset, expected: "KeyUsage bits 0 (digitalSignature) to 8 (decipherOnly)")
         }
-        var value: UInt16 = 0
-        for (index, byteIndex) in bits.bytes.enumerated() {
-            let byte = reader.bytes[byteIndex]
-            for bit in 0..<8 where byte & (0x80 >> bit) != 0 { value |= 1 << UInt16(index * 8 + bit) }
-        }
-        return KeyUsage(rawValue: value)
+        return KeyUsage(rawValue: UInt16(reader.namedBits(bits)))
     }
 }
