@@ -47,6 +47,20 @@ struct CRLStatusTests {
         #expect(RevocationState.entry(listing: fromOther, in: direct) == nil)
     }
 
+    @Test("One serial repeated for 20,000 certificate issuers of an indirect CRL: the right entry is found")
+    func repeatedSerial() throws {
+        var entries: [[UInt8]] = []
+        for index in 0..<20_000 {
+            entries.append(F.entry(serial: [0x05], extensions: [F.reasonCode(index == 19_999 ? 9 : 1),
+                                                                F.certificateIssuer([F.directoryName(F.name("Issuer \(index)"))])]))
+        }
+        let indirect = try crl(number: 1, entries: entries, extra: [F.issuingDistributionPoint(indirect: true)])
+        #expect(indirect.entries(serialNumber: [0x05][...]).count == 20_000)
+        let last = F.certificate(issuer: F.name("ISSUER   19999"), serial: [0x05])
+        #expect(RevocationState.entry(listing: last, in: indirect)?.reason == .privilegeWithdrawn)
+        #expect(RevocationState.entry(listing: Self.leaf, in: indirect) == nil)
+    }
+
     // MARK: (i)-(l)
 
     @Test("(j), (l): a complete CRL listing the certificate revokes it; one that does not adds its reasons")

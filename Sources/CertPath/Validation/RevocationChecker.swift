@@ -113,6 +113,12 @@ enum RevocationOutcome: Sendable {
 /// 4. the delta CRL (signed by the same key) is consulted first, removeFromCRL undoing a hold, then the
 ///    complete CRL (6.3.3 (i)-(l), ``RevocationState``).
 ///
+/// Choices, each named: a listed certificate is revoked whatever its revocationDate or invalidityDate
+/// says about the validation time (a CRL is not a history); a CRL issued after the validation time is
+/// not used; a CRL without nextUpdate (which RFC 5280 5.1.2.5 requires of issuers) counts as current;
+/// the trust anchor's certificate, like any CRL issuer's, must allow cRLSign when it has keyUsage;
+/// delta CRLs are used whenever one applies, whether or not a freshestCRL extension points to it.
+///
 /// A CRL whose issuer's path is being validated is, while that happens, taken as authentic for the
 /// certificates of that path (its signature has been verified; it is the CRL that would revoke them):
 /// this ends the recursion of a CRL issuer covered by its own indirect CRL (PKITS 4.14.30). Such CRLs

@@ -43,9 +43,22 @@ struct RevocationState: Sendable {
     /// The entry of `crl` that lists `certificate`: same serial number, and for the certificate's own
     /// issuer — the entry's certificateIssuer in force (RFC 5280 5.3.3), or the CRL issuer when none is.
     static func entry(listing certificate: Certificate, in crl: CertificateRevocationList) -> RevokedCertificate? {
-        crl.entries(serialNumber: certificate.serialNumber).first { entry in
-            guard let names = entry.certificateIssuer else { return crl.issuer.isEquivalent(to: certificate.issuer) }
-            return names.contains { StatusDistributionPoint.directoryName($0)?.isEquivalent(to: certificate.issuer) == true }
+        let entries = crl.entries(serialNumber: certificate.serialNumber)
+        guard !entries.isEmpty else { return nil }
+        // One verdict per distinct name: an indirect CRL may repeat a serial for many issuers.
+        let issuer = certificate.issuer
+        let issuerKey = issuer.normalizedKey
+        var verdicts: [DERBytesKey: Bool] = [:]
+        func isIssuer(_ name: Name) -> Bool {
+            if name.der == issuer.der { return true }
+            if let known = verdicts[DERBytesKey(name.der)] { return known }
+            let verdict = name.normalizedKey == issuerKey
+            verdicts[DERBytesKey(name.der)] = verdict
+            return verdict
+        }
+        return entries.first { entry in
+            guard let names = entry.certificateIssuer else { return isIssuer(crl.issuer) }
+            return names.contains { StatusDistributionPoint.directoryName($0).map(isIssuer) == true }
         }
     }
 }

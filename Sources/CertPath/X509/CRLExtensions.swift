@@ -39,6 +39,7 @@ public struct CRLNumber: Hashable, Comparable, Sendable, CustomStringConvertible
         magnitude = bytes
     }
 
+    /// Numeric order.
     public static func < (lhs: CRLNumber, rhs: CRLNumber) -> Bool {
         if lhs.magnitude.count != rhs.magnitude.count { return lhs.magnitude.count < rhs.magnitude.count }
         return lhs.magnitude.lexicographicallyPrecedes(rhs.magnitude)
@@ -71,16 +72,26 @@ public struct CRLNumber: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// The reasonCode of a CRL entry (RFC 5280 5.3.1), with its ENUMERATED values.
 public enum RevocationReason: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// 0: no reason given (issuers should omit reasonCode instead).
     case unspecified = 0
+    /// 1: the subject's private key is compromised.
     case keyCompromise = 1
+    /// 2: the issuing CA's key is compromised.
     case cACompromise = 2
+    /// 3: the subject's name or other information changed.
     case affiliationChanged = 3
+    /// 4: the certificate was replaced.
     case superseded = 4
+    /// 5: the certificate is no longer needed.
     case cessationOfOperation = 5
+    /// 6: the certificate is suspended (a revocation that may later be undone).
     case certificateHold = 6
     // 7 is not used.
+    /// 8: in a delta CRL, the entry leaves the CRL (a hold released, or the certificate expired).
     case removeFromCRL = 8
+    /// 9: a privilege of the certificate was withdrawn.
     case privilegeWithdrawn = 9
+    /// 10: the attribute authority is compromised.
     case aACompromise = 10
 
     /// The RFC 5280 name (`keyCompromise`).
