@@ -92,7 +92,8 @@ public struct TrustEvaluation: Sendable {
     }
 
     private func evaluatePaths() -> TrustResult {
-        let context = EvaluationContext(policy: policy, validationTime: validationTime ?? Self.now(), crypto: signatureVerifier)
+        let context = EvaluationContext(policy: policy, validationTime: validationTime ?? Self.now(), crypto: signatureVerifier,
+                                        certificates: intermediates)
         let validator = PathValidator(context: context)
         let stores = stores()
 

@@ -8,6 +8,8 @@ final class EvaluationContext {
     /// The limit that ran out, which stops the search.
     private(set) var exhausted: BudgetLimit?
     private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
+    /// RFC 5280 6.3 revocation checking, shared with derived contexts; `nil` when the policy checks none.
+    let revocation: RevocationChecker?
 
     /// A signature is identified by the signed certificate and the verifying key (not the issuing
     /// certificate: in a cross-signed mesh many certificates carry one key, and the answer is the same).
@@ -16,11 +18,33 @@ final class EvaluationContext {
         let issuerKey: DERBytesKey
     }
 
-    init(policy: ValidationPolicy, validationTime: UnixTime, crypto: SignatureVerifier) {
+    /// - Parameter certificates: the presented intermediates, also candidates for CRL issuers' paths.
+    init(policy: ValidationPolicy, validationTime: UnixTime, crypto: SignatureVerifier, certificates: [Certificate] = []) {
         self.policy = policy
         self.validationTime = validationTime
         self.crypto = crypto
         remaining = policy.budget
+        revocation = RevocationChecker(policy: policy, certificates: certificates)
+    }
+
+    /// A context for validating a CRL issuer's certification path (RFC 5280 6.3.3 (f)) under `policy`:
+    /// it shares `parent`'s revocation state and starts from its remaining budget and signature memo;
+    /// ``absorb(_:)`` hands back what it spent.
+    init(deriving parent: EvaluationContext, policy: ValidationPolicy) {
+        self.policy = policy
+        validationTime = parent.validationTime
+        crypto = parent.crypto
+        remaining = parent.remaining
+        exhausted = parent.exhausted
+        signatureMemo = parent.signatureMemo
+        revocation = parent.revocation
+    }
+
+    /// Takes over the budget left, the exhausted limit and the signature results of a derived context.
+    func absorb(_ child: EvaluationContext) {
+        remaining = child.remaining
+        if let limit = child.exhausted { exhaust(limit) }
+        signatureMemo = child.signatureMemo
     }
 
     /// Spends one build step; `false` (and the search stops) when none is left.
@@ -60,6 +84,21 @@ final class EvaluationContext {
         remaining.signatureChecks -= 1
         let outcome = crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
         if let key { signatureMemo[key] = outcome }
+        return outcome
+    }
+
+    /// Whether `crl`'s signature verifies with `signer`'s key (RFC 5280 6.3.3 (g), (h)); memoized and
+    /// budgeted like certificate signatures.
+    func signature(of crl: CertificateRevocationList, by signer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
+        let key = SignatureKey(child: ObjectIdentifier(crl), issuer: ObjectIdentifier(signer))
+        if let known = signatureMemo[key] { return known }
+        guard remaining.signatureChecks > 0 else {
+            exhaust(.signatureChecks)
+            return .budgetExhausted
+        }
+        remaining.signatureChecks -= 1
+        let outcome = crypto.verify(crl, issuerKey: signer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
+        signatureMemo[key] = outcome
         return outcome
     }
 }
