@@ -11,8 +11,7 @@ final class EvaluationContext {
     /// RFC 5280 6.3 revocation checking, shared with derived contexts; `nil` when the policy checks none.
     let revocation: RevocationChecker?
 
-    /// A signature is identified by the signed certificate and the verifying key (not the issuing
-    /// certificate: in a cross-signed mesh many certificates carry one key, and the answer is the same).
+    /// A signed object (certificate or CRL) and the key checking its signature.
     struct SignatureKey: Hashable {
         let child: ObjectIdentifier
         let issuerKey: DERBytesKey
@@ -64,6 +63,16 @@ final class EvaluationContext {
         set { remaining.nameConstraintComparisons = newValue }
     }
 
+    /// The work done so far.
+    func statistics(prunedExplorations: Int) -> EvaluationStatistics {
+        var statistics = EvaluationStatistics()
+        statistics.signatureChecks = policy.budget.signatureChecks - remaining.signatureChecks
+        statistics.buildSteps = policy.budget.buildSteps - remaining.buildSteps
+        statistics.nameConstraintComparisons = policy.budget.nameConstraintComparisons - remaining.nameConstraintComparisons
+        statistics.prunedExplorations = prunedExplorations
+        return statistics
+    }
+
     /// Marks a limit as exhausted.
     func exhaust(_ limit: BudgetLimit) {
         if exhausted == nil { exhausted = limit }
@@ -73,32 +82,33 @@ final class EvaluationContext {
     /// signature check of the budget). `inheritedDSAParameters` are the working public key
     /// parameters (RFC 5280 6.1.4 (f)) when the issuer's DSA key has none.
     func signature(of child: Certificate, by issuer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
-        // Keys that inherit DSA parameters depend on the path above them: never memoized.
-        let key = issuer.subjectPublicKeyInfo.key.isDSAWithoutParameters
-            ? nil : SignatureKey(child: ObjectIdentifier(child), issuerKey: DERBytesKey(issuer.subjectPublicKeyInfo.der))
-        if let key, let known = signatureMemo[key] { return known }
-        guard remaining.signatureChecks > 0 else {
-            exhaust(.signatureChecks)
-            return .budgetExhausted
+        memoized(ObjectIdentifier(child), issuer.subjectPublicKeyInfo) {
+            crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
         }
-        remaining.signatureChecks -= 1
-        let outcome = crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
-        if let key { signatureMemo[key] = outcome }
-        return outcome
     }
 
     /// Whether `crl`'s signature verifies with `signer`'s key (RFC 5280 6.3.3 (g), (h)); memoized and
     /// budgeted like certificate signatures.
     func signature(of crl: CertificateRevocationList, by signer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
-        let key = SignatureKey(child: ObjectIdentifier(crl), issuer: ObjectIdentifier(signer))
-        if let known = signatureMemo[key] { return known }
+        memoized(ObjectIdentifier(crl), signer.subjectPublicKeyInfo) {
+            crypto.verify(crl, issuerKey: signer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
+        }
+    }
+
+    /// One signature check: answered from the memo, or spending one check of the budget.
+    /// A signature is identified by the signed object and the verifying key (not the issuing
+    /// certificate: in a cross-signed mesh many certificates carry one key, and the answer is the
+    /// same); keys that inherit DSA parameters depend on the path above them and are never memoized.
+    private func memoized(_ signed: ObjectIdentifier, _ key: SubjectPublicKeyInfo, _ verify: () -> SignatureOutcome) -> SignatureOutcome {
+        let memoKey = key.key.isDSAWithoutParameters ? nil : SignatureKey(child: signed, issuerKey: DERBytesKey(key.der))
+        if let memoKey, let known = signatureMemo[memoKey] { return known }
         guard remaining.signatureChecks > 0 else {
             exhaust(.signatureChecks)
             return .budgetExhausted
         }
         remaining.signatureChecks -= 1
-        let outcome = crypto.verify(crl, issuerKey: signer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
-        signatureMemo[key] = outcome
+        let outcome = verify()
+        if let memoKey { signatureMemo[memoKey] = outcome }
         return outcome
     }
 }

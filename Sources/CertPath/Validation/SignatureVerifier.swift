@@ -23,14 +23,23 @@ public struct SignatureVerifier: Sendable {
     /// - Parameter inheritedDSAParameters: the working public key parameters, for a DSA issuer key
     ///   without its own (RFC 5280 6.1.4 (f)).
     func verify(_ certificate: Certificate, issuerKey: SubjectPublicKeyInfo, inheritedDSAParameters: DSAParameters?) -> SignatureOutcome {
+        verifySignedData(signature: certificate.signature, unusedBits: certificate.signatureUnusedBits,
+                         message: certificate.tbsCertificateBytes, algorithm: certificate.signatureAlgorithm,
+                         issuerKey: issuerKey, inheritedDSAParameters: inheritedDSAParameters)
+    }
+
+    /// Verifies a SIGNED{…} structure (RFC 5280 4.1.1.3, 5.1.1.3): `signature` over `message` with `issuerKey`.
+    func verifySignedData(signature: ArraySlice<UInt8>, unusedBits: UInt8, message: ArraySlice<UInt8>,
+                          algorithm: SignatureAlgorithm, issuerKey: SubjectPublicKeyInfo,
+                          inheritedDSAParameters: DSAParameters?) -> SignatureOutcome {
         // Every supported algorithm signs whole bytes: padding bits mean a corrupted signature.
-        guard certificate.signatureUnusedBits == 0 else { return .invalid }
-        if case .unsupported = certificate.signatureAlgorithm { return .unsupportedAlgorithm }
-        if issuerKey.isRestrictedToRSASSAPSS, case .rsaPSS = certificate.signatureAlgorithm {} else if issuerKey.isRestrictedToRSASSAPSS {
-            return .unusableKey("the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)")
+        guard unusedBits == 0 else { return .invalid }
+        if case .unsupported = algorithm { return .unsupportedAlgorithm }
+        if issuerKey.isRestrictedToRSASSAPSS {
+            guard case .rsaPSS = algorithm else { return .unusableKey("the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)") }
         }
         let load: () throws(PublicKeyError) -> PublicKey
-        if case .dsa(nil, _) = issuerKey.key {
+        if issuerKey.key.isDSAWithoutParameters {
             load = { () throws(PublicKeyError) in try PublicKey(issuerKey.key, inheritedDSAParameters: inheritedDSAParameters) }
         } else if let keyCache {
             load = { () throws(PublicKeyError) in try keyCache.publicKey(for: issuerKey) }
@@ -39,12 +48,10 @@ public struct SignatureVerifier: Sendable {
         }
         let result: SignatureVerificationResult
         do throws(PublicKeyError) {
-            if let signatureCache, !(issuerKey.key.isDSAWithoutParameters) {
-                result = try signatureCache.verify(signature: certificate.signature, message: certificate.tbsCertificateBytes,
-                                                   algorithm: certificate.signatureAlgorithm, spki: issuerKey, key: load)
+            if let signatureCache, !issuerKey.key.isDSAWithoutParameters {
+                result = try signatureCache.verify(signature: signature, message: message, algorithm: algorithm, spki: issuerKey, key: load)
             } else {
-                result = try load().verify(signature: certificate.signature, message: certificate.tbsCertificateBytes,
-                                           algorithm: certificate.signatureAlgorithm)
+                result = try load().verify(signature: signature, message: message, algorithm: algorithm)
             }
         } catch {
             return .unusableKey(error.description)
@@ -53,7 +60,7 @@ public struct SignatureVerifier: Sendable {
         case .verified: return .valid
         case .invalidSignature, .malformedSignature: return .invalid
         case .unsupportedAlgorithm: return .unsupportedAlgorithm
-        case .algorithmKeyMismatch: return .unusableKey("the issuer's \(issuerKey.key.summary) key cannot verify \(certificate.signatureAlgorithm)")
+        case .algorithmKeyMismatch: return .unusableKey("the issuer's \(issuerKey.key.summary) key cannot verify \(algorithm)")
         }
     }
 }
