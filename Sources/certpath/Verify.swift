@@ -30,7 +30,7 @@ enum VerifyCommand {
                    "trust the certificate with this key (base64 SHA-256 of its SPKI) and require the key in the path"),
             .value("exceptions", "FILE", "apply the trust exceptions stored in FILE (certpath-trust-exceptions text)"),
             .value("save-exceptions", "FILE", "when untrusted only for recoverable reasons, save the exception to FILE"),
-            .value("crl", "FILE", repeatable: true, "certificate revocation lists to check (not available in this build)"),
+            .value("crl", "FILE", repeatable: true, "certificate revocation lists (PEM or DER) to check the path against (RFC 5280 6.3)"),
             .value("max-depth", "N", "at most N intermediates between the leaf and its anchor (0-64)"),
             .flag("json", "print the result as JSON (schema \"certpath-verify\" version 1, see docs/CLI.md)"),
             .flag("explain", "also list every attempted path and each certificate's failures"),
@@ -134,14 +134,19 @@ enum VerifyCommand {
             }
         }
 
-        let crlFiles = arguments.all("crl")
-        var crls: [[UInt8]] = []
-        for file in crlFiles { crls.append(try Input.read(file)) }
-        if !crls.isEmpty {
-            // TODO(CRL): when ValidationPolicy gains its CRL input, parse `crls` (PEM "X509 CRL" blocks or
-            // DER) and pass them to the policy here, then remove this error.
-            throw CLIError("--crl: CRL support is not available in this build")
+        var crls: [CertificateRevocationList] = []
+        for file in arguments.all("crl") {
+            let bytes = try Input.read(file)
+            let read: [CertificateRevocationList]
+            do throws(PEM.CRLFileError) {
+                read = try PEM.readCRLs(bytes).crls
+            } catch {
+                throw CLIError("\(file): \(error)")
+            }
+            guard !read.isEmpty else { throw CLIError("\(file): no CRL found (expected DER or PEM \"X509 CRL\" blocks)") }
+            crls += read
         }
+        if !crls.isEmpty { policy.crls = CRLStore(crls) }
 
         let time: UnixTime
         if let text = arguments.value("at") { time = try Input.time(text, option: "--at") } else { time = TrustEvaluation.now() }

@@ -47,7 +47,7 @@ import Testing
         Case(arguments: server + ["--max-depth", "65"], message: "certpath verify: --max-depth '65': expected a whole number of intermediates from 0 to 64"),
         Case(arguments: server + ["--profile", "strict"], message: "certpath verify: --profile 'strict': expected webpki or rfc5280"),
         Case(arguments: server + ["--policy", "2.5.29.x"], message: "certpath verify: --policy '2.5.29.x': not a dotted object identifier"),
-        Case(arguments: server + ["--crl", "rsa/root.pem"], message: "certpath verify: --crl: CRL support is not available in this build"),
+        Case(arguments: server + ["--crl", "rsa/server.pem"], message: "certpath verify: rsa/server.pem: no CRL found (expected DER or PEM \"X509 CRL\" blocks)"),
         Case(arguments: server + ["--crl", "missing.crl"], message: "certpath verify: missing.crl: cannot read: No such file or directory"),
         Case(arguments: server + ["--exceptions", "rsa/root.pem"],
              message: "certpath verify: rsa/root.pem: trust exceptions, line 1: expected the header \"certpath-trust-exceptions 1\""),

@@ -32,22 +32,20 @@ import Testing
         return manifest.cases
     }()
 
-    /// Client cases are left out: the Web PKI profile applies CA/B BR 7.1.4.3 (commonName must be a
-    /// SAN value) to client certificates, so the sample's `CN=Alice` client fails (a known library bug,
-    /// tracked by the sample PKI tests); ``clientCertificateUnderRFC5280Profile()`` covers `--client`.
-    static let serverCases = manifest.filter { $0.purpose == "server" }
+    static let manifestCases = manifest
 
     @Test func manifestIsRead() {
         #expect(Self.manifest.count >= 20)
-        #expect(Self.serverCases.count >= 15)
+        #expect(Self.manifestCases.count >= 15)
     }
 
-    @Test(arguments: serverCases) func manifestCaseThroughTheCLI(_ testCase: ManifestCase) throws {
+    @Test(arguments: manifestCases) func manifestCaseThroughTheCLI(_ testCase: ManifestCase) throws {
         var arguments = ["verify", testCase.leaf, "--at", testCase.time, "--json"]
         for file in testCase.intermediates { arguments += ["--intermediates", file] }
         for file in testCase.anchors { arguments += ["--anchors", file] }
         if let hostname = testCase.hostname { arguments += ["--server", hostname] }
         if let ip = testCase.ip { arguments += ["--ip", ip] }
+        if testCase.purpose == "client" { arguments += ["--client"] }
         let run = try CLI.run(arguments)
         let json = try run.json()
         if testCase.expected == "trusted" {
@@ -61,6 +59,35 @@ import Testing
             #expect(try field(primary, "code", as: String.self) == testCase.failure)
         }
         #expect(run.stderr.isEmpty, "\(run.stderr)")
+    }
+
+    // MARK: - Revocation
+
+    /// NIST PKITS 4.4.3 (Invalid Revoked EE Test3) through `--crl`, from the installed cryptography-vectors.
+    @Test func revokedEndEntityWithCRLs() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let found = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            print("SKIPPED revokedEndEntityWithCRLs: cryptography-vectors is not installed (run scripts/bootstrap)")
+            return
+        }
+        let pkits = URL(fileURLWithPath: found.trimmingCharacters(in: .whitespacesAndNewlines)).appendingPathComponent("x509/PKITS_data")
+        let base = ["verify", "certs/InvalidRevokedEETest3EE.crt", "--intermediates", "certs/GoodCACert.crt",
+                    "--anchors", "certs/TrustAnchorRootCertificate.crt", "--at", "2020-01-01T00:00:00Z", "--profile", "rfc5280", "--json"]
+        let withoutCRLs = try CLI.run(base, in: pkits)
+        #expect(withoutCRLs.status == 0, "\(withoutCRLs.stdout) \(withoutCRLs.stderr)")
+        let revoked = try CLI.run(base + ["--crl", "crls/GoodCACRL.crl", "--crl", "crls/TrustAnchorRootCRL.crl"], in: pkits)
+        #expect(revoked.status == 1, "\(revoked.stdout) \(revoked.stderr)")
+        let primary = try field(try revoked.json(), "primaryFailure", as: [String: Any].self)
+        #expect(try field(primary, "code", as: String.self) == "revoked")
+        #expect(try field(primary, "recoverable", as: Bool.self) == false)
     }
 
     // MARK: - Human output
@@ -322,9 +349,9 @@ import Testing
 
     // MARK: - Purpose, depth, policy and profile flags
 
-    @Test func clientCertificateUnderRFC5280Profile() throws {
+    @Test func clientCertificateWithExpectedNames() throws {
         let base = ["verify", "rsa/client.pem", "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/root.pem",
-                    "--at", CLI.time, "--client", "--profile", "rfc5280", "--json"]
+                    "--at", CLI.time, "--client", "--profile", "rfc5280", "--json"]  // the profile flag is reported back
         let named = try CLI.run(base + ["--expect-name", "alice@customer1.example", "--expect-name", "client.customer1.example"])
         #expect(named.status == 0, "\(named.stdout)")
         let json = try named.json()

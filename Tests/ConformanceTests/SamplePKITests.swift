@@ -38,12 +38,6 @@ struct SamplePKITests {
 
     static let cases: [Case] = manifest?.cases ?? []
 
-    /// Cases CertPath gets wrong today, with the bug; they run in ``knownBugs(_:)``, which is disabled.
-    static let knownBugIDs: [String: String] = [
-        "rsa-client": "the Web PKI profile applies CA/B BR 7.1.4.3 (commonName must be a SAN value) to client certificates: CN=Alice fails",
-        "ecdsa-client": "the Web PKI profile applies CA/B BR 7.1.4.3 (commonName must be a SAN value) to client certificates: CN=Alice fails",
-    ]
-
     static func certificates(_ file: String) throws -> [Certificate] {
         try PEM.readCertificates(TestData.bytes(directory.appendingPathComponent(file))).certificates
     }
@@ -82,14 +76,8 @@ struct SamplePKITests {
         #expect(manifest.cases.allSatisfy { ($0.expected == "trusted") == ($0.failure == nil) })
     }
 
-    @Test(arguments: cases.filter { knownBugIDs[$0.id] == nil })
+    @Test(arguments: cases)
     func sampleCase(_ testCase: Case) throws {
-        try Self.run(testCase)
-    }
-
-    @Test(.disabled("bug: client certificates with a commonName that is not a SAN value are refused (see knownBugIDs)"),
-          arguments: cases.filter { knownBugIDs[$0.id] != nil })
-    func knownBugs(_ testCase: Case) throws {
         try Self.run(testCase)
     }
 

@@ -75,9 +75,9 @@ public struct TrustEvaluation: Sendable {
         let result = evaluatePaths()
         guard case .untrusted(let report) = result, let exceptions, report.isRecoverable,
               exceptions.covers(leaf: leaf, failures: report.failures) else { return result }
-        return .trusted(TrustedPath(certificates: report.bestAttempt.certificates, anchor: report.bestAttempt.anchor,
-                                    policyOutcome: report.bestAttempt.policyOutcome, acceptedFailures: report.failures,
-                                    attempts: report.attempts))
+        return TrustResult.trusted(TrustedPath(certificates: report.bestAttempt.certificates, anchor: report.bestAttempt.anchor,
+                                               policyOutcome: report.bestAttempt.policyOutcome, acceptedFailures: report.failures,
+                                               attempts: report.attempts)).with(report.statistics)
     }
 
     /// The stores consulted: the caller's, the pinned certificates, and the system's unless anchors only.
@@ -92,7 +92,8 @@ public struct TrustEvaluation: Sendable {
     }
 
     private func evaluatePaths() -> TrustResult {
-        let context = EvaluationContext(policy: policy, validationTime: validationTime ?? Self.now(), crypto: signatureVerifier)
+        let context = EvaluationContext(policy: policy, validationTime: validationTime ?? Self.now(), crypto: signatureVerifier,
+                                        certificates: intermediates)
         let validator = PathValidator(context: context)
         let stores = stores()
         context.anchorKeys = stores.map(\.anchorKeys)
@@ -113,14 +114,15 @@ public struct TrustEvaluation: Sendable {
 
         let builder = PathBuilder(context: context, index: IssuerIndex(stores: stores, intermediates: intermediates))
         builder.run(leaf: leaf)
+        let statistics = context.statistics(prunedExplorations: builder.prunedExplorations)
         if let trusted = builder.trusted, let anchor = trusted.anchor {
-            return .trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, policyOutcome: trusted.policyOutcome,
-                                        acceptedFailures: [], attempts: builder.attempts))
+            return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, policyOutcome: trusted.policyOutcome,
+                                                   acceptedFailures: [], attempts: builder.attempts)).with(statistics)
         }
         let best = builder.best ?? validator.validate(path: [leaf], anchor: nil, terminal: .issuerNotFound(leaf))
         var primary = best.primaryFailure ?? .issuerNotFound(leaf)
         if let limit = context.exhausted { primary = .budgetExhausted(limit) }
-        return .untrusted(UntrustedReport(primaryFailure: primary, bestAttempt: best, attempts: builder.attempts))
+        return TrustResult.untrusted(UntrustedReport(primaryFailure: primary, bestAttempt: best, attempts: builder.attempts)).with(statistics)
     }
 
     /// ``ValidationFailure/pinMismatch`` when the policy requires a pinned key that `chain` lacks.

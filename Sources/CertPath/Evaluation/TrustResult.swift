@@ -1,3 +1,18 @@
+/// The work one evaluation did, against its ``Budget``.
+public struct EvaluationStatistics: Hashable, Sendable {
+    /// Signature verifications performed (memoized answers not counted).
+    public var signatureChecks = 0
+    /// Issuer candidates considered.
+    public var buildSteps = 0
+    /// Name-constraint subtree comparisons.
+    public var nameConstraintComparisons = 0
+    /// Explorations skipped because the certificate was already proven unable to reach an anchor.
+    public var prunedExplorations = 0
+
+    /// No work.
+    public init() {}
+}
+
 /// A trusted certification path: the outcome of a successful evaluation.
 public struct TrustedPath: Sendable {
     /// The certificates from the end entity up, trust anchor excluded.
@@ -11,6 +26,8 @@ public struct TrustedPath: Sendable {
     public let acceptedFailures: [ValidationFailure]
     /// Every attempted path, when the policy asked to collect them.
     public let attempts: [PathAttempt]
+    /// The work done.
+    public internal(set) var statistics = EvaluationStatistics()
 
     /// The path from the end entity to the anchor, anchor included once.
     public var chain: [Certificate] {
@@ -41,6 +58,8 @@ public struct UntrustedReport: Sendable {
     public let bestAttempt: PathAttempt
     /// Every attempted path, when the policy asked to collect them.
     public let attempts: [PathAttempt]
+    /// The work done.
+    public internal(set) var statistics = EvaluationStatistics()
 
     /// Every failure of the best attempt.
     public var failures: [ValidationFailure] { bestAttempt.failures }
@@ -104,4 +123,24 @@ public enum TrustResult: Sendable {
 
     /// The primary failure of an untrusted result.
     public var primaryFailure: ValidationFailure? { report?.primaryFailure }
+
+    /// The work the evaluation did.
+    public var statistics: EvaluationStatistics {
+        switch self {
+        case .trusted(let path): return path.statistics
+        case .untrusted(let report): return report.statistics
+        }
+    }
+
+    /// The same result with `statistics` attached.
+    func with(_ statistics: EvaluationStatistics) -> TrustResult {
+        switch self {
+        case .trusted(var path):
+            path.statistics = statistics
+            return .trusted(path)
+        case .untrusted(var report):
+            report.statistics = statistics
+            return .untrusted(report)
+        }
+    }
 }

@@ -75,7 +75,17 @@ struct IssuerIndex {
                 all.append(Candidate(certificate: certificate, isAnchor: false))
             }
         }
-        guard all.count > 1 else { return all }
+        // Distrusted certificates of the stores come last: entering one ends that branch with
+        // `distrusted`, so a report says so rather than "issuer not found".
+        var distrusted: [Candidate] = []
+        for store in stores {
+            for certificate in store.distrustedCertificates(named: issuer)
+            where !all.contains(where: { $0.certificate.der == certificate.der })
+                && !distrusted.contains(where: { $0.certificate.der == certificate.der }) {
+                distrusted.append(Candidate(certificate: certificate, isAnchor: false))
+            }
+        }
+        guard all.count > 1 else { return distrusted.isEmpty ? all : all + distrusted }
         let childKeyID = child.authorityKeyIdentifierKeyID
         func rank(_ candidate: Candidate) -> (Int, Int, Int, Int, Int64) {
             let keyID: Int  // 0 match, 1 unknown, 2 mismatch
@@ -90,6 +100,6 @@ struct IssuerIndex {
             return (bucket, keyID, certificate.isSelfIssued ? 1 : 0, valid ? 0 : 1, -certificate.notBefore.secondsSinceEpoch)
         }
         let ranked = all.enumerated().map { (rank($0.element), $0.offset, $0.element) }
-        return ranked.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.2)
+        return ranked.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.2) + distrusted
     }
 }

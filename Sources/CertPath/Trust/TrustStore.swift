@@ -41,6 +41,9 @@ public struct TrustStore: Sendable {
     let anchorsByKeyHash: [Int: [Int]]
     /// Every anchor's index, in entry order (a small store is scanned instead of hashed).
     let anchorIndicesInOrder: [Int]
+    /// Anchors (or anchor-or-leaf entries) that a distrusted entry overrides, by subject: kept so
+    /// that a search reaching them can say "distrusted" instead of "issuer not found".
+    let overriddenAnchorsBySubject: [NormalizedName: [Int]]
     let distrustedCertificates: Set<DERBytesKey>
     let distrustedKeys: Set<DERBytesKey>
     let leafTrust: [DERBytesKey: TrustKind]
@@ -52,6 +55,7 @@ public struct TrustStore: Sendable {
     public init(_ entries: [TrustEntry]) {
         self.entries = entries
         var bySubject: [NormalizedName: [Int]] = [:]
+        var overridden: [NormalizedName: [Int]] = [:]
         var distrusted = Set<DERBytesKey>(), distrustedKeys = Set<DERBytesKey>()
         var leaf: [DERBytesKey: TrustKind] = [:]
         for entry in entries where entry.kind == .distrusted {
@@ -61,7 +65,12 @@ public struct TrustStore: Sendable {
         for (index, entry) in entries.enumerated() {
             let certificate = entry.certificate
             guard !distrusted.contains(DERBytesKey(certificate.der[...])),
-                  !distrustedKeys.contains(DERBytesKey(certificate.subjectPublicKeyInfoDER)) else { continue }
+                  !distrustedKeys.contains(DERBytesKey(certificate.subjectPublicKeyInfoDER)) else {
+                if entry.kind == .anchor || entry.kind == .anchorOrLeaf || entry.kind == .distrusted {
+                    overridden[certificate.subject.normalizedKey, default: []].append(index)
+                }
+                continue
+            }
             switch entry.kind {
             case .anchor, .anchorOrLeaf:
                 bySubject[certificate.subject.normalizedKey, default: []].append(index)
@@ -93,6 +102,7 @@ public struct TrustStore: Sendable {
         anchorsBySubject = bySubject
         anchorsBySubjectDER = bySubjectDER
         anchorsByKeyHash = byKeyHash
+        overriddenAnchorsBySubject = overridden
         distrustedCertificates = distrusted
         self.distrustedKeys = distrustedKeys
         leafTrust = leaf
@@ -121,6 +131,16 @@ public struct TrustStore: Sendable {
         if let group = anchorsBySubjectDER[DERBytesKey(name.der)] { return group }
         guard let group = anchorsByKeyHash[name.normalizedKeyHash] else { return [] }
         return group.filter { entries[$0].certificate.subject.isEquivalent(to: name) }
+    }
+
+    /// Distrusted certificates whose subject matches `name`.
+    func distrustedCertificates(named name: NormalizedName) -> [Certificate] {
+        (overriddenAnchorsBySubject[name] ?? []).map { entries[$0].certificate }
+    }
+
+    /// Distrusted certificates whose subject matches `name` (no key is computed when there are none).
+    func distrustedCertificates(named name: Name) -> [Certificate] {
+        overriddenAnchorsBySubject.isEmpty ? [] : distrustedCertificates(named: name.normalizedKey)
     }
 
     /// Whether `certificate`, or its public key, is distrusted.

@@ -96,8 +96,13 @@ struct PathValidator {
             if !policy.algorithms.accepts(certificate.signatureAlgorithm) {
                 failures.append(.disallowedSignatureAlgorithm(certificate, certificate.signatureAlgorithm))
             }
-            // (a)(2): validity at the validation time. (a)(3), revocation, is applied by the CRL layer.
+            // (a)(2): validity at the validation time.
             checkValidity(certificate, time, &failures)
+            // (a)(3): revocation status (RFC 5280 6.3), for a path that reached an anchor.
+            if let anchor, let revocation = context.revocation,
+               let failure = revocation.failure(for: certificate, above: prospective[..<index], anchor: anchor, context: context) {
+                failures.append(failure)
+            }
 
             // (b), (c): name constraints, except for self-issued intermediates.
             if !(isSelfIssued && !isLast) {

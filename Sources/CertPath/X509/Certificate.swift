@@ -289,6 +289,11 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public var subjectPublicKeyInfo: SubjectPublicKeyInfo { layout.subjectPublicKeyInfo.materialize(der[...]) }
     /// The complete DER of subjectPublicKeyInfo (what key caches and pins are keyed by).
     var subjectPublicKeyInfoDER: ArraySlice<UInt8> { der[layout.subjectPublicKeyInfo.der] }
+    /// Whether the subject key is DSA without domain parameters (they are inherited, RFC 3279 2.3.2).
+    var hasDSAKeyWithoutParameters: Bool {
+        if case .dsa(nil, _) = layout.subjectPublicKeyInfo.key { return true }
+        return false
+    }
     /// The subject public key, decoded (what ``subjectPublicKeyInfo`` holds as `key`).
     var subjectPublicKey: SubjectPublicKey { layout.subjectPublicKeyInfo.subjectPublicKey(der[...]) }
     /// issuerUniqueID bits (v2/v3 only).
