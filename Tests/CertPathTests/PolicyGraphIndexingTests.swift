@@ -2,8 +2,8 @@ import Testing
 @testable import CertPath
 import CertPathDER
 
-/// The valid_policy_graph scans small levels and indexes large ones by hash; both must build the
-/// same graph. Random policy paths (policies, anyPolicy, mappings, constraints, self-issued
+/// The valid_policy_graph scans small levels and indexes large ones by hash, and the processor keeps
+/// it as a list of policies while no anyPolicy or mapping is seen; all must give the same results. Random policy paths (policies, anyPolicy, mappings, constraints, self-issued
 /// certificates, all four inputs) are run with the default threshold and with every level indexed,
 /// and must give the same outcome or failure and the same node and edge counts.
 @Suite("Policy graph: scanned and indexed levels agree")
@@ -33,10 +33,10 @@ struct PolicyGraphIndexingTests {
             if !g.chance(15) {
                 var policies: [OID] = []
                 for _ in 0..<g.below(5) { policies.append(pool[g.below(pool.count)]) }
-                if g.chance(30) { policies.append(anyPolicy) }
+                if g.chance(20) { policies.append(anyPolicy) }
                 facts.policies = policies
             }
-            if g.chance(35) {
+            if g.chance(25) {
                 var mappings: [CertificatePolicyFacts.PolicyMapping] = []
                 for _ in 0..<(1 + g.below(4)) {
                     mappings.append(.init(issuerDomainPolicy: pool[g.below(pool.count)], subjectDomainPolicy: pool[g.below(pool.count)]))
@@ -61,9 +61,11 @@ struct PolicyGraphIndexingTests {
         let edges: Int
     }
 
-    static func run(_ path: [CertificatePolicyFacts], _ inputs: PolicyValidationInputs, indexedLevelSize: Int) -> Run {
+    static func run(_ path: [CertificatePolicyFacts], _ inputs: PolicyValidationInputs, indexedLevelSize: Int,
+                    simple: Bool = false) -> Run {
         var limits = PolicyGraphLimits.default
         limits.indexedLevelSize = indexedLevelSize
+        limits.allowsSimpleGraph = simple
         var processor = PolicyProcessor(pathLength: path.count, inputs: inputs, limits: limits)
         do throws(PolicyFailure) {
             for (offset, facts) in path.enumerated() {
@@ -77,7 +79,7 @@ struct PolicyGraphIndexingTests {
         }
     }
 
-    @Test("20,000 random paths: same outcome, failure and graph size with every level indexed")
+    @Test("20,000 random paths: same outcome, failure and graph size with every level indexed, and with the simple form")
     func randomPathsAgree() {
         var generator = Generator(state: 0x5EED)
         var differing: [Int] = []
@@ -86,7 +88,8 @@ struct PolicyGraphIndexingTests {
             let (path, inputs) = Self.randomPath(&generator)
             let scanned = Self.run(path, inputs, indexedLevelSize: 16)
             let indexed = Self.run(path, inputs, indexedLevelSize: 0)
-            if scanned != indexed { differing.append(index) }
+            let simple = Self.run(path, inputs, indexedLevelSize: 16, simple: true)
+            if scanned != indexed || simple != scanned { differing.append(index) }
             if case .success = scanned.result { valid += 1 }
         }
         #expect(differing.isEmpty, "paths \(differing.prefix(5)) differ")

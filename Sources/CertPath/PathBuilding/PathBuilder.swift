@@ -90,7 +90,7 @@ final class PathBuilder {
                 continue
             }
             // The edge's signature, unless the issuer's DSA key inherits parameters only known later.
-            if case .dsa(nil, _) = issuer.subjectPublicKeyInfo.key {} else {
+            if !issuer.hasDSAKeyWithoutParameters {
                 let terminal: ValidationFailure?
                 switch context.signature(of: current, by: issuer) {
                 case .valid: terminal = nil
@@ -145,8 +145,8 @@ final class PathBuilder {
 
     /// RFC 4158 5.2 loop detection key: same subject, same public key and same subjectAltName.
     static func sameLoopKey(_ a: Certificate, _ b: Certificate) -> Bool {
-        a.subject.der == b.subject.der && a.subjectPublicKeyInfo.der == b.subjectPublicKeyInfo.der
-            && a.extension(KnownOID.subjectAltName)?.value == b.extension(KnownOID.subjectAltName)?.value
+        a.subject.der == b.subject.der && a.subjectPublicKeyInfoDER == b.subjectPublicKeyInfoDER
+            && a.record(.subjectAltName).map { a.der[$0.value] } == b.record(.subjectAltName).map { b.der[$0.value] }
     }
 }
 

@@ -58,17 +58,15 @@ enum PurposeChecks {
     private static func checkReference(_ reference: ReferenceIdentifier, leaf: Certificate, policy: ValidationPolicy,
                                        _ failures: inout [ValidationFailure]) {
         let options = PresentedIdentifierMatching.Options(publicSuffixList: policy.publicSuffixList)
-        if let names = leaf.subjectAlternativeNames {
-            for name in names {
-                switch name {
-                case .dNSName(let bytes):
-                    if PresentedIdentifierMatching.matches(presentedDNSName: bytes, reference: reference, options: options) { return }
-                case .iPAddress(let bytes):
-                    if PresentedIdentifierMatching.matches(presentedIPAddress: bytes, reference: reference) { return }
-                default:
-                    continue
-                }
+        let noMatch = leaf.forEachSubjectAlternativeName { tag, contents in
+            switch tag {
+            case 2: return !PresentedIdentifierMatching.matches(presentedDNSName: leaf.der[contents], reference: reference, options: options)
+            case 7: return !PresentedIdentifierMatching.matches(presentedIPAddress: leaf.der[contents], reference: reference)
+            default: return true
             }
+        }
+        if let noMatch {
+            if !noMatch { return }
         } else if policy.allowCommonNameFallback, case .dnsName = reference {
             for commonName in leaf.subject.values(of: KnownOID.commonName) {
                 if PresentedIdentifierMatching.matches(presentedDNSName: Array(commonName.utf8)[...], reference: reference, options: options) {
@@ -116,8 +114,20 @@ enum PurposeChecks {
     /// (webpki::san::leftmost-wildcard-san, webpki::nc::nc-permits-dns-san-pattern) carry an
     /// unrelated commonName and expect success.
     static func commonNamesAreSubjectAltNames(_ leaf: Certificate) -> Bool {
-        guard let names = leaf.subjectAlternativeNames, !names.contains(where: isWildcard) else { return true }
-        return leaf.subject.allStringValues(of: KnownOID.commonName) { commonName in names.contains { equals(commonName, $0) } }
+        let der = leaf.der
+        // No subjectAltName, or a wildcard dNSName among them: not applied.
+        guard let noWildcard = leaf.forEachSubjectAlternativeName({ tag, contents in
+            !(tag == 2 && contents.first.map { der[$0] == UInt8(ascii: "*") } == true)
+        }), noWildcard else { return true }
+        return leaf.subject.allStringValues(of: KnownOID.commonName) { commonName in
+            leaf.forEachSubjectAlternativeName { tag, contents in
+                switch tag {
+                case 2: return !commonName.elementsEqual(der[contents])
+                case 7: return IPAddress(bytes: der[contents])?.description != String(decoding: commonName, as: UTF8.self)
+                default: return true
+                }
+            } == false
+        }
     }
 
     /// ``equals(_:_:)-(String,_)`` with the commonName as UTF-8 bytes.

@@ -32,24 +32,56 @@ public struct TrustEntry: Hashable, Sendable {
 public struct TrustStore: Sendable {
     /// Every entry, in insertion order.
     public let entries: [TrustEntry]
-    let anchorsBySubject: [NormalizedName: [Int]]
+    /// The indexes below, in one shared object: copying a store (into a list of stores, an
+    /// evaluation) retains one reference instead of one per table.
+    let index: Index
+
+    /// A store's lookup tables (see the forwarding properties of ``TrustStore``).
+    final class Index: Sendable {
+        let anchorsBySubject: [NormalizedName: [Int]]
+        let anchorsBySubjectDER: [DERBytesKey: [Int]]
+        let anchorsByKeyHash: [Int: [Int]]
+        let anchorIndicesInOrder: [Int]
+        let overriddenAnchorsBySubject: [NormalizedName: [Int]]
+        let distrustedCertificates: Set<DERBytesKey>
+        let distrustedKeys: Set<DERBytesKey>
+        let leafTrust: [DERBytesKey: TrustKind]
+        let anchorKeys: AnchorKeys
+
+        init(anchorsBySubject: [NormalizedName: [Int]], anchorsBySubjectDER: [DERBytesKey: [Int]], anchorsByKeyHash: [Int: [Int]],
+             anchorIndicesInOrder: [Int], overriddenAnchorsBySubject: [NormalizedName: [Int]],
+             distrustedCertificates: Set<DERBytesKey>, distrustedKeys: Set<DERBytesKey>, leafTrust: [DERBytesKey: TrustKind],
+             anchorKeys: AnchorKeys) {
+            self.anchorsBySubject = anchorsBySubject
+            self.anchorsBySubjectDER = anchorsBySubjectDER
+            self.anchorsByKeyHash = anchorsByKeyHash
+            self.anchorIndicesInOrder = anchorIndicesInOrder
+            self.overriddenAnchorsBySubject = overriddenAnchorsBySubject
+            self.distrustedCertificates = distrustedCertificates
+            self.distrustedKeys = distrustedKeys
+            self.leafTrust = leafTrust
+            self.anchorKeys = anchorKeys
+        }
+    }
+
+    var anchorsBySubject: [NormalizedName: [Int]] { index.anchorsBySubject }
     /// The same groups as ``anchorsBySubject``, also reachable by the exact DER of each anchor's
     /// subject: the common lookup (an issuer name encoded as its anchor's subject) needs no key.
-    let anchorsBySubjectDER: [DERBytesKey: [Int]]
+    var anchorsBySubjectDER: [DERBytesKey: [Int]] { index.anchorsBySubjectDER }
     /// Anchor indices by ``Name/normalizedKeyHash`` of their subject (groups whose hashes collide
     /// merged, in entry order): other names are looked up without building a key.
-    let anchorsByKeyHash: [Int: [Int]]
+    var anchorsByKeyHash: [Int: [Int]] { index.anchorsByKeyHash }
     /// Every anchor's index, in entry order (a small store is scanned instead of hashed).
-    let anchorIndicesInOrder: [Int]
+    var anchorIndicesInOrder: [Int] { index.anchorIndicesInOrder }
     /// Anchors (or anchor-or-leaf entries) that a distrusted entry overrides, by subject: kept so
     /// that a search reaching them can say "distrusted" instead of "issuer not found".
-    let overriddenAnchorsBySubject: [NormalizedName: [Int]]
-    let distrustedCertificates: Set<DERBytesKey>
-    let distrustedKeys: Set<DERBytesKey>
-    let leafTrust: [DERBytesKey: TrustKind]
+    var overriddenAnchorsBySubject: [NormalizedName: [Int]] { index.overriddenAnchorsBySubject }
+    var distrustedCertificates: Set<DERBytesKey> { index.distrustedCertificates }
+    var distrustedKeys: Set<DERBytesKey> { index.distrustedKeys }
+    var leafTrust: [DERBytesKey: TrustKind] { index.leafTrust }
     /// The anchors' public keys, loaded when the store is made (a trust anchor is a name and a
     /// public key, RFC 5280 6.1.1 (d)), so no evaluation loads them again.
-    let anchorKeys: AnchorKeys
+    var anchorKeys: AnchorKeys { index.anchorKeys }
 
     /// Creates a store from entries.
     public init(_ entries: [TrustEntry]) {
@@ -97,15 +129,10 @@ public struct TrustStore: Sendable {
                 if let loaded = try? PublicKey(key) { keys[ObjectIdentifier(certificate)] = (certificate, loaded) }
             }
         }
-        anchorKeys = AnchorKeys(keys)
-        anchorIndicesInOrder = bySubject.values.flatMap { $0 }.sorted()
-        anchorsBySubject = bySubject
-        anchorsBySubjectDER = bySubjectDER
-        anchorsByKeyHash = byKeyHash
-        overriddenAnchorsBySubject = overridden
-        distrustedCertificates = distrusted
-        self.distrustedKeys = distrustedKeys
-        leafTrust = leaf
+        index = Index(anchorsBySubject: bySubject, anchorsBySubjectDER: bySubjectDER, anchorsByKeyHash: byKeyHash,
+                      anchorIndicesInOrder: bySubject.values.flatMap { $0 }.sorted(), overriddenAnchorsBySubject: overridden,
+                      distrustedCertificates: distrusted, distrustedKeys: distrustedKeys, leafTrust: leaf,
+                      anchorKeys: AnchorKeys(keys))
     }
 
     /// A store whose every certificate is an anchor.

@@ -214,7 +214,7 @@ struct PathValidator {
     /// The policy-related extension values of a certificate (RFC 5280 6.1.3, 6.1.4 inputs).
     static func policyFacts(_ certificate: Certificate, isSelfIssued: Bool) -> CertificatePolicyFacts {
         CertificatePolicyFacts(
-            policies: certificate.certificatePolicies?.map(\.policyIdentifier),
+            policies: certificate.policyIdentifiers,
             policyMappings: certificate.policyMappings?.map {
                 CertificatePolicyFacts.PolicyMapping(issuerDomainPolicy: $0.issuerDomainPolicy, subjectDomainPolicy: $0.subjectDomainPolicy)
             },

@@ -45,12 +45,10 @@ enum ProfileChecks {
         if profile == .webPKI, certificate.isCritical(.policyConstraints) == false {
             found.append(.policyConstraintsNotCritical)
         }
-        if let names = certificate.subjectAlternativeNames {
-            for case .dNSName(let bytes) in names where DNSNameSyntax.check(bytes, allowWildcard: true) != nil {
-                found.append(.invalidDNSNameInSubjectAltName)
-                break
-            }
+        let allValid = certificate.forEachSubjectAlternativeName { tag, contents in
+            tag != 2 || DNSNameSyntax.check(certificate.der[contents], allowWildcard: true) == nil
         }
+        if allValid == false { found.append(.invalidDNSNameInSubjectAltName) }
 
         // CA/Browser Forum Baseline Requirements (Web PKI profile only).
         guard profile == .webPKI else { return found }

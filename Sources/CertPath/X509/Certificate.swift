@@ -354,6 +354,24 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Calls `body` with the tag number (`2` dNSName, `7` iPAddress…) and the offsets in ``der`` of
+    /// the contents of each subjectAltName GeneralName, in order, until it returns `false`; returns
+    /// whether it never did, or `nil` without a subjectAltName. Builds no list.
+    func forEachSubjectAlternativeName(_ body: (UInt8, Range<Int>) -> Bool) -> Bool? {
+        guard let record = record(.subjectAltName) else { return nil }
+        return der.withUnsafeBufferPointer { buffer -> Bool? in
+            var index = record.value.lowerBound
+            // Validated when the certificate was parsed: the walk cannot fail.
+            guard let list = NameWalker.element(buffer, &index, record.value.upperBound), list.tag == 0x30 else { return true }
+            var cursor = list.value.lowerBound
+            while cursor < list.value.upperBound {
+                guard let name = NameWalker.element(buffer, &cursor, list.value.upperBound) else { return true }
+                if !body(name.tag & 0x1F, name.value) { return false }
+            }
+            return true
+        }
+    }
+
     /// subjectAltName (4.2.1.6), when present.
     public var subjectAlternativeNames: [GeneralName]? {
         decode(.subjectAltName) { (r: inout DERReader) throws(DERError) in try AlternativeNames.read(&r, "SubjectAltName") }
@@ -383,6 +401,26 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public var certificatePolicies: [PolicyInformation]? {
         decode(.certificatePolicies) { (r: inout DERReader) throws(DERError) in try CertificatePolicies.read(&r) }
     }
+    /// The policyIdentifier of each PolicyInformation of certificatePolicies, in order; `nil` when
+    /// the extension is absent. Reads the extension without building PolicyInformation values.
+    var policyIdentifiers: [OID]? {
+        guard let record = record(.certificatePolicies) else { return nil }
+        return der.withUnsafeBufferPointer { buffer -> [OID] in
+            var identifiers: [OID] = []
+            var index = record.value.lowerBound
+            // Validated when the certificate was parsed: SEQUENCE OF SEQUENCE { OID, qualifiers? }.
+            guard let list = NameWalker.element(buffer, &index, record.value.upperBound) else { return identifiers }
+            var cursor = list.value.lowerBound
+            while cursor < list.value.upperBound {
+                guard let information = NameWalker.element(buffer, &cursor, list.value.upperBound) else { break }
+                var field = information.value.lowerBound
+                guard let oid = NameWalker.element(buffer, &field, information.value.upperBound) else { break }
+                identifiers.append(OID(validatedEncoding: der[oid.value]))
+            }
+            return identifiers
+        }
+    }
+
     /// policyMappings (4.2.1.5), when present.
     public var policyMappings: [PolicyMapping]? { decode(.policyMappings, PolicyMappings.read) }
     /// cRLDistributionPoints (4.2.1.13), when present.

@@ -272,6 +272,21 @@ enum NameWalker {
 
     /// Whether the prepared forms of two ASCII strings are equal.
     static func preparedASCIIEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Common case first: same length, compared case-insensitively byte by byte; a difference
+        // other than a space is final unless whitespace needs folding (then the general loop).
+        if a.count == b.count {
+            var index = 0
+            while index < a.count {
+                let x = a[index], y = b[index]
+                if x != y && (x | 0x20 != y | 0x20 || !(x | 0x20 >= 0x61 && x | 0x20 <= 0x7A)) { break }
+                index += 1
+            }
+            if index == a.count {
+                // Equal up to case; equal prepared unless whitespace is folded differently, which
+                // cannot happen when the bytes at whitespace positions are the same.
+                return true
+            }
+        }
         var i = 0, j = 0
         // Leading whitespace is dropped.
         while i < a.count && isSpace(a[i]) { i += 1 }
@@ -331,6 +346,12 @@ enum NameWalker {
             guard typeA.value.count == typeB.value.count,
                   memcmp(pa.baseAddress! + typeA.value.lowerBound, pb.baseAddress! + typeB.value.lowerBound, typeA.value.count) == 0
             else { return .different }
+            // The same encoding (tag, length, contents) is equal however it is prepared.
+            if valueA.encoded.count == valueB.encoded.count,
+               memcmp(pa.baseAddress! + valueA.encoded.lowerBound, pb.baseAddress! + valueB.encoded.lowerBound,
+                      valueA.encoded.count) == 0 {
+                continue
+            }
             let preparedA = isPreparedType(valueA.tag), preparedB = isPreparedType(valueB.tag)
             if !preparedA && !preparedB {
                 guard valueA.encoded.count == valueB.encoded.count,
