@@ -29,7 +29,7 @@ enum PurposeChecks {
             }
             if policy.checkTLSKeyUsage, let usage = leaf.keyUsage {
                 var allowed: KeyUsage = .digitalSignature
-                if case .rsa = leaf.subjectPublicKeyInfo.key { allowed.insert(.keyEncipherment) }
+                if leaf.hasRSAKey { allowed.insert(.keyEncipherment) }
                 if usage.isDisjoint(with: allowed) { failures.append(.keyUsageForbids(leaf, required: allowed, present: usage)) }
             }
         case .clientAuthentication(let expectedNames):

@@ -52,10 +52,10 @@ struct PathValidator {
         var policyProcessor: PolicyProcessor? = anchor == nil ? nil : PolicyProcessor(pathLength: n, inputs: policy.policyInputs)
         var policyOutcome: PolicyOutcome? = nil
         var workingIssuer: Certificate? = anchor
-        var workingDSAParameters: DSAParameters? = anchor.flatMap { Self.dsaParameters($0.subjectPublicKeyInfo.key) }
+        var workingDSAParameters: DSAParameters? = anchor.flatMap { Self.dsaParameters($0.subjectPublicKey) }
 
         if let anchor {
-            if let refusal = policy.algorithms.refusal(of: anchor.subjectPublicKeyInfo.key) {
+            if let refusal = policy.algorithms.refusal(of: anchor.subjectPublicKey) {
                 failures.append(.weakKey(anchor, key: refusal))
             }
             if policy.anchorEnforcement.validity { checkValidity(anchor, time, &failures) }
@@ -143,7 +143,7 @@ struct PathValidator {
             for rule in ProfileChecks.violations(certificate, at: isLast ? .endEntity : .intermediate, profile: policy.profile) {
                 failures.append(.profileViolation(certificate, rule))
             }
-            if let refusal = policy.algorithms.refusal(of: certificate.subjectPublicKeyInfo.key) {
+            if let refusal = policy.algorithms.refusal(of: certificate.subjectPublicKey) {
                 failures.append(.weakKey(certificate, key: refusal))
             }
             checkCriticalExtensions(certificate, &failures)
@@ -152,7 +152,7 @@ struct PathValidator {
             // 6.1.4 Preparation for certificate i+1.
             // (c)–(f): working issuer name and public key (DSA parameters inherited when absent).
             workingIssuer = certificate
-            if case .dsa(let parameters, _) = certificate.subjectPublicKeyInfo.key {
+            if case .dsa(let parameters, _) = certificate.subjectPublicKey {
                 if let parameters { workingDSAParameters = parameters }
             } else {
                 workingDSAParameters = nil

@@ -16,8 +16,8 @@ enum ProfileChecks {
         let isCA = certificate.isCertificateAuthority
 
         // RFC 5280 (both profiles).
-        if certificate.issuer.isEmpty { found.append(.emptyIssuer) }
-        if certificate.subject.isEmpty {
+        if certificate.hasEmptyIssuer { found.append(.emptyIssuer) }
+        if certificate.hasEmptySubject {
             let sanCritical = certificate.isCritical(.subjectAltName) ?? false
             if position.isIssuer || isCA || !sanCritical { found.append(.emptySubject) }
         }
@@ -54,7 +54,7 @@ enum ProfileChecks {
         guard profile == .webPKI else { return found }
         if certificate.version != .v3 { found.append(.notVersion3) }
         if position == .endEntity && isCA { found.append(.certificateAuthorityAsEndEntity) }
-        if position == .endEntity, !certificate.subject.isEmpty, certificate.isCritical(.subjectAltName) == true {
+        if position == .endEntity, !certificate.hasEmptySubject, certificate.isCritical(.subjectAltName) == true {
             found.append(.subjectAltNameCriticalWithSubject)
         }
         let serial = certificate.serialNumber
@@ -62,9 +62,8 @@ enum ProfileChecks {
         let isZero = serial.allSatisfy { $0 == 0 }
         let octets = serial.first == 0 ? serial.count - 1 : serial.count
         if position != .anchor && (isNegative || isZero || octets > 20) { found.append(.invalidSerialNumber) }
-        let years = (certificate.notBefore.components.year, certificate.notAfter.components.year)
-        if (certificate.validityUsesGeneralizedTime.notBefore && years.0 < 2050)
-            || (certificate.validityUsesGeneralizedTime.notAfter && years.1 < 2050) {
+        if (certificate.validityUsesGeneralizedTime.notBefore && certificate.notBefore.components.year < 2050)
+            || (certificate.validityUsesGeneralizedTime.notAfter && certificate.notAfter.components.year < 2050) {
             found.append(.generalizedTimeBefore2050)
         }
         if position == .anchor, let aki = certificate.authorityKeyIdentifier, certificate.isSelfIssued {

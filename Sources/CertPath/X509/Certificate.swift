@@ -289,6 +289,15 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public var subjectPublicKeyInfo: SubjectPublicKeyInfo { layout.subjectPublicKeyInfo.materialize(der[...]) }
     /// The complete DER of subjectPublicKeyInfo (what key caches and pins are keyed by).
     var subjectPublicKeyInfoDER: ArraySlice<UInt8> { der[layout.subjectPublicKeyInfo.der] }
+    /// Whether the issuer is an empty Name (an empty SEQUENCE), without making the view.
+    var hasEmptyIssuer: Bool { layout.issuer.count == 2 }
+    /// Whether the subject is an empty Name (an empty SEQUENCE), without making the view.
+    var hasEmptySubject: Bool { layout.subject.count == 2 }
+    /// Whether the subject key is RSA (including RSASSA-PSS-restricted keys).
+    var hasRSAKey: Bool {
+        if case .rsa = layout.subjectPublicKeyInfo.key { return true }
+        return false
+    }
     /// Whether the subject key is DSA without domain parameters (they are inherited, RFC 3279 2.3.2).
     var hasDSAKeyWithoutParameters: Bool {
         if case .dsa(nil, _) = layout.subjectPublicKeyInfo.key { return true }
@@ -337,20 +346,20 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     func extendedKeyUsageAllows(_ purpose: OID) -> Bool? {
         guard let record = record(.extKeyUsage) else { return nil }
         let any = KnownOID.anyExtendedKeyUsage
-        var reader = DERReader(der)
-        do throws(DERError) {
-            return try reader.within(record.value, depth: 0) { (r: inout DERReader) throws(DERError) -> Bool in
-                try r.extensionValue(.sequence, "ExtKeyUsageSyntax") { (list: inout DERReader) throws(DERError) -> Bool in
-                    var allowed = false
-                    while !list.isAtEnd {
-                        let oid = try list.readObjectIdentifier("KeyPurposeId")
-                        if list.contentsEqual(oid, purpose.encoded) || list.contentsEqual(oid, any.encoded) { allowed = true }
-                    }
-                    return allowed
-                }
+        return der.withUnsafeBufferPointer { buffer -> Bool in
+            func equals(_ range: Range<Int>, _ oid: OID) -> Bool {
+                oid.encoded.count == range.count
+                    && oid.encoded.withUnsafeBufferPointer { $0.elementsEqual(UnsafeBufferPointer(rebasing: buffer[range])) }
             }
-        } catch {
-            preconditionFailure("extension validated when the certificate was parsed: \(error)")
+            // Validated when the certificate was parsed: SEQUENCE OF OBJECT IDENTIFIER.
+            var index = record.value.lowerBound
+            guard let list = NameWalker.element(buffer, &index, record.value.upperBound) else { return false }
+            var cursor = list.value.lowerBound
+            while cursor < list.value.upperBound {
+                guard let oid = NameWalker.element(buffer, &cursor, list.value.upperBound) else { break }
+                if equals(oid.value, purpose) || equals(oid.value, any) { return true }
+            }
+            return false
         }
     }
 
