@@ -307,7 +307,9 @@ final class Benchmark {
     // MARK: Limbo pathological inputs
 
     private func pathological() throws {
-        guard selected("limbo/") else { return }
+        // Reading limbo.json takes a while: only when some limbo scenario can be selected.
+        guard filter.isEmpty || filter.contains(where: { $0.contains("limbo") || $0.contains("pathological") || "limbo/pathological::".contains($0) })
+        else { return }
         guard FileManager.default.fileExists(atPath: inputs.limboPath.path) else {
             note("\(inputs.limboPath.path) is absent: limbo pathological inputs not measured")
             return

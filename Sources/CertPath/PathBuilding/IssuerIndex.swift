@@ -87,7 +87,19 @@ struct IssuerIndex {
         }
         guard all.count > 1 else { return distrusted.isEmpty ? all : all + distrusted }
         let childKeyID = child.authorityKeyIdentifierKeyID
-        func rank(_ candidate: Candidate) -> (Int, Int, Int, Int, Int64) {
+        /// The ranking key, compared field by field (then by position, so the sort is stable).
+        struct Rank: Comparable {
+            let bucket: Int, keyID: Int, selfIssued: Int, invalid: Int, newerFirst: Int64, position: Int
+            static func < (a: Rank, b: Rank) -> Bool {
+                if a.bucket != b.bucket { return a.bucket < b.bucket }
+                if a.keyID != b.keyID { return a.keyID < b.keyID }
+                if a.selfIssued != b.selfIssued { return a.selfIssued < b.selfIssued }
+                if a.invalid != b.invalid { return a.invalid < b.invalid }
+                if a.newerFirst != b.newerFirst { return a.newerFirst < b.newerFirst }
+                return a.position < b.position
+            }
+        }
+        func rank(_ candidate: Candidate, _ position: Int) -> Rank {
             let keyID: Int  // 0 match, 1 unknown, 2 mismatch
             if let childKeyID, let candidateKeyID = candidate.certificate.subjectKeyIdentifier {
                 keyID = childKeyID == candidateKeyID ? 0 : 2
@@ -97,9 +109,13 @@ struct IssuerIndex {
             let bucket = keyID == 2 ? 2 : (candidate.isAnchor ? 0 : 1)
             let certificate = candidate.certificate
             let valid = certificate.notBefore <= time && time <= certificate.notAfter
-            return (bucket, keyID, certificate.isSelfIssued ? 1 : 0, valid ? 0 : 1, -certificate.notBefore.secondsSinceEpoch)
+            return Rank(bucket: bucket, keyID: keyID, selfIssued: certificate.isSelfIssued ? 1 : 0, invalid: valid ? 0 : 1,
+                        newerFirst: -certificate.notBefore.secondsSinceEpoch, position: position)
         }
-        let ranked = all.enumerated().map { (rank($0.element), $0.offset, $0.element) }
-        return ranked.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.2) + distrusted
+        var order = all.indices.map { (rank: rank(all[$0], $0), index: $0) }
+        order.sort { $0.rank < $1.rank }
+        var ranked = order.map { all[$0.index] }
+        ranked.append(contentsOf: distrusted)
+        return ranked
     }
 }

@@ -145,8 +145,7 @@ final class PathBuilder {
 
     /// RFC 4158 5.2 loop detection key: same subject, same public key and same subjectAltName.
     static func sameLoopKey(_ a: Certificate, _ b: Certificate) -> Bool {
-        a.subject.der == b.subject.der && a.subjectPublicKeyInfoDER == b.subjectPublicKeyInfoDER
-            && a.record(.subjectAltName).map { a.der[$0.value] } == b.record(.subjectAltName).map { b.der[$0.value] }
+        a === b || a.hasSameLoopKey(as: b)
     }
 }
 

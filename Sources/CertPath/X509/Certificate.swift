@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An X.509 v1, v2 or v3 certificate (RFC 5280 4.1), parsed once from DER and immutable.
 ///
 /// The certificate keeps its original bytes; the TBS bytes, signature, SPKI, names and each
@@ -289,6 +295,26 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public var subjectPublicKeyInfo: SubjectPublicKeyInfo { layout.subjectPublicKeyInfo.materialize(der[...]) }
     /// The complete DER of subjectPublicKeyInfo (what key caches and pins are keyed by).
     var subjectPublicKeyInfoDER: ArraySlice<UInt8> { der[layout.subjectPublicKeyInfo.der] }
+    /// Whether subject, SubjectPublicKeyInfo and subjectAltName (or its absence) are the same
+    /// bytes in both certificates (RFC 4158 5.2's loop key), compared in place.
+    func hasSameLoopKey(as other: Certificate) -> Bool {
+        let san = record(.subjectAltName)?.value, otherSAN = other.record(.subjectAltName)?.value
+        guard layout.subject.count == other.layout.subject.count,
+              layout.subjectPublicKeyInfo.der.count == other.layout.subjectPublicKeyInfo.der.count,
+              san?.count == otherSAN?.count else { return false }
+        return der.withUnsafeBufferPointer { a in
+            other.der.withUnsafeBufferPointer { b in
+                func same(_ x: Range<Int>, _ y: Range<Int>) -> Bool {
+                    x.isEmpty || memcmp(a.baseAddress! + x.lowerBound, b.baseAddress! + y.lowerBound, x.count) == 0
+                }
+                guard same(layout.subject, other.layout.subject),
+                      same(layout.subjectPublicKeyInfo.der, other.layout.subjectPublicKeyInfo.der) else { return false }
+                guard let san, let otherSAN else { return true }
+                return same(san, otherSAN)
+            }
+        }
+    }
+
     /// Whether the issuer is an empty Name (an empty SEQUENCE), without making the view.
     var hasEmptyIssuer: Bool { layout.issuer.count == 2 }
     /// Whether the subject is an empty Name (an empty SEQUENCE), without making the view.
