@@ -69,6 +69,54 @@ struct FastParseEquivalenceTests {
         #expect(accepted > ders.count / 4, "the fast reader took only \(accepted) of \(ders.count)")
     }
 
+    @Test("every certificate that parses: each extension accessor agrees with decoding the extension on its own")
+    func accessorsAgreeWithExtensionDecoding() throws {
+        var checked = 0
+        var problems: [String] = []
+        for der in try Self.corpus() {
+            guard let certificate = try? Certificate(derEncoded: der) else { continue }
+            checked += 1
+            func ext(_ known: KnownExtension) -> Extension? { certificate.extension(known.oid) }
+            func agree<T: Equatable>(_ name: String, _ accessor: T?, _ decode: (Extension) throws(DERError) -> T) {
+                let expected: T?
+                if let e = ext(known(for: name)) { expected = try? decode(e) } else { expected = nil }
+                if accessor != expected { problems.append("\(name) of \(certificate.subject)") }
+            }
+            func known(for name: String) -> KnownExtension {
+                switch name {
+                case "SAN": return .subjectAltName
+                case "IAN": return .issuerAltName
+                case "EKU": return .extKeyUsage
+                case "AKI": return .authorityKeyIdentifier
+                case "CP": return .certificatePolicies
+                case "PM": return .policyMappings
+                case "CRLDP": return .cRLDistributionPoints
+                case "AIA": return .authorityInfoAccess
+                default: return .nameConstraints
+                }
+            }
+            agree("SAN", certificate.subjectAlternativeNames) { (e: Extension) throws(DERError) in try AlternativeNames.decode(e, "SubjectAltName") }
+            agree("IAN", certificate.issuerAlternativeNames) { (e: Extension) throws(DERError) in try AlternativeNames.decode(e, "IssuerAltName") }
+            agree("EKU", certificate.extendedKeyUsage) { (e: Extension) throws(DERError) in try ExtendedKeyUsage.decode(e) }
+            agree("AKI", certificate.authorityKeyIdentifier) { (e: Extension) throws(DERError) in try AuthorityKeyIdentifier.decode(e) }
+            agree("CP", certificate.certificatePolicies) { (e: Extension) throws(DERError) in try CertificatePolicies.decode(e) }
+            agree("PM", certificate.policyMappings) { (e: Extension) throws(DERError) in try PolicyMappings.decode(e) }
+            agree("CRLDP", certificate.cRLDistributionPoints) { (e: Extension) throws(DERError) in try CRLDistributionPoints.decode(e) }
+            agree("AIA", certificate.authorityInformationAccess) { (e: Extension) throws(DERError) in try AuthorityInformationAccess.decode(e) }
+            agree("NC", certificate.nameConstraints) { (e: Extension) throws(DERError) in try NameConstraints.decode(e) }
+            if certificate.policyIdentifiers != certificate.certificatePolicies?.map(\.policyIdentifier) {
+                problems.append("policyIdentifiers of \(certificate.subject)")
+            }
+            if let usage = certificate.extendedKeyUsage {
+                let allows = usage.contains(KnownOID.serverAuth) || usage.containsAnyExtendedKeyUsage
+                if certificate.extendedKeyUsageAllows(KnownOID.serverAuth) != allows { problems.append("EKU allows of \(certificate.subject)") }
+            }
+            if problems.count > 10 { break }
+        }
+        #expect(checked > 500)
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     @Test("the benchmark chains take the fast path")
     func benchChainsAreCommonShape() throws {
         for folder in ["rsa", "ecdsa"] {
