@@ -12,7 +12,7 @@ import Synchronization
 /// hasher, so crafted keys cannot degrade the table; each stored entry holds a private copy of its
 /// SPKI bytes, not the certificate they came from.
 public final class PublicKeyCache: Sendable {
-    private let state: Mutex<ClockCache<HashedDERBytesKey, PublicKey>>
+    private let state: Mutex<ClockCache<DERBytesKey, PublicKey>>
 
     /// The most keys kept (at least 0; 0 disables caching).
     public let capacity: Int
@@ -22,7 +22,7 @@ public final class PublicKeyCache: Sendable {
     /// - Parameter capacity: the most keys kept; default 1024. Negative values count as 0, which
     ///   turns caching off (every lookup loads the key).
     public init(capacity: Int = 1024) {
-        let cache = ClockCache<HashedDERBytesKey, PublicKey>(capacity: capacity)
+        let cache = ClockCache<DERBytesKey, PublicKey>(capacity: capacity)
         self.capacity = cache.capacity
         self.state = Mutex(cache)
     }
@@ -34,11 +34,9 @@ public final class PublicKeyCache: Sendable {
     ///
     /// - Throws: ``PublicKeyError`` when the key cannot be loaded (see ``PublicKey``).
     public func publicKey(for spki: SubjectPublicKeyInfo) throws(PublicKeyError) -> PublicKey {
-        // The key's hash is computed before taking the lock, so the lock is held only for the lookup.
-        let lookup = HashedDERBytesKey(spki.der)
-        if let cached = state.withLock({ $0.value(for: lookup) }) { return cached }
+        if let cached = state.withLock({ $0.value(for: DERBytesKey(spki.der)) }) { return cached }
         let loaded = try PublicKey(spki.key)
-        let stored = HashedDERBytesKey(ArraySlice(Array(spki.der)), hash: lookup.hash)
+        let stored = DERBytesKey(ArraySlice(Array(spki.der)))
         return state.withLock { $0.insertIfAbsent(loaded, for: stored) }
     }
 
@@ -73,30 +71,5 @@ struct DERBytesKey: Hashable, Sendable {
                 l.count == 0 || memcmp(l.baseAddress!, r.baseAddress!, l.count) == 0
             }
         }
-    }
-}
-
-/// ``DERBytesKey`` with its hash computed once, when made (outside any lock it is then used under).
-struct HashedDERBytesKey: Hashable, Sendable {
-    let key: DERBytesKey
-    let hash: Int
-
-    init(_ bytes: ArraySlice<UInt8>) {
-        key = DERBytesKey(bytes)
-        hash = key.hashValue
-    }
-
-    /// A key over `bytes` whose hash is already known (`bytes` equal to those it was computed over).
-    init(_ bytes: ArraySlice<UInt8>, hash: Int) {
-        key = DERBytesKey(bytes)
-        self.hash = hash
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(hash)
-    }
-
-    static func == (lhs: HashedDERBytesKey, rhs: HashedDERBytesKey) -> Bool {
-        lhs.hash == rhs.hash && lhs.key == rhs.key
     }
 }
