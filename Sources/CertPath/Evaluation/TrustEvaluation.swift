@@ -96,7 +96,7 @@ public struct TrustEvaluation: Sendable {
                                         certificates: intermediates)
         let validator = PathValidator(context: context)
         let stores = stores()
-        context.anchorKeys = stores.map(\.anchorKeys)
+        context.anchorStores = stores
 
         if stores.contains(where: { $0.isDistrusted(leaf) }) {
             let attempt = validator.validate(path: [leaf], anchor: nil, terminal: .distrusted(leaf))

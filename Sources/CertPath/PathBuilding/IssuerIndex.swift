@@ -17,7 +17,8 @@ struct IssuerIndex {
 
     /// The trust stores consulted, in order (caller's, pinned, system).
     let stores: [TrustStore]
-    /// The intermediates, without repeats, in the order given.
+    /// The intermediates in the order given (without repeats when more than ``scanLimit``; short
+    /// lists skip repeats when scanned).
     private let intermediates: [Certificate]
     /// Intermediates by normalized subject, built only for long lists (short ones are scanned,
     /// comparing names directly, which needs no normalized key for identically encoded names).
@@ -28,17 +29,17 @@ struct IssuerIndex {
 
     init(stores: [TrustStore], intermediates: [Certificate]) {
         self.stores = stores
+        if intermediates.count <= Self.scanLimit {
+            // Short lists are kept as given (no copy); a repeated certificate is skipped when scanned.
+            self.intermediates = intermediates
+            intermediatesBySubject = nil
+            return
+        }
         var unique: [Certificate] = []
         unique.reserveCapacity(intermediates.count)
-        if intermediates.count <= Self.scanLimit {
-            for certificate in intermediates where !unique.contains(where: { $0 === certificate || $0.der == certificate.der }) {
-                unique.append(certificate)
-            }
-        } else {
-            var seen = Set<DERBytesKey>()
-            for certificate in intermediates where seen.insert(DERBytesKey(certificate.der[...])).inserted {
-                unique.append(certificate)
-            }
+        var seen = Set<DERBytesKey>()
+        for certificate in intermediates where seen.insert(DERBytesKey(certificate.der[...])).inserted {
+            unique.append(certificate)
         }
         self.intermediates = unique
         if unique.count <= Self.scanLimit {
@@ -71,8 +72,9 @@ struct IssuerIndex {
                 all.append(Candidate(certificate: certificate, isAnchor: false))
             }
         } else {
-            for certificate in intermediates where certificate.subject.isEquivalent(to: issuer) {
-                all.append(Candidate(certificate: certificate, isAnchor: false))
+            for (position, certificate) in intermediates.enumerated() where certificate.subject.isEquivalent(to: issuer) {
+                let repeated = intermediates[..<position].contains { $0 === certificate || $0.der == certificate.der }
+                if !repeated { all.append(Candidate(certificate: certificate, isAnchor: false)) }
             }
         }
         // Distrusted certificates of the stores come last: entering one ends that branch with

@@ -12,8 +12,8 @@ final class EvaluationContext {
     /// …and the rest, hashed.
     private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
     private static let scannedSignatures = 16
-    /// The anchors' loaded keys of the stores consulted (see ``TrustStore``).
-    var anchorKeys: [AnchorKeys] = []
+    /// The stores consulted, whose anchors' keys are already loaded (see ``TrustStore``).
+    var anchorStores: [TrustStore] = []
     /// RFC 5280 6.3 revocation checking, shared with derived contexts; `nil` when the policy checks none.
     let revocation: RevocationChecker?
 
@@ -43,7 +43,7 @@ final class EvaluationContext {
         exhausted = parent.exhausted
         recentSignatures = parent.recentSignatures
         signatureMemo = parent.signatureMemo
-        anchorKeys = parent.anchorKeys
+        anchorStores = parent.anchorStores
         revocation = parent.revocation
     }
 
@@ -93,8 +93,8 @@ final class EvaluationContext {
     func signature(of child: Certificate, by issuer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
         memoized(ObjectIdentifier(child), issuer.subjectPublicKeyInfoDER, issuer.hasDSAKeyWithoutParameters) {
             var preloaded: PublicKey? = nil
-            for keys in anchorKeys {
-                if let key = keys.key(for: issuer) {
+            for store in anchorStores {
+                if let key = store.index.anchorKeys.key(for: issuer) {
                     preloaded = key
                     break
                 }
