@@ -2,35 +2,46 @@
 // X.690 clause 11 (and 8.x for each type's basic encoding).
 
 extension DERReader {
+    /// An error whose message is made only when it is thrown: keeps the string building out of the
+    /// inlined reading code (`throw DERReader.failure(.x, at: offset) { "minimal \(expected())" }`).
+    @usableFromInline @inline(never)
+    static func failure(_ code: DERError.Code, at offset: Int, _ message: () -> String) -> DERError {
+        DERError(code, at: offset, expected: message())
+    }
+
     // MARK: BOOLEAN (X.690 8.2, 11.1)
 
     /// Decodes a BOOLEAN's contents: exactly one octet, 0x00 (FALSE) or 0xFF (TRUE).
     ///
     /// - Throws: ``DERError/Code/invalidBoolean``.
-    @inlinable
+    @inlinable @inline(__always)
     public func boolean(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> Bool {
-        guard element.value.count == 1 else { throw DERError(.invalidBoolean, at: element.offset, expected: expected()) }
-        switch bytes[element.value.lowerBound] {
+        guard element.value.count == 1 else { throw DERReader.failure(.invalidBoolean, at: element.offset) { expected() } }
+        requireWithinBuffer(element.value)
+        switch byte(at: element.value.lowerBound) {
         case 0x00: return false
         case 0xFF: return true
-        default: throw DERError(.invalidBoolean, at: element.offset, expected: expected())
+        default: throw DERReader.failure(.invalidBoolean, at: element.offset) { expected() }
         }
     }
 
     /// Reads a BOOLEAN.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readBoolean(_ expected: @autoclosure () -> String) throws(DERError) -> Bool {
-        try boolean(try read(.boolean, expected()), expected())
+        // Read first, in a statement of its own: `boolean(try read(…))` would copy `self` (evaluated
+        // before the mutating argument), retaining the buffer.
+        let element = try read(.boolean, expected())
+        return try boolean(element, expected())
     }
 
     /// Reads an optional `BOOLEAN DEFAULT FALSE`: absent means `false`.
     ///
     /// - Throws: ``DERError/Code/explicitDefault`` when FALSE is encoded (X.690 11.5), and BOOLEAN errors.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readBooleanDefaultFalse(_ expected: @autoclosure () -> String) throws(DERError) -> Bool {
         guard let element = try readOptional(.boolean, expected()) else { return false }
         guard try boolean(element, expected()) else {
-            throw DERError(.explicitDefault, at: element.offset, expected: "\(expected()) omitted when FALSE")
+            throw DERReader.failure(.explicitDefault, at: element.offset) { "\(expected()) omitted when FALSE" }
         }
         return true
     }
@@ -41,27 +52,29 @@ extension DERReader {
     /// bits neither all zeros nor all ones.
     ///
     /// - Throws: ``DERError/Code/emptyInteger`` or ``DERError/Code/nonMinimalInteger``.
-    @inlinable
+    @inlinable @inline(__always)
     public func validateInteger(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
         let value = element.value
-        guard let firstIndex = value.first else { throw DERError(.emptyInteger, at: element.offset, expected: expected()) }
+        guard let firstIndex = value.first else { throw DERReader.failure(.emptyInteger, at: element.offset) { expected() } }
+        requireWithinBuffer(value)
         if value.count > 1 {
-            let first = bytes[firstIndex], second = bytes[firstIndex + 1]
+            let first = byte(at: firstIndex), second = byte(at: firstIndex &+ 1)
             if (first == 0x00 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0) {
-                throw DERError(.nonMinimalInteger, at: element.offset, expected: "minimal \(expected())")
+                throw DERReader.failure(.nonMinimalInteger, at: element.offset) { "minimal \(expected())" }
             }
         }
     }
 
     /// Whether a validated INTEGER is negative (its first contents bit is set).
-    @inlinable
+    @inlinable @inline(__always)
     public func isNegativeInteger(_ element: DERElement) -> Bool {
         guard let first = element.value.first else { return false }
-        return bytes[first] & 0x80 != 0
+        requireWithinBuffer(element.value)
+        return byte(at: first) & 0x80 != 0
     }
 
     /// Reads an INTEGER of any size and sign, validated; returns its element (contents are two's complement).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readInteger(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
         let element = try read(.integer, expected())
         try validateInteger(element, expected())
@@ -77,14 +90,18 @@ extension DERReader {
         _ element: DERElement, _ expected: @autoclosure () -> String, as type: T.Type = T.self
     ) throws(DERError) -> T {
         try validateInteger(element, expected())
-        if isNegativeInteger(element) { throw DERError(.negativeInteger, at: element.offset, expected: "non-negative \(expected())") }
-        var value = element.value
-        if bytes[value.lowerBound] == 0 { value = value.dropFirst() }
+        if isNegativeInteger(element) { throw DERReader.failure(.negativeInteger, at: element.offset) { "non-negative \(expected())" } }
+        var value = element.value  // validated above: non-empty and within the buffer
+        if byte(at: value.lowerBound) == 0 { value = value.dropFirst() }
         guard value.count <= T.bitWidth / 8 else {
-            throw DERError(.integerTooLarge, at: element.offset, expected: "\(expected()) of at most \(T.bitWidth) bits")
+            throw DERReader.failure(.integerTooLarge, at: element.offset) { "\(expected()) of at most \(T.bitWidth) bits" }
         }
         var result: T = 0
-        for index in value { result = (result << 8) | T(bytes[index]) }
+        var index = value.lowerBound
+        while index < value.upperBound {
+            result = (result &<< 8) | T(byte(at: index))
+            index &+= 1
+        }
         return result
     }
 
@@ -93,7 +110,8 @@ extension DERReader {
     public mutating func readUnsigned<T: FixedWidthInteger & UnsignedInteger>(
         _ expected: @autoclosure () -> String, as type: T.Type = T.self
     ) throws(DERError) -> T {
-        try unsignedInteger(try read(.integer, expected()), expected())
+        let element = try read(.integer, expected())  // not inside the call: that would copy `self`
+        return try unsignedInteger(element, expected())
     }
 
     // MARK: BIT STRING (X.690 8.6, 11.2)
@@ -103,25 +121,26 @@ extension DERReader {
     /// lists applies too: no trailing zero bits (X.690 11.2.2), so the last bit is a one.
     ///
     /// - Throws: ``DERError/Code/invalidBitString``.
-    @inlinable
+    @inlinable @inline(__always)
     public func bitString(_ element: DERElement, _ expected: @autoclosure () -> String, namedBits: Bool = false) throws(DERError) -> DERBitString {
         let value = element.value
         guard let first = value.first else {
-            throw DERError(.invalidBitString, at: element.offset, expected: "unused-bits octet in \(expected())")
+            throw DERReader.failure(.invalidBitString, at: element.offset) { "unused-bits octet in \(expected())" }
         }
-        let unused = bytes[first]
+        requireWithinBuffer(value)
+        let unused = byte(at: first)
         let data = (first + 1)..<value.upperBound
         guard unused <= 7, !(data.isEmpty && unused != 0) else {
-            throw DERError(.invalidBitString, at: first, expected: "unused bits 0...7 (0 when empty) in \(expected())")
+            throw DERReader.failure(.invalidBitString, at: first) { "unused bits 0...7 (0 when empty) in \(expected())" }
         }
         if let lastIndex = data.last {
-            let last = bytes[lastIndex]
+            let last = byte(at: lastIndex)
             let padding: UInt8 = unused == 0 ? 0 : UInt8((1 << Int(unused)) - 1)
             guard last & padding == 0 else {
-                throw DERError(.invalidBitString, at: lastIndex, expected: "zero padding bits in \(expected())")
+                throw DERReader.failure(.invalidBitString, at: lastIndex) { "zero padding bits in \(expected())" }
             }
             if namedBits && last & (1 << unused) == 0 {
-                throw DERError(.invalidBitString, at: lastIndex, expected: "no trailing zero bits in named bit list \(expected())")
+                throw DERReader.failure(.invalidBitString, at: lastIndex) { "no trailing zero bits in named bit list \(expected())" }
             }
         }
         return DERBitString(bytes: data, unusedBits: unused)
@@ -134,24 +153,26 @@ extension DERReader {
     @inlinable
     public func namedBits(_ bits: DERBitString) -> UInt64 {
         precondition(bits.bitCount <= 64, "named bit lists of more than 64 bits")
+        requireWithinBuffer(bits.bytes)
         var value: UInt64 = 0
         for (index, byteIndex) in bits.bytes.enumerated() {
-            let byte = bytes[byteIndex]
+            let byte = byte(at: byteIndex)
             for bit in 0..<8 where byte & (0x80 >> bit) != 0 { value |= 1 << UInt64(index * 8 + bit) }
         }
         return value
     }
 
     /// Reads a primitive BIT STRING (see ``bitString(_:_:namedBits:)``).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readBitString(_ expected: @autoclosure () -> String, namedBits: Bool = false) throws(DERError) -> DERBitString {
-        try bitString(try read(.bitString, expected()), expected(), namedBits: namedBits)
+        let element = try read(.bitString, expected())  // not inside the call: that would copy `self`
+        return try bitString(element, expected(), namedBits: namedBits)
     }
 
     // MARK: OCTET STRING, NULL
 
     /// Reads a primitive OCTET STRING; its contents are `element.value`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readOctetString(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
         try read(.octetString, expected())
     }
@@ -159,10 +180,10 @@ extension DERReader {
     /// Reads a NULL, which has no contents (X.690 8.8.2).
     ///
     /// - Throws: ``DERError/Code/invalidNull`` when it has contents.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readNull(_ expected: @autoclosure () -> String) throws(DERError) {
         let element = try read(.null, expected())
-        guard element.value.isEmpty else { throw DERError(.invalidNull, at: element.offset, expected: expected()) }
+        guard element.value.isEmpty else { throw DERReader.failure(.invalidNull, at: element.offset) { expected() } }
     }
 
     // MARK: OBJECT IDENTIFIER (X.690 8.19)
@@ -171,25 +192,29 @@ extension DERReader {
     /// (no leading 0x80), the last octet ending a subidentifier.
     ///
     /// - Throws: ``DERError/Code/invalidObjectIdentifier``.
-    @inlinable
+    @inlinable @inline(__always)
     public func validateObjectIdentifier(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
         let value = element.value
-        guard !value.isEmpty else { throw DERError(.invalidObjectIdentifier, at: element.offset, expected: expected()) }
-        var atStart = true
-        for index in value {
-            let byte = bytes[index]
-            if atStart && byte == 0x80 {
-                throw DERError(.invalidObjectIdentifier, at: index, expected: "minimal subidentifier in \(expected())")
+        guard !value.isEmpty else { throw DERReader.failure(.invalidObjectIdentifier, at: element.offset) { expected() } }
+        requireWithinBuffer(value)
+        // A subidentifier starts after a byte below 0x80 (or at the start) and may not start with 0x80.
+        var previous: UInt8 = 0
+        var index = value.lowerBound
+        while index < value.upperBound {
+            let byte = byte(at: index)
+            if byte == 0x80 && previous < 0x80 {
+                throw DERReader.failure(.invalidObjectIdentifier, at: index) { "minimal subidentifier in \(expected())" }
             }
-            atStart = byte & 0x80 == 0
+            previous = byte
+            index &+= 1
         }
-        guard atStart else {
-            throw DERError(.invalidObjectIdentifier, at: value.upperBound - 1, expected: "complete last subidentifier in \(expected())")
+        guard previous < 0x80 else {
+            throw DERReader.failure(.invalidObjectIdentifier, at: value.upperBound - 1) { "complete last subidentifier in \(expected())" }
         }
     }
 
     /// Reads and validates an OBJECT IDENTIFIER; its encoded arcs are `element.value`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readObjectIdentifier(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
         let element = try read(.objectIdentifier, expected())
         try validateObjectIdentifier(element, expected())
@@ -197,15 +222,36 @@ extension DERReader {
     }
 
     /// Whether the contents of `element` equal `encodedArcs` (an OID's contents octets).
-    @inlinable
+    @inlinable @inline(__always)
     public func contentsEqual(_ element: DERElement, _ encodedArcs: ArraySlice<UInt8>) -> Bool {
         guard element.value.count == encodedArcs.count else { return false }
         return withUnsafeBytes(of: element.value) { contents in
-            encodedArcs.withUnsafeBufferPointer { arcs in
-                for index in 0..<arcs.count where contents[index] != arcs[index] { return false }
-                return true
-            }
+            encodedArcs.withUnsafeBufferPointer { arcs in DERReader.equal(contents, arcs) }
         }
+    }
+
+    /// Whether `a` and `b` (of equal counts) hold the same bytes.
+    @inlinable @inline(__always)
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == b.count }
+        var index = 0
+        while index < a.count {
+            if x[index] != y[index] { return false }
+            index &+= 1
+        }
+        return true
+    }
+
+    /// Whether the bytes at offsets `a` and `b` of ``bytes`` are equal.
+    ///
+    /// - Precondition: both ranges lie within ``bytes``.
+    @inlinable
+    public func bytesEqual(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        guard a.count == b.count else { return false }
+        requireWithinBuffer(a)
+        requireWithinBuffer(b)
+        return DERReader.equal(UnsafeBufferPointer(start: base + a.lowerBound, count: a.count),
+                               UnsafeBufferPointer(start: base + b.lowerBound, count: b.count))
     }
 
     // MARK: UTCTime, GeneralizedTime (X.690 11.7, 11.8; RFC 5280 4.1.2.5)
@@ -224,38 +270,45 @@ extension DERReader {
         case .utcTime: generalized = false
         case .generalizedTime: generalized = true
         default:
-            throw DERError(.unexpectedTag, at: element.offset, expected: "UTCTime or GeneralizedTime (\(expected())), found \(element.tag)")
+            throw DERReader.failure(.unexpectedTag, at: element.offset) { "UTCTime or GeneralizedTime (\(expected())), found \(element.tag)" }
         }
-        // Built only when thrown: the success path makes no string.
-        func invalid() -> DERError {
-            DERError(.invalidTime, at: element.offset, expected: "\(generalized ? "YYYYMMDDHHMMSSZ" : "YYMMDDHHMMSSZ") (\(expected()))")
+        guard value.count == (generalized ? 15 : 13) else { throw DERReader.invalidTime(element, generalized: generalized, expected) }
+        requireWithinBuffer(value)
+        let start = value.lowerBound
+        // Every digit is checked; the values read from non-digits are discarded with the error.
+        var nonDigit = false
+        func twoDigits(_ offset: Int) -> Int {
+            let high = byte(at: start &+ offset) &- 0x30, low = byte(at: start &+ offset &+ 1) &- 0x30
+            if high > 9 || low > 9 { nonDigit = true }
+            return Int(high) &* 10 &+ Int(low)
         }
-        guard value.count == (generalized ? 15 : 13), bytes[value.upperBound - 1] == UInt8(ascii: "Z") else { throw invalid() }
-        var cursor = value.lowerBound
-        func twoDigits() -> Int? {
-            let high = bytes[cursor] &- 0x30, low = bytes[cursor + 1] &- 0x30
-            cursor += 2
-            return high <= 9 && low <= 9 ? Int(high) * 10 + Int(low) : nil
-        }
-        var year: Int
+        let year: Int, fields: Int
         if generalized {
-            guard let century = twoDigits(), let rest = twoDigits() else { throw invalid() }
-            year = century * 100 + rest
+            year = twoDigits(0) &* 100 &+ twoDigits(2)
+            fields = 4
         } else {
-            guard let short = twoDigits() else { throw invalid() }
-            year = short < 50 ? 2000 + short : 1900 + short
+            let short = twoDigits(0)
+            year = short < 50 ? 2000 &+ short : 1900 &+ short
+            fields = 2
         }
-        guard let month = twoDigits(), let day = twoDigits(), let hour = twoDigits(),
-              let minute = twoDigits(), let second = twoDigits(),
+        let month = twoDigits(fields), day = twoDigits(fields &+ 2), hour = twoDigits(fields &+ 4)
+        let minute = twoDigits(fields &+ 6), second = twoDigits(fields &+ 8)
+        guard !nonDigit, byte(at: value.upperBound &- 1) == UInt8(ascii: "Z"),
               let time = UnixTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        else { throw invalid() }
+        else { throw DERReader.invalidTime(element, generalized: generalized, expected) }
         return time
+    }
+
+    /// The error ``time(_:_:)`` throws for a time not in its DER form.
+    @usableFromInline @inline(never)
+    static func invalidTime(_ element: DERElement, generalized: Bool, _ expected: () -> String) -> DERError {
+        DERError(.invalidTime, at: element.offset, expected: "\(generalized ? "YYYYMMDDHHMMSSZ" : "YYMMDDHHMMSSZ") (\(expected()))")
     }
 
     /// Reads a `Time ::= CHOICE { utcTime UTCTime, generalTime GeneralizedTime }` (RFC 5280 4.1).
     ///
     /// - Returns: the instant and whether it was encoded as GeneralizedTime.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readTime(_ expected: @autoclosure () -> String) throws(DERError) -> (time: UnixTime, isGeneralizedTime: Bool) {
         let element = try readElement(expected())
         return (try time(element, expected()), element.tag == .generalizedTime)

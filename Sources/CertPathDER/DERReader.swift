@@ -12,7 +12,30 @@
 /// The `nested` helpers (``nested(_:_:_:)``, ``sequence(_:_:)``, ``within(_:depth:_:)``) enter a
 /// structure in place — they narrow this reader, run the body and restore it — so reading a deep
 /// structure copies no reader (a copy retains the buffer of `bytes`).
-public struct DERReader: Sendable {
+///
+/// ## Storage and memory safety
+///
+/// The reader reads the input through a pointer to the storage of ``bytes`` (`base`: the address of
+/// offset 0, so the byte at offset `i` is `base[i]`), not through `ArraySlice` subscripts, which
+/// would check every access against the slice's bounds a second time and load its header. This is
+/// memory-safe for any input because:
+///
+/// - the pointer's target stays valid and unchanged for the reader's whole life: ``bytes`` is a
+///   stored property, a strong reference to the array storage the pointer points into (an
+///   `ArraySlice` always has native contiguous storage, and `withUnsafeBufferPointer` on it hands
+///   out that storage itself, not a temporary copy). Nothing writes through that reference, and any
+///   other owner that mutates the array copies it first (copy on write: the storage is not
+///   uniquely referenced while a reader holds it). Every dereference happens inside a method of
+///   the reader, while `self`, and so ``bytes``, is alive.
+/// - every access is in bounds: the reader keeps `bytes.startIndex <= position <= end <=
+///   bytes.endIndex` (established by the initializers, kept by ``readElement(_:)``, which reads
+///   only below `end` and moves the cursor only within it, and by ``within(_:depth:_:)``, which
+///   traps on a range outside ``bytes``), and each read of a byte at offset `i` is preceded by a
+///   check that `position <= i < end`. Methods that take an element or a range from the caller
+///   (``boolean(_:_:)``, ``time(_:_:)``, ``withUnsafeBytes(of:_:)``…) trap, like an out-of-bounds
+///   subscript would, when it lies outside ``bytes``, so a fabricated ``DERElement`` cannot reach
+///   outside the buffer either.
+public struct DERReader: @unchecked Sendable {  // `base` points into the immutable storage of `bytes`
     /// The default limit on nesting: X.509 certificates nest about 10 deep; 32 leaves room for
     /// directoryName constraints and CRL entry extensions while bounding recursion on hostile input.
     public static let defaultMaximumDepth = 32
@@ -21,6 +44,10 @@ public struct DERReader: Sendable {
     /// `Array` they count from its first byte, and for one made from an `ArraySlice` they are the
     /// slice's own (base-array) indices.
     public let bytes: ArraySlice<UInt8>
+    /// The address of offset 0 of ``bytes`` (the byte at offset `i` is `base[i]`); see "Storage and
+    /// memory safety" above. Read only at offsets checked to lie within `position..<end` or ``bytes``.
+    @usableFromInline
+    let base: UnsafePointer<UInt8>
     /// Offset of the next unread byte.
     @inlinable
     public var position: Int { cursor }
@@ -53,6 +80,7 @@ public struct DERReader: Sendable {
     @inlinable
     public init(_ bytes: ArraySlice<UInt8>, depth: Int = 0, maximumDepth: Int = DERReader.defaultMaximumDepth) {
         self.bytes = bytes
+        self.base = DERReader.baseAddress(of: bytes)
         self.cursor = bytes.startIndex
         self.limit = bytes.endIndex
         self.level = depth
@@ -66,10 +94,33 @@ public struct DERReader: Sendable {
     public init(_ bytes: ArraySlice<UInt8>, range: Range<Int>, depth: Int, maximumDepth: Int = DERReader.defaultMaximumDepth) {
         precondition(range.lowerBound >= bytes.startIndex && range.upperBound <= bytes.endIndex, "range outside the buffer")
         self.bytes = bytes
+        self.base = DERReader.baseAddress(of: bytes)
         self.cursor = range.lowerBound
         self.limit = range.upperBound
         self.level = depth
         self.maximumDepth = maximumDepth
+    }
+
+    /// The address of offset 0 of `bytes`: its first element's address minus its start index
+    /// (the address of element 0 of the array it is a slice of). `ArraySlice` storage is always
+    /// native and contiguous, so this is the storage `bytes` keeps alive, not a temporary copy.
+    @inlinable
+    static func baseAddress(of bytes: ArraySlice<UInt8>) -> UnsafePointer<UInt8> {
+        bytes.withUnsafeBufferPointer { buffer in
+            // An empty buffer may have no address; nothing is ever read through it then.
+            (buffer.baseAddress ?? DERReader.placeholder) - bytes.startIndex
+        }
+    }
+
+    /// An address for readers over empty input (never dereferenced: such a reader has no offset to read).
+    @usableFromInline
+    static var placeholder: UnsafePointer<UInt8> { UnsafePointer(bitPattern: MemoryLayout<UInt64>.alignment)! }
+
+    /// Traps unless `range` lies within ``bytes``: what guards every access at offsets a caller
+    /// supplies (an element of this reader always passes).
+    @inlinable @inline(__always)
+    func requireWithinBuffer(_ range: Range<Int>) {
+        precondition(range.lowerBound >= bytes.startIndex && range.upperBound <= bytes.endIndex, "range outside the buffer")
     }
 
     /// Whether every byte of the current structure has been read.
@@ -79,7 +130,7 @@ public struct DERReader: Sendable {
     /// The tag of the next element, or `nil` at the end of the structure. Does not validate it.
     @inlinable @inline(__always)
     public func peekTag() -> DERTag? {
-        position < end ? DERTag(rawValue: bytes[position]) : nil
+        cursor < limit ? DERTag(rawValue: base[cursor]) : nil
     }
 
     /// Reads the next element, whatever its tag, enforcing the DER header rules.
@@ -88,40 +139,82 @@ public struct DERReader: Sendable {
     /// - Returns: the element; the cursor moves past it.
     /// - Throws: ``DERError`` with `.truncated`, `.highTagNumber`, `.indefiniteLength`,
     ///   `.nonMinimalLength` or `.lengthTooLarge`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readElement(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
-        let start = position
-        guard start < end else { throw DERError(.truncated, at: start, expected: expected()) }
-        let tag = DERTag(rawValue: bytes[start])
-        if tag.number == 0x1F { throw DERError(.highTagNumber, at: start, expected: expected()) }
-        var cursor = start + 1
-        guard cursor < end else { throw DERError(.truncated, at: cursor, expected: "length of \(expected())") }
-        let first = bytes[cursor]
-        cursor += 1
-        var length: Int
-        if first < 0x80 {
+        guard cursor < limit else { throw DERReader.headerError(.truncatedTag, at: cursor, length: 0, expected) }
+        return try readElement(identifier: base[cursor], expected)
+    }
+
+    /// The DER header rules (X.690 8.1.2, 8.1.3, 10.1), in one place: reads the element at the
+    /// cursor (below ``end``), whose identifier octet is `tag`. Low tag numbers only; definite
+    /// lengths of at most 4 octets in the fewest octets, the short form below 128; contents within
+    /// the current structure. When the caller compared `tag` with a constant, the tag rule folds away.
+    @inlinable @inline(__always)
+    mutating func readElement(identifier tag: UInt8, _ expected: () -> String) throws(DERError) -> DERElement {
+        let start = cursor
+        // Every broken rule leaves this block with `problem` and `offset` set, for one throw below.
+        var problem = HeaderProblem.highTagNumber
+        var offset = start
+        var length = 0
+        decode: do {
+            guard tag & 0x1F != 0x1F else { break decode }
+            var index = start &+ 1
+            offset = index
+            problem = .truncatedLength
+            guard index < limit else { break decode }
+            let first = base[index]
+            index &+= 1
             length = Int(first)
-        } else if first == 0x80 {
-            throw DERError(.indefiniteLength, at: cursor - 1, expected: "definite length of \(expected())")
-        } else {
-            let count = Int(first & 0x7F)
-            guard count <= 4 else { throw DERError(.lengthTooLarge, at: cursor - 1, expected: "length of \(expected())") }
-            guard end - cursor >= count else { throw DERError(.truncated, at: cursor, expected: "length of \(expected())") }
-            guard bytes[cursor] != 0 else {
-                throw DERError(.nonMinimalLength, at: cursor - 1, expected: "minimal length of \(expected())")
+            if first >= 0x80 {
+                // Long form: 1 to 4 length octets, the first not zero, for a length of at least 128.
+                let count = Int(first & 0x7F)
+                problem = count == 0 ? .indefiniteLength : .lengthTooLarge
+                guard count != 0 && count <= 4 else { break decode }
+                offset = index
+                problem = .truncatedLength
+                guard limit &- index >= count else { break decode }
+                offset = index &- 1
+                problem = .leadingZeroLength
+                guard base[index] != 0 else { break decode }
+                length = 0  // at most 4 octets: no overflow
+                let lengthEnd = index &+ count
+                while index < lengthEnd {
+                    length = length &<< 8 | Int(base[index])
+                    index &+= 1
+                }
+                problem = .shortLengthInLongForm
+                guard length >= 0x80 else { break decode }
             }
-            length = 0
-            for index in cursor..<(cursor + count) { length = (length << 8) | Int(bytes[index]) }
-            guard length >= 0x80 else {
-                throw DERError(.nonMinimalLength, at: cursor - 1, expected: "short-form length of \(expected())")
-            }
-            cursor += count
+            offset = start
+            problem = .truncatedContents
+            guard limit &- index >= length else { break decode }
+            cursor = index &+ length
+            return DERElement(tag: DERTag(rawValue: tag), offset: start, value: index..<cursor)
         }
-        guard end - cursor >= length else {
-            throw DERError(.truncated, at: start, expected: "\(length) bytes of \(expected())")
+        throw DERReader.headerError(problem, at: offset, length: length, expected)
+    }
+
+    /// Which header rule ``readElement(_:)`` found broken.
+    @usableFromInline
+    enum HeaderProblem {
+        case truncatedTag, highTagNumber, truncatedLength, indefiniteLength, lengthTooLarge
+        case leadingZeroLength, shortLengthInLongForm, truncatedContents
+    }
+
+    /// The error ``readElement(_:)`` throws for `problem` at `offset` (`length`: the contents length
+    /// read, for `.truncatedContents`).
+    @usableFromInline @inline(never)
+    static func headerError(_ problem: HeaderProblem, at offset: Int, length: Int, _ expected: () -> String) -> DERError {
+        switch problem {
+        case .truncatedTag: return DERError(.truncated, at: offset, expected: expected())
+        case .highTagNumber: return DERError(.highTagNumber, at: offset, expected: expected())
+        case .truncatedLength: return DERError(.truncated, at: offset, expected: "length of \(expected())")
+        case .indefiniteLength: return DERError(.indefiniteLength, at: offset, expected: "definite length of \(expected())")
+        case .lengthTooLarge: return DERError(.lengthTooLarge, at: offset, expected: "length of \(expected())")
+        case .leadingZeroLength: return DERError(.nonMinimalLength, at: offset, expected: "minimal length of \(expected())")
+        case .shortLengthInLongForm: return DERError(.nonMinimalLength, at: offset, expected: "short-form length of \(expected())")
+        case .truncatedContents: return DERError(.truncated, at: offset, expected: "\(length) bytes of \(expected())")
         }
-        self.cursor = cursor + length
-        return DERElement(tag: tag, offset: start, value: cursor..<(cursor + length))
     }
 
     /// Reads the next element and requires its tag to be `tag`.
@@ -130,18 +223,22 @@ public struct DERReader: Sendable {
     ///   `.truncated` at the end of the structure, and the header errors of ``readElement(_:)``.
     @inlinable @inline(__always)
     public mutating func read(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
-        guard let next = peekTag() else { throw DERError(.truncated, at: position, expected: "\(tag) (\(expected()))") }
-        guard next == tag else {
-            throw DERError(.unexpectedTag, at: position, expected: "\(tag) (\(expected())), found \(next)")
-        }
-        return try readElement(expected())
+        guard cursor < limit, base[cursor] == tag.rawValue else { throw tagError(tag, expected) }
+        return try readElement(identifier: tag.rawValue, expected)
+    }
+
+    /// The error ``read(_:_:)`` throws when the next element is missing or has another tag.
+    @usableFromInline @inline(never)
+    func tagError(_ tag: DERTag, _ expected: () -> String) -> DERError {
+        guard let next = peekTag() else { return DERError(.truncated, at: position, expected: "\(tag) (\(expected()))") }
+        return DERError(.unexpectedTag, at: position, expected: "\(tag) (\(expected())), found \(next)")
     }
 
     /// Reads the next element if its tag is `tag`; returns `nil` (without moving) otherwise or at the end.
     @inlinable @inline(__always)
     public mutating func readOptional(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> DERElement? {
-        guard peekTag() == tag else { return nil }
-        return try readElement(expected())
+        guard cursor < limit, base[cursor] == tag.rawValue else { return nil }
+        return try readElement(identifier: tag.rawValue, expected)
     }
 
     /// A reader over the contents of `element`, one level deeper.
@@ -149,8 +246,22 @@ public struct DERReader: Sendable {
     /// - Throws: ``DERError/Code/depthExceeded`` past ``maximumDepth``.
     @inlinable
     public func contents(of element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> DERReader {
-        guard depth < maximumDepth else { throw DERError(.depthExceeded, at: element.offset, expected: expected()) }
-        return DERReader(bytes, range: element.value, depth: depth + 1, maximumDepth: maximumDepth)
+        guard depth < maximumDepth else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
+        requireWithinBuffer(element.value)
+        return DERReader(sharing: self, range: element.value, depth: depth + 1)
+    }
+
+    /// A reader over `range` of `reader`'s buffer at `depth`, sharing its storage and address.
+    ///
+    /// - Precondition: `range` lies within the buffer (checked by the caller).
+    @inlinable @inline(__always)
+    init(sharing reader: DERReader, range: Range<Int>, depth: Int) {
+        self.bytes = reader.bytes
+        self.base = reader.base
+        self.cursor = range.lowerBound
+        self.limit = range.upperBound
+        self.level = depth
+        self.maximumDepth = reader.maximumDepth
     }
 
     /// Requires the current structure to be fully read.
@@ -158,7 +269,7 @@ public struct DERReader: Sendable {
     /// - Throws: ``DERError/Code/trailingData`` at the first unread byte.
     @inlinable @inline(__always)
     public func finish(_ expected: @autoclosure () -> String) throws(DERError) {
-        guard position >= end else { throw DERError(.trailingData, at: position, expected: "end of \(expected())") }
+        guard position >= end else { throw DERReader.failure(.trailingData, at: position) { "end of \(expected())" } }
     }
 
     /// Reads an element tagged `tag` and runs `body` over its contents, which it must consume entirely.
@@ -173,8 +284,9 @@ public struct DERReader: Sendable {
         _ tag: DERTag, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
         let element = try read(tag, expected())
-        guard depth < maximumDepth else { throw DERError(.depthExceeded, at: element.offset, expected: expected()) }
-        return try within(element.value, depth: depth + 1) { (inner: inout DERReader) throws(DERError) -> T in
+        guard depth < maximumDepth else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
+        // An element this reader just read lies within its buffer: no bounds check needed.
+        return try narrowed(to: element.value, depth: depth + 1) { (inner: inout DERReader) throws(DERError) -> T in
             let result = try body(&inner)
             try inner.finish(expected())
             return result
@@ -190,21 +302,97 @@ public struct DERReader: Sendable {
     public mutating func enter<T>(
         _ element: DERElement, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
-        guard depth < maximumDepth else { throw DERError(.depthExceeded, at: element.offset, expected: expected()) }
+        guard depth < maximumDepth else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
         return try within(element.value, depth: depth + 1, body)
+    }
+
+    /// Where reading resumes after a structure entered with ``descend(into:_:)`` or
+    /// ``descend(_:_:)``: the offset past the element and the enclosing structure's end and depth.
+    @frozen
+    public struct Scope: Sendable {
+        @usableFromInline let resume: Int
+        @usableFromInline let limit: Int
+        @usableFromInline let level: Int
+
+        @inlinable
+        init(resume: Int, limit: Int, level: Int) {
+            self.resume = resume
+            self.limit = limit
+            self.level = level
+        }
+    }
+
+    /// Enters `element` (an element read earlier from this reader) without a closure: narrows this
+    /// reader to its contents, one level deeper, and returns what ``ascend(_:_:)`` needs to come back.
+    /// What ``enter(_:_:_:)`` does, for code that reads a structure in one function.
+    ///
+    /// If an error is thrown before ``ascend(_:_:)``, the reader stays inside the element; callers
+    /// that stop at the first error (every parser here) never read it again.
+    ///
+    /// - Throws: ``DERError/Code/depthExceeded`` past ``maximumDepth``.
+    @inlinable @inline(__always)
+    public mutating func descend(into element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> Scope {
+        guard level < maximumDepth else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
+        requireWithinBuffer(element.value)
+        return narrow(to: element.value)
+    }
+
+    /// Reads an element tagged `tag` and enters it (``read(_:_:)`` then ``descend(into:_:)``): the
+    /// closure-free form of ``nested(_:_:_:)``, ended by ``ascend(_:_:)``.
+    ///
+    /// - Throws: the errors of ``read(_:_:)`` and ``DERError/Code/depthExceeded``.
+    @inlinable @inline(__always)
+    public mutating func descend(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> Scope {
+        let element = try read(tag, expected())
+        guard level < maximumDepth else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
+        return narrow(to: element.value)  // an element just read lies within the buffer
+    }
+
+    /// Narrows to `range` (within the current structure or checked to lie within ``bytes``), one level deeper.
+    @inlinable @inline(__always)
+    mutating func narrow(to range: Range<Int>) -> Scope {
+        let scope = Scope(resume: Swift.max(cursor, range.upperBound), limit: limit, level: level)
+        cursor = range.lowerBound
+        limit = range.upperBound
+        level &+= 1
+        return scope
+    }
+
+    /// Requires the structure entered with `scope` to be read to its end, then returns to the
+    /// enclosing structure, past the element.
+    ///
+    /// - Throws: ``DERError/Code/trailingData`` at the first unread byte.
+    @inlinable @inline(__always)
+    public mutating func ascend(_ scope: Scope, _ expected: @autoclosure () -> String) throws(DERError) {
+        try finish(expected())
+        ascend(scope)
+    }
+
+    /// Returns to the enclosing structure of `scope`, past the element, whether or not its contents
+    /// were read to their end (as ``enter(_:_:_:)`` does).
+    ///
+    /// - Precondition: `scope` comes from this reader (checked: its offsets lie within ``bytes``).
+    @inlinable @inline(__always)
+    public mutating func ascend(_ scope: Scope) {
+        requireWithinBuffer(scope.resume..<scope.limit)
+        cursor = scope.resume
+        limit = scope.limit
+        level = scope.level
     }
 
     /// Calls `body` with the bytes at offsets `range` of ``bytes``, without copying them.
     ///
     /// - Precondition: `range` lies within ``bytes``.
-    @inlinable
+    @inlinable @inline(__always)
     public func withUnsafeBytes<R>(of range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        precondition(range.lowerBound >= bytes.startIndex && range.upperBound <= bytes.endIndex, "range outside the buffer")
-        return try bytes.withUnsafeBufferPointer { whole in
-            let base = bytes.startIndex
-            return try body(UnsafeBufferPointer(rebasing: whole[(range.lowerBound - base)..<(range.upperBound - base)]))
-        }
+        requireWithinBuffer(range)
+        return try body(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
     }
+
+    /// The byte at `offset`, which the caller has checked lies within `position..<end` or within
+    /// ``bytes`` (``requireWithinBuffer(_:)``).
+    @inlinable @inline(__always)
+    func byte(at offset: Int) -> UInt8 { base[offset] }
 
     /// Runs `body` with this reader narrowed to `range` at nesting `depth`, then restores the
     /// reader's end and depth and moves it to `range.upperBound` if that is past where it was
@@ -216,7 +404,15 @@ public struct DERReader: Sendable {
     public mutating func within<T>(
         _ range: Range<Int>, depth: Int, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
-        precondition(range.lowerBound >= bytes.startIndex && range.upperBound <= bytes.endIndex, "range outside the buffer")
+        requireWithinBuffer(range)
+        return try narrowed(to: range, depth: depth, body)
+    }
+
+    /// ``within(_:depth:_:)`` for a range known to lie within ``bytes`` (an element this reader read).
+    @inlinable @inline(__always)
+    mutating func narrowed<T>(
+        to range: Range<Int>, depth: Int, _ body: (inout DERReader) throws(DERError) -> T
+    ) throws(DERError) -> T {
         let saved = (cursor: cursor, limit: limit, level: level)
         cursor = range.lowerBound
         limit = range.upperBound

@@ -15,17 +15,8 @@ public enum DERString {
         switch tag {
         case .utf8String:
             return String(validating: bytes, as: UTF8.self)
-        case .printableString:
-            guard bytes.allSatisfy(isPrintable) else { return nil }
-            return String(decoding: bytes, as: UTF8.self)
-        case .ia5String:
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return String(decoding: bytes, as: UTF8.self)
-        case .visibleString:
-            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-            return String(decoding: bytes, as: UTF8.self)
-        case .numericString:
-            guard bytes.allSatisfy({ $0 == 0x20 || ($0 >= 0x30 && $0 <= 0x39) }) else { return nil }
+        case .printableString, .ia5String, .visibleString, .numericString:
+            guard isValid(bytes, tag: tag) else { return nil }
             return String(decoding: bytes, as: UTF8.self)
         case .teletexString:
             var scalars = String.UnicodeScalarView()
@@ -60,6 +51,7 @@ public enum DERString {
     }
 
     /// Whether `tag` is one of the string types ``decode(_:tag:)`` reads.
+    @inlinable
     public static func isStringType(_ tag: DERTag) -> Bool {
         switch tag {
         case .utf8String, .printableString, .ia5String, .visibleString, .numericString, .teletexString,
@@ -71,15 +63,7 @@ public enum DERString {
     }
 
     /// Whether `byte` is in PrintableString's alphabet (X.680 41.4, table 10).
-    @inlinable
-    public static func isPrintable(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x20, 0x27, 0x28, 0x29, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F, 0x3A, 0x3D, 0x3F:
-            return true
-        default:
-            return false
-        }
-    }
+    public static func isPrintable(_ byte: UInt8) -> Bool { isInSet(byte, printableSet) }
 }
 
 extension DERString {
@@ -93,10 +77,10 @@ extension DERString {
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, tag: DERTag) -> Bool {
         switch tag {
         case .utf8String: return isValidUTF8(bytes)
-        case .printableString: return bytes.allSatisfy(isPrintable)
-        case .ia5String: return bytes.allSatisfy { $0 < 0x80 }
-        case .visibleString: return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-        case .numericString: return bytes.allSatisfy { $0 == 0x20 || ($0 >= 0x30 && $0 <= 0x39) }
+        case .printableString: return allInSet(bytes, printableSet)
+        case .ia5String: return isASCII(bytes)
+        case .visibleString: return allInSet(bytes, visibleSet)
+        case .numericString: return allInSet(bytes, numericSet)
         case .teletexString: return true
         case .bmpString:
             guard bytes.count % 2 == 0 else { return false }
@@ -122,9 +106,64 @@ extension DERString {
         bytes.withUnsafeBufferPointer { isValidUTF8($0) }
     }
 
+    /// Whether every byte is below 0x80, eight at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        asciiPrefixCount(bytes) == bytes.count
+    }
+
+    /// How many leading bytes are ASCII (below 0x80), rounded down to a multiple of eight unless
+    /// all are: the bytes before the first word holding a non-ASCII byte.
+    static func asciiPrefixCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let start = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(start)
+        let count = bytes.count
+        var index = 0
+        while count &- index >= 8 {
+            guard raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else { return index }
+            index &+= 8
+        }
+        var tail: UInt8 = 0
+        while index < count {
+            tail |= start[index]
+            index &+= 1
+        }
+        return tail < 0x80 ? count : count & ~7
+    }
+
+    /// A set of ASCII bytes: bit `b` of the two words is byte `b`.
+    typealias ASCIISet = (low: UInt64, high: UInt64)
+
+    /// The bytes `ranges` and `singles` name, as an ``ASCIISet``.
+    private static func asciiSet(_ ranges: [ClosedRange<UInt8>], _ singles: [UInt8]) -> ASCIISet {
+        var set: ASCIISet = (0, 0)
+        for byte in ranges.flatMap({ Array($0) }) + singles {
+            if byte < 64 { set.low |= 1 << UInt64(byte) } else { set.high |= 1 << UInt64(byte - 64) }
+        }
+        return set
+    }
+
+    /// PrintableString (X.680 41.4, table 10): `A–Z a–z 0–9 space ' ( ) + , - . / : = ?`.
+    static let printableSet = asciiSet([0x41...0x5A, 0x61...0x7A, 0x30...0x39], [0x20, 0x27, 0x28, 0x29, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F, 0x3A, 0x3D, 0x3F])
+    /// VisibleString: 0x20–0x7E.
+    static let visibleSet = asciiSet([0x20...0x7E], [])
+    /// NumericString: digits and space.
+    static let numericSet = asciiSet([0x30...0x39], [0x20])
+
+    /// Whether `byte` is in `set`.
+    @inline(__always)
+    static func isInSet(_ byte: UInt8, _ set: ASCIISet) -> Bool {
+        byte < 128 && (byte < 64 ? set.low : set.high) &>> UInt64(byte & 63) & 1 != 0
+    }
+
+    /// Whether every byte is in `set`.
+    static func allInSet(_ bytes: UnsafeBufferPointer<UInt8>, _ set: ASCIISet) -> Bool {
+        for byte in bytes where !isInSet(byte, set) { return false }
+        return true
+    }
+
     /// ``isValidUTF8(_:)-(ArraySlice<UInt8>)`` over bytes in memory.
     public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
+        var index = asciiPrefixCount(bytes)
         let end = bytes.count
         while index < end {
             let lead = bytes[index]

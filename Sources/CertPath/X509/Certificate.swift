@@ -251,21 +251,21 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                     }
                     var records: [ExtensionRecord] = []
                     records.reserveCapacity(12)
+                    var knownSeen: UInt16 = 0  // one bit per KnownExtension: a known one repeated is found without a scan
                     while !reader.isAtEnd {
                         let offset = reader.position
-                        let record = try reader.sequence("Extension") { (e: inout DERReader) throws(DERError) -> ExtensionRecord in
-                            let oid = try e.readObjectIdentifier("extnID")
-                            let critical = try e.readBooleanDefaultFalse("Extension critical")
-                            let value = try e.readOctetString("extnValue")
-                            let known = e.withUnsafeBytes(of: oid.value) { KnownExtension.identify(encoded: $0) }
-                            return ExtensionRecord(oid: oid.value, value: value.value, isCritical: critical, known: known)
+                        let scope = try reader.descend(.sequence, "Extension")
+                        let record = try readExtension(&reader)
+                        try reader.ascend(scope, "Extension")
+                        let repeated: Bool
+                        if let known = record.known {
+                            repeated = knownSeen & known.bit != 0
+                            knownSeen |= known.bit
+                        } else {
+                            repeated = records.contains { $0.known == nil && reader.bytesEqual($0.oid, record.oid) }
                         }
-                        for other in records {
-                            let same = record.known != nil || other.known != nil
-                                ? record.known == other.known : reader.bytesEqual(other.oid, record.oid)
-                            if same {
-                                throw DERError(.duplicate, at: offset, expected: "each extension at most once (RFC 5280 4.2), \(OID(validatedEncoding: reader.bytes[record.oid])) repeated")
-                            }
+                        if repeated {
+                            throw DERError(.duplicate, at: offset, expected: "each extension at most once (RFC 5280 4.2), \(OID(validatedEncoding: reader.bytes[record.oid])) repeated")
                         }
                         records.append(record)
                     }
@@ -274,6 +274,17 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             }
         }
         try tbs.finish("TBSCertificate")
+    }
+
+    /// Reads the contents of one `Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE,
+    /// extnValue OCTET STRING }` (RFC 5280 4.1); its extnValue is validated later.
+    @inline(__always)
+    private static func readExtension(_ e: inout DERReader) throws(DERError) -> ExtensionRecord {
+        let oid = try e.readObjectIdentifier("extnID")
+        let critical = try e.readBooleanDefaultFalse("Extension critical")
+        let value = try e.readOctetString("extnValue")
+        let known = e.withUnsafeBytes(of: oid.value) { KnownExtension.identify(encoded: $0) }
+        return ExtensionRecord(oid: oid.value, value: value.value, isCritical: critical, known: known)
     }
 
     // MARK: Views

@@ -140,3 +140,23 @@ public enum KnownOID {
     /// 1.3.6.1.5.5.7.48.2 id-ad-caIssuers
     public static let caIssuers: OID = "1.3.6.1.5.5.7.48.2"
 }
+
+/// The contents octets of an OID of at most 16 octets packed into two words: a trivially copyable
+/// key for tables of known OIDs (comparing keys never touches reference-counted storage).
+struct ShortOIDKey: Hashable, Sendable {
+    let count: Int
+    let low: UInt64
+    let high: UInt64
+
+    /// The key of `encoded`, or `nil` when it is longer than 16 octets.
+    init?(_ encoded: UnsafeBufferPointer<UInt8>) {
+        guard encoded.count <= 16 else { return nil }
+        var low: UInt64 = 0, high: UInt64 = 0
+        for (index, byte) in encoded.enumerated() {
+            if index < 8 { low |= UInt64(byte) << (8 * UInt64(index)) } else { high |= UInt64(byte) << (8 * UInt64(index - 8)) }
+        }
+        self.count = encoded.count
+        self.low = low
+        self.high = high
+    }
+}

@@ -68,20 +68,21 @@ extension SignatureAlgorithm {
     static func read(_ reader: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> SignatureAlgorithm {
         try reader.sequence(expected()) { (r: inout DERReader) throws(DERError) -> SignatureAlgorithm in
             let oidElement = try r.readObjectIdentifier("\(expected()) algorithm")
-            guard let known = table.first(where: { r.contentsEqual(oidElement, $0.oid.encoded) }) else {
+            guard let index = r.withUnsafeBytes(of: oidElement.value, { tableIndex(of: $0) }) else {
                 // Unknown algorithm: its parameters (ANY, one element at most) are left undecoded.
                 if !r.isAtEnd { _ = try r.readElement("parameters of \(expected())") }
                 return .unsupported(OID(validatedEncoding: r.bytes[oidElement.value]))
             }
+            let known = (algorithm: algorithms[index], parameters: parameterRules[index])
             switch known.parameters {
             case .nullOrAbsent:
                 if !r.isAtEnd { try r.readNull("NULL parameters of \(expected())") }
             case .absent:
                 if !r.isAtEnd {
-                    throw DERError(.invalidValue, at: r.position, expected: "absent parameters for \(known.oid) (\(expected()))")
+                    throw DERError(.invalidValue, at: r.position, expected: "absent parameters for \(table[index].oid) (\(expected()))")
                 }
             case .pss:
-                return try readPSSParameters(&r, oid: known.oid, expected())
+                return try readPSSParameters(&r, oid: table[index].oid, expected())
             }
             return known.algorithm
         }
@@ -110,6 +111,20 @@ extension SignatureAlgorithm {
         (KnownOID.dsaWithSHA1, .dsa(.sha1), .absent),
         (KnownOID.dsaWithSHA256, .dsa(.sha256), .absent),
     ]
+
+    /// The index in ``table`` of the algorithm whose OID has these contents octets, found among
+    /// trivially copyable keys (reading the table's OIDs would retain their storage).
+    private static func tableIndex(of encoded: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let key = ShortOIDKey(encoded) else { return nil }
+        return keys.firstIndex(of: key)
+    }
+
+    /// The keys of ``table``'s OIDs, in its order (every one is short).
+    private static let keys: [ShortOIDKey] = table.map { entry in entry.oid.encoded.withUnsafeBufferPointer { ShortOIDKey($0)! } }
+    /// ``table``'s algorithms, in its order.
+    private static let algorithms: [SignatureAlgorithm] = table.map(\.algorithm)
+    /// ``table``'s parameter rules, in its order.
+    private static let parameterRules: [ParameterRule] = table.map(\.parameters)
 
     /// RSASSA-PSS-params (RFC 4055 3.1), which DER encodes without the DEFAULT (SHA-1) values.
     static func readPSSParameters(_ r: inout DERReader, oid: OID, _ expected: @autoclosure () -> String) throws(DERError) -> SignatureAlgorithm {

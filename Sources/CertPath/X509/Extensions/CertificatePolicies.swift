@@ -88,16 +88,3 @@ struct SmallRangeList {
         return false
     }
 }
-
-extension DERReader {
-    /// Whether the bytes at offsets `a` and `b` are equal.
-    func bytesEqual(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        guard a.count == b.count else { return false }
-        return withUnsafeBytes(of: a) { x in
-            withUnsafeBytes(of: b) { y in
-                for index in 0..<x.count where x[index] != y[index] { return false }
-                return true
-            }
-        }
-    }
-}

@@ -62,6 +62,26 @@ public enum KnownExtension: CaseIterable, Sendable {
         }
     }
 
+    /// A distinct bit per case, for sets of known extensions.
+    var bit: UInt16 {
+        switch self {
+        case .basicConstraints: return 1 << 0
+        case .keyUsage: return 1 << 1
+        case .extKeyUsage: return 1 << 2
+        case .subjectAltName: return 1 << 3
+        case .issuerAltName: return 1 << 4
+        case .nameConstraints: return 1 << 5
+        case .authorityKeyIdentifier: return 1 << 6
+        case .subjectKeyIdentifier: return 1 << 7
+        case .certificatePolicies: return 1 << 8
+        case .policyMappings: return 1 << 9
+        case .policyConstraints: return 1 << 10
+        case .inhibitAnyPolicy: return 1 << 11
+        case .cRLDistributionPoints: return 1 << 12
+        case .authorityInfoAccess: return 1 << 13
+        }
+    }
+
     /// The known extension with this OID, if any.
     static func identify(_ oid: OID) -> KnownExtension? {
         oid.encoded.withUnsafeBufferPointer { identify(encoded: $0) }
@@ -70,6 +90,7 @@ public enum KnownExtension: CaseIterable, Sendable {
     /// The known extension whose OID has these contents octets, if any: id-ce arcs (2.5.29.n,
     /// encoded `55 1D n`) are told apart by their last octet, authorityInfoAccess
     /// (1.3.6.1.5.5.7.1.1) by all eight.
+    @inline(__always)
     static func identify(encoded bytes: UnsafeBufferPointer<UInt8>) -> KnownExtension? {
         if bytes.count == 3 {
             guard bytes[0] == 0x55, bytes[1] == 0x1D else { return nil }
