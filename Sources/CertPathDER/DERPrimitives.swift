@@ -16,7 +16,7 @@ extension DERReader {
     /// - Throws: ``DERError/Code/invalidBoolean``.
     @inlinable @inline(__always)
     public func boolean(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> Bool {
-        guard element.value.count == 1 else { throw DERReader.failure(.invalidBoolean, at: element.offset) { expected() } }
+        guard _fastPath(element.value.count == 1) else { throw DERReader.failure(.invalidBoolean, at: element.offset) { expected() } }
         requireWithinBuffer(element.value)
         switch byte(at: element.value.lowerBound) {
         case 0x00: return false
@@ -40,7 +40,7 @@ extension DERReader {
     @inlinable @inline(__always)
     public mutating func readBooleanDefaultFalse(_ expected: @autoclosure () -> String) throws(DERError) -> Bool {
         guard let element = try readOptional(.boolean, expected()) else { return false }
-        guard try boolean(element, expected()) else {
+        guard _fastPath(try boolean(element, expected())) else {
             throw DERReader.failure(.explicitDefault, at: element.offset) { "\(expected()) omitted when FALSE" }
         }
         return true
@@ -59,7 +59,7 @@ extension DERReader {
         requireWithinBuffer(value)
         if value.count > 1 {
             let first = byte(at: firstIndex), second = byte(at: firstIndex &+ 1)
-            if (first == 0x00 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0) {
+            if _slowPath((first == 0x00 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0)) {
                 throw DERReader.failure(.nonMinimalInteger, at: element.offset) { "minimal \(expected())" }
             }
         }
@@ -90,10 +90,10 @@ extension DERReader {
         _ element: DERElement, _ expected: @autoclosure () -> String, as type: T.Type = T.self
     ) throws(DERError) -> T {
         try validateInteger(element, expected())
-        if isNegativeInteger(element) { throw DERReader.failure(.negativeInteger, at: element.offset) { "non-negative \(expected())" } }
+        if _slowPath(isNegativeInteger(element)) { throw DERReader.failure(.negativeInteger, at: element.offset) { "non-negative \(expected())" } }
         var value = element.value  // validated above: non-empty and within the buffer
         if byte(at: value.lowerBound) == 0 { value = value.dropFirst() }
-        guard value.count <= T.bitWidth / 8 else {
+        guard _fastPath(value.count <= T.bitWidth / 8) else {
             throw DERReader.failure(.integerTooLarge, at: element.offset) { "\(expected()) of at most \(T.bitWidth) bits" }
         }
         var result: T = 0
@@ -130,16 +130,16 @@ extension DERReader {
         requireWithinBuffer(value)
         let unused = byte(at: first)
         let data = (first + 1)..<value.upperBound
-        guard unused <= 7, !(data.isEmpty && unused != 0) else {
+        guard _fastPath(unused <= 7 && !(data.isEmpty && unused != 0)) else {
             throw DERReader.failure(.invalidBitString, at: first) { "unused bits 0...7 (0 when empty) in \(expected())" }
         }
         if let lastIndex = data.last {
             let last = byte(at: lastIndex)
             let padding: UInt8 = unused == 0 ? 0 : UInt8((1 << Int(unused)) - 1)
-            guard last & padding == 0 else {
+            guard _fastPath(last & padding == 0) else {
                 throw DERReader.failure(.invalidBitString, at: lastIndex) { "zero padding bits in \(expected())" }
             }
-            if namedBits && last & (1 << unused) == 0 {
+            if _slowPath(namedBits && last & (1 << unused) == 0) {
                 throw DERReader.failure(.invalidBitString, at: lastIndex) { "no trailing zero bits in named bit list \(expected())" }
             }
         }
@@ -155,9 +155,15 @@ extension DERReader {
         precondition(bits.bitCount <= 64, "named bit lists of more than 64 bits")
         requireWithinBuffer(bits.bytes)
         var value: UInt64 = 0
-        for (index, byteIndex) in bits.bytes.enumerated() {
-            let byte = byte(at: byteIndex)
-            for bit in 0..<8 where byte & (0x80 >> bit) != 0 { value |= 1 << UInt64(index * 8 + bit) }
+        var shift: UInt64 = 0
+        for byteIndex in bits.bytes {
+            // Bit 0 of the list is the most significant bit of the first byte: reverse each byte.
+            var byte = byte(at: byteIndex)
+            byte = (byte & 0xF0) >> 4 | (byte & 0x0F) << 4
+            byte = (byte & 0xCC) >> 2 | (byte & 0x33) << 2
+            byte = (byte & 0xAA) >> 1 | (byte & 0x55) << 1
+            value |= UInt64(byte) << shift
+            shift &+= 8
         }
         return value
     }
@@ -183,7 +189,7 @@ extension DERReader {
     @inlinable @inline(__always)
     public mutating func readNull(_ expected: @autoclosure () -> String) throws(DERError) {
         let element = try read(.null, expected())
-        guard element.value.isEmpty else { throw DERReader.failure(.invalidNull, at: element.offset) { expected() } }
+        guard _fastPath(element.value.isEmpty) else { throw DERReader.failure(.invalidNull, at: element.offset) { expected() } }
     }
 
     // MARK: OBJECT IDENTIFIER (X.690 8.19)
@@ -195,22 +201,80 @@ extension DERReader {
     @inlinable @inline(__always)
     public func validateObjectIdentifier(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
         let value = element.value
-        guard !value.isEmpty else { throw DERReader.failure(.invalidObjectIdentifier, at: element.offset) { expected() } }
+        guard _fastPath(!value.isEmpty) else { throw DERReader.failure(.invalidObjectIdentifier, at: element.offset) { expected() } }
         requireWithinBuffer(value)
-        // A subidentifier starts after a byte below 0x80 (or at the start) and may not start with 0x80.
-        var previous: UInt8 = 0
+        let problem = value.count <= 8 && value.upperBound &- 8 >= bufferStart
+            ? shortObjectIdentifierProblem(value) : objectIdentifierProblem(value)
+        guard _fastPath(problem == DERReader.validObjectIdentifier) else { throw DERReader.objectIdentifierError(problem, value, expected) }
+    }
+
+    /// ``objectIdentifierProblem(_:)`` for contents of at most 8 octets with 8 octets of the buffer
+    /// ending where they end: one word, inlined (most OIDs in certificates are this short).
+    @inlinable @inline(__always)
+    func shortObjectIdentifierProblem(_ value: Range<Int>) -> Int {
+        let highs: UInt64 = 0x8080_8080_8080_8080, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let count = value.count
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + (value.upperBound &- 8)).loadUnaligned(as: UInt64.self))
+            &>> UInt64(8 &* (8 &- count))
+        let flipped = word ^ highs
+        let isEighty = ~(((flipped & lows) &+ lows) | flipped) & highs
+        let bad = isEighty & ~(word &<< 8) & highs
+        if bad != 0 { return value.lowerBound &+ bad.trailingZeroBitCount / 8 }
+        return (word &>> UInt64(8 &* (count &- 1))) & 0x80 == 0 ? DERReader.validObjectIdentifier : DERReader.incompleteObjectIdentifier
+    }
+
+    /// What ``objectIdentifierProblem(_:)`` returns for valid contents.
+    @usableFromInline
+    static var validObjectIdentifier: Int { -1 }
+    /// What ``objectIdentifierProblem(_:)`` returns when the last octet does not end a subidentifier.
+    @usableFromInline
+    static var incompleteObjectIdentifier: Int { -2 }
+
+    /// The OBJECT IDENTIFIER rules (X.690 8.19.2) over non-empty contents within the buffer, eight
+    /// octets at a time: a subidentifier starts at the first octet and after each octet below 0x80,
+    /// and may not start with 0x80; the last octet must be below 0x80.
+    ///
+    /// - Returns: ``validObjectIdentifier``, ``incompleteObjectIdentifier``, or the offset of the
+    ///   first octet 0x80 that starts a subidentifier.
+    @usableFromInline
+    func objectIdentifierProblem(_ value: Range<Int>) -> Int {
+        let highs: UInt64 = 0x8080_8080_8080_8080, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         var index = value.lowerBound
-        while index < value.upperBound {
-            let byte = byte(at: index)
-            if byte == 0x80 && previous < 0x80 {
-                throw DERReader.failure(.invalidObjectIdentifier, at: index) { "minimal subidentifier in \(expected())" }
+        let end = value.upperBound
+        var previousHigh: UInt64 = 0  // the high bit of the octet before `index` (none: a subidentifier starts)
+        while index < end {
+            let count = Swift.min(8, end &- index)
+            // The next `count` octets, the first in the low byte. A short tail is read with the
+            // octets before it when they are in the buffer, and shifted out.
+            var word: UInt64
+            if count == 8 {
+                word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            } else if end &- 8 >= bufferStart {
+                word = UInt64(littleEndian: UnsafeRawPointer(base + (end &- 8)).loadUnaligned(as: UInt64.self)) &>> UInt64(8 &* (8 &- count))
+            } else {
+                word = 0
+                for octet in 0..<count { word |= UInt64(base[index &+ octet]) &<< UInt64(8 &* octet) }
             }
-            previous = byte
-            index &+= 1
+            // Octets equal to 0x80 (their high bit set in `isEighty`), exactly: no carry crosses octets.
+            let flipped = word ^ highs
+            let isEighty = ~(((flipped & lows) &+ lows) | flipped) & highs
+            // Starts of subidentifiers: octets whose predecessor is below 0x80.
+            let predecessorHigh = (word &<< 8) | previousHigh
+            let bad = isEighty & ~predecessorHigh & highs
+            if bad != 0 { return index &+ bad.trailingZeroBitCount / 8 }
+            previousHigh = (word &>> UInt64(8 &* (count &- 1))) & 0x80
+            index &+= count
         }
-        guard previous < 0x80 else {
-            throw DERReader.failure(.invalidObjectIdentifier, at: value.upperBound - 1) { "complete last subidentifier in \(expected())" }
+        return previousHigh == 0 ? DERReader.validObjectIdentifier : DERReader.incompleteObjectIdentifier
+    }
+
+    /// The error ``validateObjectIdentifier(_:_:)`` throws for a `problem` of ``objectIdentifierProblem(_:)``.
+    @usableFromInline @inline(never)
+    static func objectIdentifierError(_ problem: Int, _ value: Range<Int>, _ expected: () -> String) -> DERError {
+        if problem == incompleteObjectIdentifier {
+            return DERError(.invalidObjectIdentifier, at: value.upperBound - 1, expected: "complete last subidentifier in \(expected())")
         }
+        return DERError(.invalidObjectIdentifier, at: problem, expected: "minimal subidentifier in \(expected())")
     }
 
     /// Reads and validates an OBJECT IDENTIFIER; its encoded arcs are `element.value`.
@@ -272,7 +336,7 @@ extension DERReader {
         default:
             throw DERReader.failure(.unexpectedTag, at: element.offset) { "UTCTime or GeneralizedTime (\(expected())), found \(element.tag)" }
         }
-        guard value.count == (generalized ? 15 : 13) else { throw DERReader.invalidTime(element, generalized: generalized, expected) }
+        guard _fastPath(value.count == (generalized ? 15 : 13)) else { throw DERReader.invalidTime(element, generalized: generalized, expected) }
         requireWithinBuffer(value)
         let start = value.lowerBound
         // Every digit is checked; the values read from non-digits are discarded with the error.
@@ -293,7 +357,7 @@ extension DERReader {
         }
         let month = twoDigits(fields), day = twoDigits(fields &+ 2), hour = twoDigits(fields &+ 4)
         let minute = twoDigits(fields &+ 6), second = twoDigits(fields &+ 8)
-        guard !nonDigit, byte(at: value.upperBound &- 1) == UInt8(ascii: "Z"),
+        guard _fastPath(!nonDigit && byte(at: value.upperBound &- 1) == UInt8(ascii: "Z")),
               let time = UnixTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         else { throw DERReader.invalidTime(element, generalized: generalized, expected) }
         return time

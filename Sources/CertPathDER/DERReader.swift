@@ -48,6 +48,11 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// memory safety" above. Read only at offsets checked to lie within `position..<end` or ``bytes``.
     @usableFromInline
     let base: UnsafePointer<UInt8>
+    /// `bytes.startIndex` and `bytes.endIndex`, kept as plain integers for the bounds checks.
+    @usableFromInline
+    let bufferStart: Int
+    @usableFromInline
+    let bufferEnd: Int
     /// Offset of the next unread byte.
     @inlinable
     public var position: Int { cursor }
@@ -81,6 +86,8 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     public init(_ bytes: ArraySlice<UInt8>, depth: Int = 0, maximumDepth: Int = DERReader.defaultMaximumDepth) {
         self.bytes = bytes
         self.base = DERReader.baseAddress(of: bytes)
+        self.bufferStart = bytes.startIndex
+        self.bufferEnd = bytes.endIndex
         self.cursor = bytes.startIndex
         self.limit = bytes.endIndex
         self.level = depth
@@ -95,6 +102,8 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
         precondition(range.lowerBound >= bytes.startIndex && range.upperBound <= bytes.endIndex, "range outside the buffer")
         self.bytes = bytes
         self.base = DERReader.baseAddress(of: bytes)
+        self.bufferStart = bytes.startIndex
+        self.bufferEnd = bytes.endIndex
         self.cursor = range.lowerBound
         self.limit = range.upperBound
         self.level = depth
@@ -120,7 +129,13 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// supplies (an element of this reader always passes).
     @inlinable @inline(__always)
     func requireWithinBuffer(_ range: Range<Int>) {
-        precondition(range.lowerBound >= bytes.startIndex && range.upperBound <= bytes.endIndex, "range outside the buffer")
+        requireWithinBuffer(range.lowerBound, range.upperBound)
+    }
+
+    /// Traps unless `lower...upper` (`lower <= upper`) lies within ``bytes``.
+    @inlinable @inline(__always)
+    func requireWithinBuffer(_ lower: Int, _ upper: Int) {
+        precondition(lower >= bufferStart && lower <= upper && upper <= bufferEnd, "range outside the buffer")
     }
 
     /// Whether every byte of the current structure has been read.
@@ -141,7 +156,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///   `.nonMinimalLength` or `.lengthTooLarge`.
     @inlinable @inline(__always)
     public mutating func readElement(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
-        guard cursor < limit else { throw DERReader.headerError(.truncatedTag, at: cursor, length: 0, expected) }
+        guard _fastPath(cursor < limit) else { throw DERReader.headerError(.truncatedTag, at: cursor, length: 0, expected) }
         return try readElement(identifier: base[cursor], expected)
     }
 
@@ -149,6 +164,9 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// cursor (below ``end``), whose identifier octet is `tag`. Low tag numbers only; definite
     /// lengths of at most 4 octets in the fewest octets, the short form below 128; contents within
     /// the current structure. When the caller compared `tag` with a constant, the tag rule folds away.
+    ///
+    /// Inlined: a call per element (some 100 in a certificate) cost more than the larger code.
+    /// Broken rules are marked unlikely, so that their code goes out of the way of the reading.
     @inlinable @inline(__always)
     mutating func readElement(identifier tag: UInt8, _ expected: () -> String) throws(DERError) -> DERElement {
         let start = cursor
@@ -157,11 +175,11 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
         var offset = start
         var length = 0
         decode: do {
-            guard tag & 0x1F != 0x1F else { break decode }
+            guard _fastPath(tag & 0x1F != 0x1F) else { break decode }
             var index = start &+ 1
             offset = index
             problem = .truncatedLength
-            guard index < limit else { break decode }
+            guard _fastPath(index < limit) else { break decode }
             let first = base[index]
             index &+= 1
             length = Int(first)
@@ -169,13 +187,13 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
                 // Long form: 1 to 4 length octets, the first not zero, for a length of at least 128.
                 let count = Int(first & 0x7F)
                 problem = count == 0 ? .indefiniteLength : .lengthTooLarge
-                guard count != 0 && count <= 4 else { break decode }
+                guard _fastPath(count != 0 && count <= 4) else { break decode }
                 offset = index
                 problem = .truncatedLength
-                guard limit &- index >= count else { break decode }
+                guard _fastPath(limit &- index >= count) else { break decode }
                 offset = index &- 1
                 problem = .leadingZeroLength
-                guard base[index] != 0 else { break decode }
+                guard _fastPath(base[index] != 0) else { break decode }
                 length = 0  // at most 4 octets: no overflow
                 let lengthEnd = index &+ count
                 while index < lengthEnd {
@@ -183,13 +201,13 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
                     index &+= 1
                 }
                 problem = .shortLengthInLongForm
-                guard length >= 0x80 else { break decode }
+                guard _fastPath(length >= 0x80) else { break decode }
             }
             offset = start
             problem = .truncatedContents
-            guard limit &- index >= length else { break decode }
+            guard _fastPath(limit &- index >= length) else { break decode }
             cursor = index &+ length
-            return DERElement(tag: DERTag(rawValue: tag), offset: start, value: index..<cursor)
+            return DERElement(tag: DERTag(rawValue: tag), offset: start, value: Range(uncheckedBounds: (index, cursor)))
         }
         throw DERReader.headerError(problem, at: offset, length: length, expected)
     }
@@ -223,7 +241,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///   `.truncated` at the end of the structure, and the header errors of ``readElement(_:)``.
     @inlinable @inline(__always)
     public mutating func read(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
-        guard cursor < limit, base[cursor] == tag.rawValue else { throw tagError(tag, expected) }
+        guard _fastPath(cursor < limit && base[cursor] == tag.rawValue) else { throw tagError(tag, expected) }
         return try readElement(identifier: tag.rawValue, expected)
     }
 
@@ -246,7 +264,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// - Throws: ``DERError/Code/depthExceeded`` past ``maximumDepth``.
     @inlinable
     public func contents(of element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> DERReader {
-        guard depth < maximumDepth else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
+        guard _fastPath(depth < maximumDepth) else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
         requireWithinBuffer(element.value)
         return DERReader(sharing: self, range: element.value, depth: depth + 1)
     }
@@ -258,6 +276,8 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     init(sharing reader: DERReader, range: Range<Int>, depth: Int) {
         self.bytes = reader.bytes
         self.base = reader.base
+        self.bufferStart = reader.bufferStart
+        self.bufferEnd = reader.bufferEnd
         self.cursor = range.lowerBound
         self.limit = range.upperBound
         self.level = depth
@@ -269,7 +289,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// - Throws: ``DERError/Code/trailingData`` at the first unread byte.
     @inlinable @inline(__always)
     public func finish(_ expected: @autoclosure () -> String) throws(DERError) {
-        guard position >= end else { throw DERReader.failure(.trailingData, at: position) { "end of \(expected())" } }
+        guard _fastPath(position >= end) else { throw DERReader.failure(.trailingData, at: position) { "end of \(expected())" } }
     }
 
     /// Reads an element tagged `tag` and runs `body` over its contents, which it must consume entirely.
@@ -284,7 +304,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
         _ tag: DERTag, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
         let element = try read(tag, expected())
-        guard depth < maximumDepth else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
+        guard _fastPath(depth < maximumDepth) else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
         // An element this reader just read lies within its buffer: no bounds check needed.
         return try narrowed(to: element.value, depth: depth + 1) { (inner: inout DERReader) throws(DERError) -> T in
             let result = try body(&inner)
@@ -302,7 +322,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     public mutating func enter<T>(
         _ element: DERElement, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
-        guard depth < maximumDepth else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
+        guard _fastPath(depth < maximumDepth) else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
         return try within(element.value, depth: depth + 1, body)
     }
 
@@ -332,9 +352,9 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// - Throws: ``DERError/Code/depthExceeded`` past ``maximumDepth``.
     @inlinable @inline(__always)
     public mutating func descend(into element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> Scope {
-        guard level < maximumDepth else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
+        guard _fastPath(level < maximumDepth) else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
         requireWithinBuffer(element.value)
-        return narrow(to: element.value)
+        return narrow(to: element.value, resume: Swift.max(cursor, element.value.upperBound))
     }
 
     /// Reads an element tagged `tag` and enters it (``read(_:_:)`` then ``descend(into:_:)``): the
@@ -344,14 +364,29 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     @inlinable @inline(__always)
     public mutating func descend(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> Scope {
         let element = try read(tag, expected())
-        guard level < maximumDepth else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
-        return narrow(to: element.value)  // an element just read lies within the buffer
+        guard _fastPath(level < maximumDepth) else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
+        return narrow(to: element.value, resume: cursor)  // an element just read lies within the buffer
     }
 
-    /// Narrows to `range` (within the current structure or checked to lie within ``bytes``), one level deeper.
+    /// ``within(_:depth:_:)`` without a closure: narrows this reader to `range` at nesting `depth`
+    /// (a structure whose bounds are already known, such as an extnValue read as a document of its
+    /// own), until ``ascend(_:)`` or ``ascend(_:_:)``.
+    ///
+    /// - Precondition: `range` lies within ``bytes``; `depth` is not above ``maximumDepth``.
     @inlinable @inline(__always)
-    mutating func narrow(to range: Range<Int>) -> Scope {
-        let scope = Scope(resume: Swift.max(cursor, range.upperBound), limit: limit, level: level)
+    public mutating func descend(to range: Range<Int>, depth: Int) -> Scope {
+        requireWithinBuffer(range)
+        precondition(depth <= maximumDepth, "depth above the maximum")
+        let scope = narrow(to: range, resume: Swift.max(cursor, range.upperBound))
+        level = depth
+        return scope
+    }
+
+    /// Narrows to `range` (within the current structure or checked to lie within ``bytes``), one
+    /// level deeper; the scope returned resumes at `resume` (past the element).
+    @inlinable @inline(__always)
+    mutating func narrow(to range: Range<Int>, resume: Int) -> Scope {
+        let scope = Scope(resume: resume, limit: limit, level: level)
         cursor = range.lowerBound
         limit = range.upperBound
         level &+= 1
@@ -374,7 +409,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// - Precondition: `scope` comes from this reader (checked: its offsets lie within ``bytes``).
     @inlinable @inline(__always)
     public mutating func ascend(_ scope: Scope) {
-        requireWithinBuffer(scope.resume..<scope.limit)
+        requireWithinBuffer(scope.resume, scope.limit)
         cursor = scope.resume
         limit = scope.limit
         level = scope.level

@@ -103,10 +103,10 @@ public struct UnixTime: Hashable, Comparable, Sendable, CustomStringConvertible 
     @inlinable
     public static func < (lhs: UnixTime, rhs: UnixTime) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }
 
-    @usableFromInline
+    @inlinable @inline(__always)
     static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    @usableFromInline
+    @inlinable @inline(__always)
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
@@ -116,7 +116,7 @@ public struct UnixTime: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-    @usableFromInline
+    @inlinable @inline(__always)
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

@@ -143,62 +143,70 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The general parser: every rule, with the error naming the first one broken.
-    static func parse(_ top: inout DERReader) throws(DERError) -> Parsed {
+    /// The parser: every rule, with the error naming the first one broken.
+    ///
+    /// Structures are entered with ``DERReader/descend(into:_:)`` and left with
+    /// ``DERReader/ascend(_:_:)`` in straight-line code (no closure per level); an error ends the
+    /// parse, so the reader is never used after one.
+    static func parse(_ reader: inout DERReader) throws(DERError) -> Parsed {
         var parsed = Parsed()
-        let certificateElement = try top.read(.sequence, "Certificate")
-        try top.finish("Certificate")
-        try top.enter(certificateElement, "Certificate") { (certificate: inout DERReader) throws(DERError) in
-            let tbsElement = try certificate.read(.sequence, "TBSCertificate")
-            parsed.tbs = tbsElement.encoded
-            let outerStart = certificate.position
-            _ = try SignatureAlgorithm.read(&certificate, "Certificate signatureAlgorithm")
-            let outerAlgorithm = outerStart..<certificate.position
-            let signatureBits = try certificate.readBitString("Certificate signatureValue")
-            try certificate.finish("Certificate")
-            parsed.layout.signature = signatureBits.bytes
-            parsed.signatureUnusedBits = signatureBits.unusedBits
-            try certificate.enter(tbsElement, "TBSCertificate") { (tbs: inout DERReader) throws(DERError) in
-                try parseTBS(&tbs, outerAlgorithm: outerAlgorithm, outerStart: outerStart, into: &parsed)
-            }
-        }
+        let certificateElement = try reader.read(.sequence, "Certificate")
+        try reader.finish("Certificate")
+        let certificate = try reader.descend(into: certificateElement, "Certificate")
+        let tbsElement = try reader.read(.sequence, "TBSCertificate")
+        parsed.tbs = tbsElement.encoded
+        let outerStart = reader.position
+        let outerSignatureAlgorithm = try SignatureAlgorithm.read(&reader, "Certificate signatureAlgorithm")
+        let outerAlgorithm = outerStart..<reader.position
+        let signatureBits = try reader.readBitString("Certificate signatureValue")
+        try reader.finish("Certificate")
+        parsed.layout.signature = signatureBits.bytes
+        parsed.signatureUnusedBits = signatureBits.unusedBits
+        let tbs = try reader.descend(into: tbsElement, "TBSCertificate")
+        try parseTBS(&reader, outerAlgorithm: outerAlgorithm, outerStart: outerStart, outerSignatureAlgorithm, into: &parsed)
+        reader.ascend(tbs)
+        reader.ascend(certificate)
         // The known extensions' syntax (RFC 5280 4.2.1, 4.2.2), each extnValue read as a document of its own.
-        for record in parsed.extensions {
-            guard let known = record.known else { continue }
-            try top.within(record.value, depth: 0) { (r: inout DERReader) throws(DERError) in
-                switch known {
-                case .basicConstraints: parsed.basicConstraints = try BasicConstraints.read(&r)
-                case .keyUsage: parsed.keyUsage = try KeyUsage.read(&r)
-                case .extKeyUsage: _ = try ExtendedKeyUsage.read(&r, build: false)
-                case .subjectAltName: _ = try AlternativeNames.read(&r, "SubjectAltName", build: false)
-                case .issuerAltName: _ = try AlternativeNames.read(&r, "IssuerAltName", build: false)
-                case .nameConstraints: _ = try NameConstraints.read(&r)
-                case .authorityKeyIdentifier:
-                    let parts = try AuthorityKeyIdentifier.readParts(&r, build: false)
-                    parsed.layout.authorityKeyIdentifier = parts.keyIdentifier
-                    parsed.layout.authorityKeyIdentifierHasIssuer = parts.issuer != nil
-                case .subjectKeyIdentifier: parsed.layout.subjectKeyIdentifier = try SubjectKeyIdentifier.readRange(&r)
-                case .certificatePolicies: _ = try CertificatePolicies.read(&r, build: false)
-                case .policyMappings: _ = try PolicyMappings.read(&r)
-                case .policyConstraints: parsed.policyConstraints = try PolicyConstraints.read(&r)
-                case .inhibitAnyPolicy: parsed.inhibitAnyPolicy = try InhibitAnyPolicy.read(&r)
-                case .cRLDistributionPoints: _ = try CRLDistributionPoints.read(&r, build: false)
-                case .authorityInfoAccess: _ = try AuthorityInformationAccess.read(&r, build: false)
-                }
-            }
+        for index in parsed.extensions.indices {
+            guard let known = parsed.extensions[index].known else { continue }
+            let value = reader.descend(to: parsed.extensions[index].value, depth: 0)
+            try readKnownExtension(known, &reader, into: &parsed)
+            reader.ascend(value)
         }
         return parsed
     }
 
+    /// Validates the extnValue the reader spans as the extension `known`, keeping what ``Parsed``
+    /// holds of it.
+    private static func readKnownExtension(_ known: KnownExtension, _ r: inout DERReader, into parsed: inout Parsed) throws(DERError) {
+        switch known {
+        case .basicConstraints: parsed.basicConstraints = try BasicConstraints.read(&r)
+        case .keyUsage: parsed.keyUsage = try KeyUsage.read(&r)
+        case .extKeyUsage: try ExtendedKeyUsage.validate(&r)
+        case .subjectAltName: try AlternativeNames.validate(&r, "SubjectAltName")
+        case .issuerAltName: try AlternativeNames.validate(&r, "IssuerAltName")
+        case .nameConstraints: _ = try NameConstraints.read(&r)
+        case .authorityKeyIdentifier:
+            let parts = try AuthorityKeyIdentifier.readParts(&r, build: false)
+            parsed.layout.authorityKeyIdentifier = parts.keyIdentifier
+            parsed.layout.authorityKeyIdentifierHasIssuer = parts.issuer != nil
+        case .subjectKeyIdentifier: parsed.layout.subjectKeyIdentifier = try SubjectKeyIdentifier.readRange(&r)
+        case .certificatePolicies: try CertificatePolicies.validate(&r)
+        case .policyMappings: _ = try PolicyMappings.read(&r)
+        case .policyConstraints: parsed.policyConstraints = try PolicyConstraints.read(&r)
+        case .inhibitAnyPolicy: parsed.inhibitAnyPolicy = try InhibitAnyPolicy.read(&r)
+        case .cRLDistributionPoints: try CRLDistributionPoints.validate(&r)
+        case .authorityInfoAccess: try AuthorityInformationAccess.validate(&r)
+        }
+    }
+
     private static func parseTBS(_ tbs: inout DERReader, outerAlgorithm: Range<Int>, outerStart: Int,
-                                 into parsed: inout Parsed) throws(DERError) {
+                                 _ outerSignatureAlgorithm: SignatureAlgorithm, into parsed: inout Parsed) throws(DERError) {
         var version = Version.v1
         if let element = try tbs.readOptional(.contextSpecific(0, constructed: true), "version") {
-            let number = try tbs.enter(element, "version") { (inner: inout DERReader) throws(DERError) -> UInt8 in
-                let number = try inner.readUnsigned("version", as: UInt8.self)
-                try inner.finish("version")
-                return number
-            }
+            let explicit = try tbs.descend(into: element, "version")
+            let number = try tbs.readUnsigned("version", as: UInt8.self)
+            try tbs.ascend(explicit, "version")
             switch number {
             case 0: throw DERError(.explicitDefault, at: element.offset, expected: "version omitted for v1")
             case 1: version = .v2
@@ -208,72 +216,87 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         }
         parsed.version = version
         parsed.layout.serialNumber = try tbs.readInteger("serialNumber").value
+        // tbsCertificate.signature must be the outer signatureAlgorithm byte for byte (RFC 5280 4.1.1.2).
+        // The same bytes are the same element with the same algorithm, already read: only when they
+        // differ is this one read (its own errors first, then the mismatch).
         let innerStart = tbs.position
-        parsed.signatureAlgorithm = try SignatureAlgorithm.read(&tbs, "TBSCertificate signature")
-        parsed.layout.signatureAlgorithm = innerStart..<tbs.position
-        guard tbs.bytesEqual(parsed.layout.signatureAlgorithm, outerAlgorithm) else {
+        if tbs.end - innerStart >= outerAlgorithm.count,
+           tbs.bytesEqual(innerStart..<(innerStart + outerAlgorithm.count), outerAlgorithm) {
+            _ = try tbs.readElement("TBSCertificate signature")
+            parsed.signatureAlgorithm = outerSignatureAlgorithm
+        } else {
+            _ = try SignatureAlgorithm.read(&tbs, "TBSCertificate signature")
             throw DERError(.invalidValue, at: outerStart,
                            expected: "signatureAlgorithm identical to tbsCertificate.signature (RFC 5280 4.1.1.2)")
         }
+        parsed.layout.signatureAlgorithm = innerStart..<tbs.position
         parsed.layout.issuer = try Name.readRange(&tbs, "issuer")
-        let validity = try tbs.read(.sequence, "Validity")
-        try tbs.enter(validity, "Validity") { (v: inout DERReader) throws(DERError) in
-            let start = try v.readTime("notBefore")
-            let end = try v.readTime("notAfter")
-            try v.finish("Validity")
-            parsed.notBefore = start.time
-            parsed.notAfter = end.time
-            parsed.validityUsesGeneralizedTime = (start.isGeneralizedTime, end.isGeneralizedTime)
-        }
+        let validity = try tbs.descend(.sequence, "Validity")
+        let start = try tbs.readTime("notBefore")
+        let end = try tbs.readTime("notAfter")
+        try tbs.ascend(validity, "Validity")
+        parsed.notBefore = start.time
+        parsed.notAfter = end.time
+        parsed.validityUsesGeneralizedTime = (start.isGeneralizedTime, end.isGeneralizedTime)
         parsed.layout.subject = try Name.readRange(&tbs, "subject")
         parsed.layout.subjectPublicKeyInfo = try SubjectPublicKeyInfo.readLayout(&tbs)
 
-        func uniqueID(_ number: UInt8, _ name: String) throws(DERError) -> Range<Int>? {
-            guard let element = try tbs.readOptional(.contextSpecific(number), name) else { return nil }
-            guard version != .v1 else {
-                throw DERError(.invalidValue, at: element.offset, expected: "no \(name) in a v1 certificate (RFC 5280 4.1.2.8)")
-            }
-            return try tbs.bitString(element, name).bytes
+        if let element = try tbs.readOptional(.contextSpecific(1), "issuerUniqueID") {
+            parsed.layout.issuerUniqueID = try uniqueID(element, "issuerUniqueID", version, tbs)
         }
-        parsed.layout.issuerUniqueID = try uniqueID(1, "issuerUniqueID")
-        parsed.layout.subjectUniqueID = try uniqueID(2, "subjectUniqueID")
-
+        if let element = try tbs.readOptional(.contextSpecific(2), "subjectUniqueID") {
+            parsed.layout.subjectUniqueID = try uniqueID(element, "subjectUniqueID", version, tbs)
+        }
         if let element = try tbs.readOptional(.contextSpecific(3, constructed: true), "extensions") {
-            guard version == .v3 else {
+            guard _fastPath(version == .v3) else {
                 throw DERError(.invalidValue, at: element.offset, expected: "extensions only in a v3 certificate (RFC 5280 4.1.2.9)")
             }
-            parsed.extensions = try tbs.enter(element, "extensions") { (explicit: inout DERReader) throws(DERError) -> [ExtensionRecord] in
-                let list = try explicit.read(.sequence, "Extensions")
-                try explicit.finish("extensions")
-                return try explicit.enter(list, "Extensions") { (reader: inout DERReader) throws(DERError) -> [ExtensionRecord] in
-                    guard !reader.isAtEnd else {
-                        throw DERError(.invalidValue, at: list.offset, expected: "at least one Extension (SIZE (1..MAX))")
-                    }
-                    var records: [ExtensionRecord] = []
-                    records.reserveCapacity(12)
-                    var knownSeen: UInt16 = 0  // one bit per KnownExtension: a known one repeated is found without a scan
-                    while !reader.isAtEnd {
-                        let offset = reader.position
-                        let scope = try reader.descend(.sequence, "Extension")
-                        let record = try readExtension(&reader)
-                        try reader.ascend(scope, "Extension")
-                        let repeated: Bool
-                        if let known = record.known {
-                            repeated = knownSeen & known.bit != 0
-                            knownSeen |= known.bit
-                        } else {
-                            repeated = records.contains { $0.known == nil && reader.bytesEqual($0.oid, record.oid) }
-                        }
-                        if repeated {
-                            throw DERError(.duplicate, at: offset, expected: "each extension at most once (RFC 5280 4.2), \(OID(validatedEncoding: reader.bytes[record.oid])) repeated")
-                        }
-                        records.append(record)
-                    }
-                    return records
-                }
+            let explicit = try tbs.descend(into: element, "extensions")
+            let list = try tbs.read(.sequence, "Extensions")
+            try tbs.finish("extensions")
+            let extensions = try tbs.descend(into: list, "Extensions")
+            guard _fastPath(!tbs.isAtEnd) else {
+                throw DERError(.invalidValue, at: list.offset, expected: "at least one Extension (SIZE (1..MAX))")
             }
+            parsed.extensions = try readExtensions(&tbs)
+            tbs.ascend(extensions)
+            tbs.ascend(explicit)
         }
         try tbs.finish("TBSCertificate")
+    }
+
+    /// The bits of issuerUniqueID or subjectUniqueID (RFC 5280 4.1.2.8: v2 and v3 only).
+    private static func uniqueID(_ element: DERElement, _ name: String, _ version: Version, _ tbs: DERReader) throws(DERError) -> Range<Int> {
+        guard _fastPath(version != .v1) else {
+            throw DERError(.invalidValue, at: element.offset, expected: "no \(name) in a v1 certificate (RFC 5280 4.1.2.8)")
+        }
+        return try tbs.bitString(element, name).bytes
+    }
+
+    /// Reads every Extension of the Extensions SEQUENCE the reader spans, rejecting one present
+    /// twice (RFC 5280 4.2).
+    private static func readExtensions(_ reader: inout DERReader) throws(DERError) -> [ExtensionRecord] {
+        var records: [ExtensionRecord] = []
+        records.reserveCapacity(12)
+        var knownSeen: UInt16 = 0  // one bit per KnownExtension: a known one repeated is found without a scan
+        while !reader.isAtEnd {
+            let offset = reader.position
+            let scope = try reader.descend(.sequence, "Extension")
+            let record = try readExtension(&reader)
+            try reader.ascend(scope, "Extension")
+            let repeated: Bool
+            if let known = record.known {
+                repeated = knownSeen & known.bit != 0
+                knownSeen |= known.bit
+            } else {
+                repeated = records.contains { $0.known == nil && reader.bytesEqual($0.oid, record.oid) }
+            }
+            if _slowPath(repeated) {
+                throw DERError(.duplicate, at: offset, expected: "each extension at most once (RFC 5280 4.2), \(OID(validatedEncoding: reader.bytes[record.oid])) repeated")
+            }
+            records.append(record)
+        }
+        return records
     }
 
     /// Reads the contents of one `Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE,

@@ -60,8 +60,8 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``DERError``: malformed DER; `.unexpectedTag` for a tag outside `[0]`…`[8]` or with
     ///   the wrong constructed bit; `.invalidString` for non-IA5 text; `.invalidValue` for an
     ///   iPAddress of the wrong length for `context`.
-    static func read(_ reader: inout DERReader, _ context: Context, _ expected: @autoclosure () -> String) throws(DERError) -> GeneralName {
-        let found = try validate(&reader, context, expected())
+    static func read(_ reader: inout DERReader, _ context: Context, _ expected: String) throws(DERError) -> GeneralName {
+        let found = try validate(&reader, context, expected)
         let element = found.element
         let bytes = reader.bytes
         switch element.tag.number {
@@ -80,85 +80,82 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     /// Reads and validates one GeneralName as ``read(_:_:_:)`` does, without making views: returns
     /// the element and, for an otherName, the offsets of its type-id contents and of its value's
     /// complete encoding.
+    ///
+    /// `expected` names the field for error messages (callers pass literals; not a closure, so that
+    /// the function is not copied for each caller).
     static func validate(
-        _ reader: inout DERReader, _ context: Context, _ expected: @autoclosure () -> String
+        _ reader: inout DERReader, _ context: Context, _ expected: String
     ) throws(DERError) -> (element: DERElement, inner: (lowerBound: Range<Int>, upperBound: Range<Int>)) {
-        let element = try reader.readElement("GeneralName in \(expected())")
+        let element = try reader.readElement("GeneralName in \(expected)")
         let tag = element.tag
         let constructed = tag.number == 0 || tag.number == 3 || tag.number == 4 || tag.number == 5
-        guard tag.tagClass == .contextSpecific, tag.number <= 8, tag.isConstructed == constructed else {
-            throw DERError(.unexpectedTag, at: element.offset, expected: "GeneralName [0]…[8] in \(expected()), found \(tag)")
-        }
-        let none = (lowerBound: 0..<0, upperBound: 0..<0)
-        func ia5() throws(DERError) {
-            guard reader.withUnsafeBytes(of: element.value, { DERString.isValid($0, tag: .ia5String) }) else {
-                throw DERError(.invalidString, at: element.offset, expected: "IA5String in \(expected())")
-            }
+        guard _fastPath(tag.tagClass == .contextSpecific && tag.number <= 8 && tag.isConstructed == constructed) else {
+            throw DERError(.unexpectedTag, at: element.offset, expected: "GeneralName [0]…[8] in \(expected), found \(tag)")
         }
         switch tag.number {
         case 0:
-            return try reader.enter(element, "otherName") {
-                (inner: inout DERReader) throws(DERError) -> (element: DERElement, inner: (lowerBound: Range<Int>, upperBound: Range<Int>)) in
-                let typeID = try inner.readObjectIdentifier("otherName type-id")
-                let value = try inner.read(.contextSpecific(0, constructed: true), "otherName value")
-                let any = try inner.enter(value, "otherName value") { (explicit: inout DERReader) throws(DERError) -> DERElement in
-                    let any = try explicit.readElement("otherName value")
-                    try explicit.finish("otherName value")
-                    return any
-                }
-                try inner.finish("otherName")
-                return (element, (typeID.value, any.encoded))
-            }
+            let otherName = try reader.descend(into: element, "otherName")
+            let typeID = try reader.readObjectIdentifier("otherName type-id")
+            let value = try reader.read(.contextSpecific(0, constructed: true), "otherName value")
+            let explicit = try reader.descend(into: value, "otherName value")
+            let any = try reader.readElement("otherName value")
+            try reader.ascend(explicit, "otherName value")
+            try reader.finish("otherName")
+            reader.ascend(otherName)
+            return (element, (typeID.value, any.encoded))
         case 1, 2, 6:
-            try ia5()
-        case 4:
-            try reader.enter(element, "directoryName") { (inner: inout DERReader) throws(DERError) in
-                _ = try Name.readRange(&inner, "directoryName in \(expected())")
-                try inner.finish("directoryName")
+            guard _fastPath(reader.withUnsafeBytes(of: element.value, { DERString.isValid($0, tag: .ia5String) })) else {
+                throw DERError(.invalidString, at: element.offset, expected: "IA5String in \(expected)")
             }
+        case 4:
+            let directoryName = try reader.descend(into: element, "directoryName")
+            _ = try Name.readRange(&reader, "directoryName in \(expected)")
+            try reader.finish("directoryName")
+            reader.ascend(directoryName)
         case 7:
             let count = element.value.count
             let valid = context == .name ? (count == 4 || count == 16) : (count == 8 || count == 32)
-            guard valid else {
+            guard _fastPath(valid) else {
                 throw DERError(.invalidValue, at: element.offset,
-                               expected: context == .name ? "iPAddress of 4 or 16 octets in \(expected())"
-                                                          : "iPAddress and mask of 8 or 32 octets in \(expected())")
+                               expected: context == .name ? "iPAddress of 4 or 16 octets in \(expected)"
+                                                          : "iPAddress and mask of 8 or 32 octets in \(expected)")
             }
         case 8:
             let oidElement = DERElement(tag: .objectIdentifier, offset: element.offset, value: element.value)
-            try reader.validateObjectIdentifier(oidElement, "registeredID in \(expected())")
+            try reader.validateObjectIdentifier(oidElement, "registeredID in \(expected)")
         default:
             break  // x400Address, ediPartyName: kept uninterpreted
         }
-        return (element, none)
+        return (element, (0..<0, 0..<0))
     }
 
     /// Reads `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName`.
     ///
     /// - Throws: ``DERError``, with `.invalidValue` for an empty sequence.
-    static func readSequence(_ reader: inout DERReader, _ context: Context, _ expected: @autoclosure () -> String) throws(DERError) -> [GeneralName] {
-        let element = try reader.read(.sequence, expected())
-        return try reader.enter(element, expected()) { (inner: inout DERReader) throws(DERError) -> [GeneralName] in
-            try readNames(&inner, element, context, expected())
-        }
+    static func readSequence(_ reader: inout DERReader, _ context: Context, _ expected: String) throws(DERError) -> [GeneralName] {
+        let element = try reader.read(.sequence, expected)
+        let sequence = try reader.descend(into: element, expected)
+        let names = try readNames(&reader, element, context, expected)
+        reader.ascend(sequence)
+        return names
     }
 
     /// Reads the contents of a GeneralNames (already entered), requiring at least one name. With
     /// `build` false the names are only validated and the result is empty.
     static func readNames(
-        _ inner: inout DERReader, _ element: DERElement, _ context: Context, _ expected: @autoclosure () -> String, build: Bool = true
+        _ inner: inout DERReader, _ element: DERElement, _ context: Context, _ expected: String, build: Bool = true
     ) throws(DERError) -> [GeneralName] {
+        guard _fastPath(!inner.isAtEnd) else {
+            throw DERError(.invalidValue, at: element.offset, expected: "at least one GeneralName in \(expected)")
+        }
         var names: [GeneralName] = []
-        var count = 0
         while !inner.isAtEnd {
             if build {
-                names.append(try read(&inner, context, expected()))
+                names.append(try read(&inner, context, expected))
             } else {
-                _ = try validate(&inner, context, expected())
+                _ = try validate(&inner, context, expected)
             }
-            count += 1
         }
-        guard count > 0 else { throw DERError(.invalidValue, at: element.offset, expected: "at least one GeneralName in \(expected())") }
         return names
     }
 }

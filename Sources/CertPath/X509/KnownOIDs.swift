@@ -149,11 +149,21 @@ struct ShortOIDKey: Hashable, Sendable {
     let high: UInt64
 
     /// The key of `encoded`, or `nil` when it is longer than 16 octets.
+    @inline(__always)
     init?(_ encoded: UnsafeBufferPointer<UInt8>) {
-        guard encoded.count <= 16 else { return nil }
+        guard encoded.count <= 16, let start = encoded.baseAddress else {
+            guard encoded.isEmpty else { return nil }
+            self.count = 0
+            self.low = 0
+            self.high = 0
+            return
+        }
         var low: UInt64 = 0, high: UInt64 = 0
-        for (index, byte) in encoded.enumerated() {
-            if index < 8 { low |= UInt64(byte) << (8 * UInt64(index)) } else { high |= UInt64(byte) << (8 * UInt64(index - 8)) }
+        var index = 0
+        while index < encoded.count {
+            let byte = UInt64(start[index])
+            if index < 8 { low |= byte &<< UInt64(8 &* index) } else { high |= byte &<< UInt64(8 &* (index &- 8)) }
+            index &+= 1
         }
         self.count = encoded.count
         self.low = low

@@ -49,50 +49,56 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``DERError``: malformed DER; `.invalidValue` for an empty RDN; `.unsortedSet` for a
     ///   multi-valued RDN out of DER order; `.invalidString` for a string value outside its alphabet.
-    static func read(_ reader: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> Name {
-        Name(validatedDER: reader.bytes[try readRange(&reader, expected())])
+    static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> Name {
+        Name(validatedDER: reader.bytes[try readRange(&reader, expected)])
     }
 
     /// ``read(_:_:)``, returning the offsets of the Name's complete encoding instead of a view.
-    static func readRange(_ reader: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> Range<Int> {
-        let element = try reader.read(.sequence, expected())
-        try reader.enter(element, expected()) { (sequence: inout DERReader) throws(DERError) in
-            while !sequence.isAtEnd {
-                let set = try sequence.read(.set, "RelativeDistinguishedName of \(expected())")
-                try sequence.enter(set, "RelativeDistinguishedName") { (attributes: inout DERReader) throws(DERError) in
-                    guard !attributes.isAtEnd else {
-                        throw DERError(.invalidValue, at: set.offset, expected: "non-empty RelativeDistinguishedName in \(expected())")
-                    }
-                    var previous: Range<Int>? = nil
-                    while !attributes.isAtEnd {
-                        let atv = try attributes.read(.sequence, "AttributeTypeAndValue in \(expected())")
-                        try attributes.enter(atv, "AttributeTypeAndValue") { (fields: inout DERReader) throws(DERError) in
-                            _ = try fields.readObjectIdentifier("attribute type in \(expected())")
-                            let value = try fields.readElement("attribute value in \(expected())")
-                            try fields.finish("AttributeTypeAndValue")
-                            if DERString.isStringType(value.tag) {
-                                guard fields.withUnsafeBytes(of: value.value, { DERString.isValid($0, tag: value.tag) }) else {
-                                    throw DERError(.invalidString, at: value.offset, expected: "valid \(value.tag) in \(expected())")
-                                }
-                            } else if value.tag.isConstructed, fields.depth >= fields.maximumDepth {
-                                throw DERError(.depthExceeded, at: value.offset, expected: "attribute value")
-                            }
-                        }
-                        if let previous, !Name.precedesOrEqual(attributes.bytes[previous], attributes.bytes[atv.encoded]) {
-                            throw DERError(.unsortedSet, at: atv.offset, expected: "multi-valued RDN in DER SET OF order in \(expected())")
-                        }
-                        previous = atv.encoded
-                    }
-                }
+    ///
+    /// `expected` names the field for error messages (a literal costs nothing; it is not a closure
+    /// so that the function is not copied for each caller).
+    static func readRange(_ reader: inout DERReader, _ expected: String) throws(DERError) -> Range<Int> {
+        let element = try reader.read(.sequence, expected)
+        let name = try reader.descend(into: element, expected)
+        while !reader.isAtEnd {
+            let set = try reader.read(.set, "RelativeDistinguishedName of \(expected)")
+            let rdn = try reader.descend(into: set, "RelativeDistinguishedName")
+            guard _fastPath(!reader.isAtEnd) else {
+                throw DERError(.invalidValue, at: set.offset, expected: "non-empty RelativeDistinguishedName in \(expected)")
             }
+            var previous: Range<Int>? = nil
+            while !reader.isAtEnd {
+                let atv = try reader.read(.sequence, "AttributeTypeAndValue in \(expected)")
+                let fields = try reader.descend(into: atv, "AttributeTypeAndValue")
+                _ = try reader.readObjectIdentifier("attribute type in \(expected)")
+                let value = try reader.readElement("attribute value in \(expected)")
+                try reader.ascend(fields, "AttributeTypeAndValue")
+                if DERString.isStringType(value.tag) {
+                    guard _fastPath(reader.withUnsafeBytes(of: value.value, { DERString.isValid($0, tag: value.tag) })) else {
+                        throw DERError(.invalidString, at: value.offset, expected: "valid \(value.tag) in \(expected)")
+                    }
+                } else if value.tag.isConstructed, reader.depth + 1 >= reader.maximumDepth {
+                    throw DERError(.depthExceeded, at: value.offset, expected: "attribute value")
+                }
+                if let previous, !Name.precedesOrEqual(reader, previous, atv.encoded) {
+                    throw DERError(.unsortedSet, at: atv.offset, expected: "multi-valued RDN in DER SET OF order in \(expected)")
+                }
+                previous = atv.encoded
+            }
+            reader.ascend(rdn)
         }
+        reader.ascend(name)
         return element.encoded
     }
 
     /// DER SET OF order (X.690 11.6): encodings compared as octet strings, shorter padded with zeros.
-    private static func precedesOrEqual(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
-        for (x, y) in zip(a, b) where x != y { return x < y }
-        return a.count <= b.count
+    private static func precedesOrEqual(_ reader: DERReader, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        reader.withUnsafeBytes(of: a) { x in
+            reader.withUnsafeBytes(of: b) { y in
+                for (p, q) in zip(x, y) where p != q { return p < q }
+                return x.count <= y.count
+            }
+        }
     }
 
     /// The RDNs in encoded order (most significant first), decoded from ``der``.

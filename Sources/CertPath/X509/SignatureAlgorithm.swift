@@ -65,27 +65,33 @@ extension SignatureAlgorithm {
     ///
     /// - Throws: ``DERError`` for malformed DER or parameters that break the rules of the algorithm's RFC
     ///   (`.invalidValue`), for example ECDSA with parameters or PKCS #1 with non-NULL parameters.
-    static func read(_ reader: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> SignatureAlgorithm {
-        try reader.sequence(expected()) { (r: inout DERReader) throws(DERError) -> SignatureAlgorithm in
-            let oidElement = try r.readObjectIdentifier("\(expected()) algorithm")
-            guard let index = r.withUnsafeBytes(of: oidElement.value, { tableIndex(of: $0) }) else {
-                // Unknown algorithm: its parameters (ANY, one element at most) are left undecoded.
-                if !r.isAtEnd { _ = try r.readElement("parameters of \(expected())") }
-                return .unsupported(OID(validatedEncoding: r.bytes[oidElement.value]))
-            }
-            let known = (algorithm: algorithms[index], parameters: parameterRules[index])
-            switch known.parameters {
+    ///
+    /// `expected` names the field for error messages (not a closure, so that the function is not
+    /// copied for each caller; callers pass literals).
+    static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> SignatureAlgorithm {
+        let identifier = try reader.descend(.sequence, expected)
+        let oidElement = try reader.readObjectIdentifier("\(expected) algorithm")
+        let algorithm: SignatureAlgorithm
+        if let index = reader.withUnsafeBytes(of: oidElement.value, { tableIndex(of: $0) }) {
+            switch parameterRules[index] {
             case .nullOrAbsent:
-                if !r.isAtEnd { try r.readNull("NULL parameters of \(expected())") }
+                if !reader.isAtEnd { try reader.readNull("NULL parameters of \(expected)") }
+                algorithm = algorithms[index]
             case .absent:
-                if !r.isAtEnd {
-                    throw DERError(.invalidValue, at: r.position, expected: "absent parameters for \(table[index].oid) (\(expected()))")
+                if !reader.isAtEnd {
+                    throw DERError(.invalidValue, at: reader.position, expected: "absent parameters for \(table[index].oid) (\(expected))")
                 }
+                algorithm = algorithms[index]
             case .pss:
-                return try readPSSParameters(&r, oid: table[index].oid, expected())
+                algorithm = try readPSSParameters(&reader, oid: table[index].oid, expected)
             }
-            return known.algorithm
+        } else {
+            // Unknown algorithm: its parameters (ANY, one element at most) are left undecoded.
+            if !reader.isAtEnd { _ = try reader.readElement("parameters of \(expected)") }
+            algorithm = .unsupported(OID(validatedEncoding: reader.bytes[oidElement.value]))
         }
+        try reader.ascend(identifier, expected)
+        return algorithm
     }
 
     private enum ParameterRule { case nullOrAbsent, absent, pss }

@@ -117,120 +117,131 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     /// ``read(_:)``, returning where the parts are instead of views of them.
     static func readLayout(_ reader: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout {
         let element = try reader.read(.sequence, "SubjectPublicKeyInfo")
-        return try reader.enter(element, "SubjectPublicKeyInfo") { (r: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout in
-            let algorithmElement = try r.read(.sequence, "SubjectPublicKeyInfo algorithm")
-            let (oid, parameters, parametersStart) = try r.enter(algorithmElement, "AlgorithmIdentifier") {
-                (algorithm: inout DERReader) throws(DERError) -> (DERElement, DERElement?, Int) in
-                let oid = try algorithm.readObjectIdentifier("SubjectPublicKeyInfo algorithm")
-                let parametersStart = algorithm.position
-                let parameters: DERElement? = algorithm.isAtEnd ? nil : try algorithm.readElement("algorithm parameters")
-                try algorithm.finish("AlgorithmIdentifier")
-                return (oid, parameters, parametersStart)
+        let info = try reader.descend(into: element, "SubjectPublicKeyInfo")
+        let algorithmElement = try reader.read(.sequence, "SubjectPublicKeyInfo algorithm")
+        let algorithm = try reader.descend(into: algorithmElement, "AlgorithmIdentifier")
+        let oid = try reader.readObjectIdentifier("SubjectPublicKeyInfo algorithm")
+        let parametersStart = reader.position
+        let parameters: DERElement? = reader.isAtEnd ? nil : try reader.readElement("algorithm parameters")
+        try reader.ascend(algorithm, "AlgorithmIdentifier")
+        let bits = try reader.readBitString("subjectPublicKey")
+        try reader.finish("SubjectPublicKeyInfo")
+        guard _fastPath(bits.unusedBits == 0) else {
+            throw DERError(.invalidBitString, at: bits.bytes.lowerBound - 1, expected: "subjectPublicKey of whole bytes")
+        }
+        let key = try readKey(&reader, algorithm: oid, parameters: parameters, parametersStart: parametersStart, bits.bytes)
+        reader.ascend(info)
+        return SubjectPublicKeyLayout(der: element.encoded, key: key.key, isRestrictedToRSASSAPSS: key.pssOnly)
+    }
+
+    /// The key algorithms told apart by ``readKey(_:algorithm:parameters:parametersStart:_:)``.
+    private enum KeyAlgorithm { case rsa, rsassaPSS, dsa, ecPublicKey, ed25519, ed448 }
+
+    /// The keys of the algorithm OIDs, trivially copyable (comparing OIDs would touch their storage).
+    private static let keyAlgorithms: [(key: ShortOIDKey, algorithm: KeyAlgorithm)] = [
+        (KnownOID.rsaEncryption, .rsa), (KnownOID.ecPublicKey, .ecPublicKey), (KnownOID.rsassaPSS, .rsassaPSS),
+        (KnownOID.ed25519, .ed25519), (KnownOID.ed448, .ed448), (KnownOID.dsa, .dsa),
+    ].map { (oid, algorithm) in (oid.encoded.withUnsafeBufferPointer { ShortOIDKey($0)! }, algorithm) }
+
+    /// The named curves CertPath supports, by the keys of their OIDs.
+    private static let curves: [(key: ShortOIDKey, curve: NamedCurve)] = NamedCurve.allCases.map { curve in
+        (curve.oid.encoded.withUnsafeBufferPointer { ShortOIDKey($0)! }, curve)
+    }
+
+    /// Decodes subjectPublicKey (the bit string's bytes `keyBytes`) by the rules of its algorithm
+    /// (RFC 3279 2.3, RFC 4055 1.2, RFC 5480 2, RFC 8410 4).
+    private static func readKey(
+        _ r: inout DERReader, algorithm oid: DERElement, parameters: DERElement?, parametersStart: Int, _ keyBytes: Range<Int>
+    ) throws(DERError) -> (key: SubjectPublicKeyLayout.Key, pssOnly: Bool) {
+        let keyElement = DERElement(tag: .bitString, offset: keyBytes.lowerBound, value: keyBytes)
+        func positive(_ k: DERReader, _ e: DERElement, _ what: String) throws(DERError) -> Range<Int> {
+            var value = e.value
+            if k.isNegativeInteger(e) { throw DERError(.negativeInteger, at: e.offset, expected: "positive \(what)") }
+            if k.bytes[value.lowerBound] == 0 { value = value.dropFirst() }
+            guard _fastPath(!value.isEmpty) else { throw DERError(.invalidValue, at: e.offset, expected: "non-zero \(what)") }
+            return value
+        }
+        let key = r.withUnsafeBytes(of: oid.value) { ShortOIDKey($0) }
+        switch keyAlgorithms.first(where: { $0.key == key })?.algorithm {
+        case .rsa?, .rsassaPSS?:
+            let isRSA = keyAlgorithms[0].key == key
+            if isRSA {
+                guard let parameters, parameters.tag == .null, parameters.value.isEmpty else {
+                    throw DERError(.invalidValue, at: parametersStart, expected: "NULL parameters for rsaEncryption (RFC 3279 2.3.1)")
+                }
+            } else if let parameters {
+                // id-RSASSA-PSS: parameters absent or RSASSA-PSS-params restricting the key (RFC 4055 3.1).
+                guard _fastPath(parameters.tag == .sequence) else {
+                    throw DERError(.invalidValue, at: parameters.offset, expected: "absent or RSASSA-PSS-params for id-RSASSA-PSS keys")
+                }
+                let scope = r.descend(to: parameters.encoded, depth: r.depth + 1)
+                _ = try SignatureAlgorithm.readPSSParameters(&r, oid: KnownOID.rsassaPSS, "id-RSASSA-PSS key")
+                r.ascend(scope)
             }
-            let bits = try r.readBitString("subjectPublicKey")
-            try r.finish("SubjectPublicKeyInfo")
-            guard bits.unusedBits == 0 else {
-                throw DERError(.invalidBitString, at: bits.bytes.lowerBound - 1, expected: "subjectPublicKey of whole bytes")
+            let inner = try r.descend(into: keyElement, "RSAPublicKey")
+            let sequence = try r.descend(.sequence, "RSAPublicKey")
+            let modulus = try r.readInteger("RSAPublicKey modulus")
+            let exponent = try r.readInteger("RSAPublicKey publicExponent")
+            let rsa = SubjectPublicKeyLayout.Key.rsa(modulus: try positive(r, modulus, "modulus"),
+                                                     publicExponent: try positive(r, exponent, "publicExponent"))
+            try r.ascend(sequence, "RSAPublicKey")
+            try r.finish("RSAPublicKey")
+            r.ascend(inner)
+            return (rsa, !isRSA)
+        case .dsa?:
+            var dsaParameters: SubjectPublicKeyLayout.DSAParameters? = nil
+            if let parameters {
+                guard _fastPath(parameters.tag == .sequence) else {
+                    throw DERError(.unexpectedTag, at: parameters.offset, expected: "Dss-Parms SEQUENCE or absent parameters")
+                }
+                let scope = r.descend(to: parameters.encoded, depth: r.depth + 1)
+                let sequence = try r.descend(.sequence, "Dss-Parms")
+                let p = try r.readInteger("Dss-Parms p"), q = try r.readInteger("Dss-Parms q"), g = try r.readInteger("Dss-Parms g")
+                dsaParameters = SubjectPublicKeyLayout.DSAParameters(
+                    p: try positive(r, p, "DSA p"), q: try positive(r, q, "DSA q"), g: try positive(r, g, "DSA g"))
+                try r.ascend(sequence, "Dss-Parms")
+                r.ascend(scope)
             }
-            let keyBytes = bits.bytes
-            let keyElement = DERElement(tag: .bitString, offset: bits.bytes.lowerBound, value: bits.bytes)
-            func positive(_ k: DERReader, _ e: DERElement, _ what: String) throws(DERError) -> Range<Int> {
-                var value = e.value
-                if k.isNegativeInteger(e) { throw DERError(.negativeInteger, at: e.offset, expected: "positive \(what)") }
-                if k.bytes[value.lowerBound] == 0 { value = value.dropFirst() }
-                guard !value.isEmpty else { throw DERError(.invalidValue, at: e.offset, expected: "non-zero \(what)") }
-                return value
+            let inner = try r.descend(into: keyElement, "DSAPublicKey")
+            let element = try r.readInteger("DSAPublicKey")
+            try r.finish("DSAPublicKey")
+            let y = try positive(r, element, "DSA public key")
+            r.ascend(inner)
+            return (.dsa(parameters: dsaParameters, publicKey: y), false)
+        case .ecPublicKey?:
+            guard let parameters else {
+                throw DERError(.invalidValue, at: parametersStart, expected: "ECParameters namedCurve (RFC 5480 2.1.1)")
             }
-            func layout(_ key: SubjectPublicKeyLayout.Key, pssOnly: Bool = false) -> SubjectPublicKeyLayout {
-                SubjectPublicKeyLayout(der: element.encoded, key: key, isRestrictedToRSASSAPSS: pssOnly)
+            guard _fastPath(parameters.tag == .objectIdentifier) else {
+                throw DERError(.unsupported, at: parameters.offset, expected: "namedCurve; explicit or implicit curve parameters are forbidden (RFC 5480 2.1.1)")
             }
-            let isRSA = r.contentsEqual(oid, KnownOID.rsaEncryption.encoded)
-            if isRSA || r.contentsEqual(oid, KnownOID.rsassaPSS.encoded) {
-                if isRSA {
-                    guard let parameters, parameters.tag == .null, parameters.value.isEmpty else {
-                        throw DERError(.invalidValue, at: parametersStart, expected: "NULL parameters for rsaEncryption (RFC 3279 2.3.1)")
-                    }
-                } else if let parameters {
-                    // id-RSASSA-PSS: parameters absent or RSASSA-PSS-params restricting the key (RFC 4055 3.1).
-                    guard parameters.tag == .sequence else {
-                        throw DERError(.invalidValue, at: parameters.offset, expected: "absent or RSASSA-PSS-params for id-RSASSA-PSS keys")
-                    }
-                    try r.within(parameters.encoded, depth: r.depth + 1) { (params: inout DERReader) throws(DERError) in
-                        _ = try SignatureAlgorithm.readPSSParameters(&params, oid: KnownOID.rsassaPSS, "id-RSASSA-PSS key")
-                    }
-                }
-                let key = try r.enter(keyElement, "RSAPublicKey") { (rsa: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout.Key in
-                    let key = try rsa.sequence("RSAPublicKey") { (k: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout.Key in
-                        let modulus = try k.readInteger("RSAPublicKey modulus")
-                        let exponent = try k.readInteger("RSAPublicKey publicExponent")
-                        return .rsa(modulus: try positive(k, modulus, "modulus"), publicExponent: try positive(k, exponent, "publicExponent"))
-                    }
-                    try rsa.finish("RSAPublicKey")
-                    return key
-                }
-                return layout(key, pssOnly: !isRSA)
-            } else if r.contentsEqual(oid, KnownOID.dsa.encoded) {
-                var dsaParameters: SubjectPublicKeyLayout.DSAParameters? = nil
-                if let parameters {
-                    guard parameters.tag == .sequence else {
-                        throw DERError(.unexpectedTag, at: parameters.offset, expected: "Dss-Parms SEQUENCE or absent parameters")
-                    }
-                    dsaParameters = try r.within(parameters.encoded, depth: r.depth + 1) {
-                        (params: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout.DSAParameters in
-                        try params.sequence("Dss-Parms") { (d: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout.DSAParameters in
-                            let p = try d.readInteger("Dss-Parms p"), q = try d.readInteger("Dss-Parms q"), g = try d.readInteger("Dss-Parms g")
-                            return SubjectPublicKeyLayout.DSAParameters(
-                                p: try positive(d, p, "DSA p"), q: try positive(d, q, "DSA q"), g: try positive(d, g, "DSA g"))
-                        }
-                    }
-                }
-                let y = try r.enter(keyElement, "DSAPublicKey") { (y: inout DERReader) throws(DERError) -> Range<Int> in
-                    let element = try y.readInteger("DSAPublicKey")
-                    try y.finish("DSAPublicKey")
-                    return try positive(y, element, "DSA public key")
-                }
-                return layout(.dsa(parameters: dsaParameters, publicKey: y))
-            } else if r.contentsEqual(oid, KnownOID.ecPublicKey.encoded) {
-                guard let parameters else {
-                    throw DERError(.invalidValue, at: parametersStart, expected: "ECParameters namedCurve (RFC 5480 2.1.1)")
-                }
-                guard parameters.tag == .objectIdentifier else {
-                    throw DERError(.unsupported, at: parameters.offset, expected: "namedCurve; explicit or implicit curve parameters are forbidden (RFC 5480 2.1.1)")
-                }
-                try r.validateObjectIdentifier(parameters, "namedCurve")
-                let curve: NamedCurve
-                if r.contentsEqual(parameters, KnownOID.secp256r1.encoded) {
-                    curve = .p256
-                } else if r.contentsEqual(parameters, KnownOID.secp384r1.encoded) {
-                    curve = .p384
-                } else if r.contentsEqual(parameters, KnownOID.secp521r1.encoded) {
-                    curve = .p521
-                } else {
-                    return layout(.unsupportedCurve(parameters.value))
-                }
-                let length = curve.coordinateLength
-                let validPoint: Bool
-                switch keyBytes.isEmpty ? nil : r.bytes[keyBytes.lowerBound] {
-                case 0x04: validPoint = keyBytes.count == 1 + 2 * length
-                case 0x02, 0x03: validPoint = keyBytes.count == 1 + length
-                default: validPoint = false
-                }
-                guard validPoint else {
-                    throw DERError(.invalidValue, at: bits.bytes.lowerBound, expected: "SEC 1 \(curve.rawValue) point (RFC 5480 2.2)")
-                }
-                return layout(.ec(curve, point: keyBytes))
-            } else if r.contentsEqual(oid, KnownOID.ed25519.encoded) || r.contentsEqual(oid, KnownOID.ed448.encoded) {
-                let is25519 = r.contentsEqual(oid, KnownOID.ed25519.encoded)
-                guard parameters == nil else {
-                    throw DERError(.invalidValue, at: parametersStart, expected: "absent parameters for EdDSA keys (RFC 8410 3)")
-                }
-                guard keyBytes.count == (is25519 ? 32 : 57) else {
-                    throw DERError(.invalidValue, at: bits.bytes.lowerBound, expected: "\(is25519 ? 32 : 57)-byte EdDSA public key (RFC 8410 4)")
-                }
-                return layout(is25519 ? .ed25519(keyBytes) : .ed448(keyBytes))
-            } else {
-                return layout(.unsupported(algorithm: oid.value))
+            try r.validateObjectIdentifier(parameters, "namedCurve")
+            let curveKey = r.withUnsafeBytes(of: parameters.value) { ShortOIDKey($0) }
+            guard let curve = curves.first(where: { $0.key == curveKey })?.curve else {
+                return (.unsupportedCurve(parameters.value), false)
             }
+            let length = curve.coordinateLength
+            let validPoint: Bool
+            switch keyBytes.isEmpty ? nil : r.withUnsafeBytes(of: keyBytes, { $0[0] }) {
+            case 0x04: validPoint = keyBytes.count == 1 + 2 * length
+            case 0x02, 0x03: validPoint = keyBytes.count == 1 + length
+            default: validPoint = false
+            }
+            guard _fastPath(validPoint) else {
+                throw DERError(.invalidValue, at: keyBytes.lowerBound, expected: "SEC 1 \(curve.rawValue) point (RFC 5480 2.2)")
+            }
+            return (.ec(curve, point: keyBytes), false)
+        case .ed25519?, .ed448?:
+            let is25519 = keyAlgorithms[3].key == key
+            guard _fastPath(parameters == nil) else {
+                throw DERError(.invalidValue, at: parametersStart, expected: "absent parameters for EdDSA keys (RFC 8410 3)")
+            }
+            guard _fastPath(keyBytes.count == (is25519 ? 32 : 57)) else {
+                throw DERError(.invalidValue, at: keyBytes.lowerBound, expected: "\(is25519 ? 32 : 57)-byte EdDSA public key (RFC 8410 4)")
+            }
+            return (is25519 ? .ed25519(keyBytes) : .ed448(keyBytes), false)
+        case nil:
+            return (.unsupported(algorithm: oid.value), false)
         }
     }
 }

@@ -18,23 +18,29 @@ enum AuthorityInformationAccess {
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
     /// validates and returns an empty list.
     static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [AccessDescription] {
-        try reader.extensionValue(.sequence, "AuthorityInfoAccessSyntax") { (r: inout DERReader) throws(DERError) -> [AccessDescription] in
-            var descriptions: [AccessDescription] = []
-            var count = 0
-            while !r.isAtEnd {
-                try r.sequence("AccessDescription") { (a: inout DERReader) throws(DERError) in
-                    if build {
-                        descriptions.append(AccessDescription(accessMethod: try a.readOID("accessMethod"),
-                                                              accessLocation: try GeneralName.read(&a, .name, "accessLocation")))
-                    } else {
-                        _ = try a.readObjectIdentifier("accessMethod")
-                        _ = try GeneralName.validate(&a, .name, "accessLocation")
-                    }
-                }
-                count += 1
+        let list = try reader.descend(.sequence, "AuthorityInfoAccessSyntax")
+        var descriptions: [AccessDescription] = []
+        var count = 0
+        while !reader.isAtEnd {
+            let description = try reader.descend(.sequence, "AccessDescription")
+            if build {
+                descriptions.append(AccessDescription(accessMethod: try reader.readOID("accessMethod"),
+                                                      accessLocation: try GeneralName.read(&reader, .name, "accessLocation")))
+            } else {
+                _ = try reader.readObjectIdentifier("accessMethod")
+                _ = try GeneralName.validate(&reader, .name, "accessLocation")
             }
-            guard count > 0 else { throw DERError(.invalidValue, at: r.position, expected: "at least one AccessDescription") }
-            return descriptions
+            try reader.ascend(description, "AccessDescription")
+            count += 1
         }
+        guard _fastPath(count > 0) else { throw DERError(.invalidValue, at: reader.position, expected: "at least one AccessDescription") }
+        try reader.ascend(list, "AuthorityInfoAccessSyntax")
+        try reader.finish("AuthorityInfoAccessSyntax")
+        return descriptions
+    }
+
+    /// ``read(_:build:)`` without building the list: validation only.
+    static func validate(_ reader: inout DERReader) throws(DERError) {
+        _ = try read(&reader, build: false)
     }
 }

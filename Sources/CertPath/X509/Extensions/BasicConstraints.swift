@@ -24,16 +24,17 @@ public struct BasicConstraints: Hashable, Sendable {
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
     static func read(_ reader: inout DERReader) throws(DERError) -> BasicConstraints {
-        return try reader.extensionValue(.sequence, "BasicConstraints") { (r: inout DERReader) throws(DERError) -> BasicConstraints in
-            let isCA = try r.readBooleanDefaultFalse("BasicConstraints cA")
-            var pathLength: Int? = nil
-            if let element = try r.readOptional(.integer, "BasicConstraints pathLenConstraint") {
-                guard isCA else {
-                    throw DERError(.invalidValue, at: element.offset, expected: "pathLenConstraint only when cA is TRUE")
-                }
-                pathLength = Int(try r.unsignedInteger(element, "BasicConstraints pathLenConstraint", as: UInt32.self))
+        let sequence = try reader.descend(.sequence, "BasicConstraints")
+        let isCA = try reader.readBooleanDefaultFalse("BasicConstraints cA")
+        var pathLength: Int? = nil
+        if let element = try reader.readOptional(.integer, "BasicConstraints pathLenConstraint") {
+            guard _fastPath(isCA) else {
+                throw DERError(.invalidValue, at: element.offset, expected: "pathLenConstraint only when cA is TRUE")
             }
-            return BasicConstraints(isCertificateAuthority: isCA, pathLenConstraint: pathLength)
+            pathLength = Int(try reader.unsignedInteger(element, "BasicConstraints pathLenConstraint", as: UInt32.self))
         }
+        try reader.ascend(sequence, "BasicConstraints")
+        try reader.finish("BasicConstraints")
+        return BasicConstraints(isCertificateAuthority: isCA, pathLenConstraint: pathLength)
     }
 }

@@ -22,43 +22,47 @@ enum CertificatePolicies {
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
     /// validates and returns an empty list.
     static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [PolicyInformation] {
-        try reader.extensionValue(.sequence, "certificatePolicies") { (r: inout DERReader) throws(DERError) -> [PolicyInformation] in
-            var policies: [PolicyInformation] = []
-            var identifiers = SmallRangeList()
-            while !r.isAtEnd {
-                let offset = r.position
-                let (identifier, qualifiers) = try r.sequence("PolicyInformation") {
-                    (p: inout DERReader) throws(DERError) -> (Range<Int>, Range<Int>?) in
-                    let identifier = try p.readObjectIdentifier("policyIdentifier")
-                    var qualifiers: Range<Int>? = nil
-                    if let element = try p.readOptional(.sequence, "policyQualifiers") {
-                        try p.enter(element, "policyQualifiers") { (list: inout DERReader) throws(DERError) in
-                            guard !list.isAtEnd else {
-                                throw DERError(.invalidValue, at: element.offset, expected: "at least one PolicyQualifierInfo")
-                            }
-                            while !list.isAtEnd {
-                                try list.sequence("PolicyQualifierInfo") { (q: inout DERReader) throws(DERError) in
-                                    _ = try q.readObjectIdentifier("policyQualifierId")
-                                    _ = try q.readElement("qualifier")
-                                }
-                            }
-                        }
-                        qualifiers = element.encoded
-                    }
-                    return (identifier.value, qualifiers)
+        let list = try reader.descend(.sequence, "certificatePolicies")
+        var policies: [PolicyInformation] = []
+        var identifiers = SmallRangeList()
+        while !reader.isAtEnd {
+            let offset = reader.position
+            let information = try reader.descend(.sequence, "PolicyInformation")
+            let identifier = try reader.readObjectIdentifier("policyIdentifier").value
+            var qualifiers: Range<Int>? = nil
+            if let element = try reader.readOptional(.sequence, "policyQualifiers") {
+                let qualifierList = try reader.descend(into: element, "policyQualifiers")
+                guard _fastPath(!reader.isAtEnd) else {
+                    throw DERError(.invalidValue, at: element.offset, expected: "at least one PolicyQualifierInfo")
                 }
-                if identifiers.contains(where: { r.bytesEqual($0, identifier) }) {
-                    throw DERError(.duplicate, at: offset, expected: "each policy OID at most once (RFC 5280 4.2.1.4)")
+                while !reader.isAtEnd {
+                    let qualifier = try reader.descend(.sequence, "PolicyQualifierInfo")
+                    _ = try reader.readObjectIdentifier("policyQualifierId")
+                    _ = try reader.readElement("qualifier")
+                    try reader.ascend(qualifier, "PolicyQualifierInfo")
                 }
-                identifiers.append(identifier)
-                if build {
-                    policies.append(PolicyInformation(policyIdentifier: OID(validatedEncoding: r.bytes[identifier]),
-                                                      policyQualifiers: qualifiers.map { r.bytes[$0] }))
-                }
+                reader.ascend(qualifierList)
+                qualifiers = element.encoded
             }
-            guard identifiers.count > 0 else { throw DERError(.invalidValue, at: r.position, expected: "at least one PolicyInformation") }
-            return policies
+            try reader.ascend(information, "PolicyInformation")
+            if identifiers.contains(where: { reader.bytesEqual($0, identifier) }) {
+                throw DERError(.duplicate, at: offset, expected: "each policy OID at most once (RFC 5280 4.2.1.4)")
+            }
+            identifiers.append(identifier)
+            if build {
+                policies.append(PolicyInformation(policyIdentifier: OID(validatedEncoding: reader.bytes[identifier]),
+                                                  policyQualifiers: qualifiers.map { reader.bytes[$0] }))
+            }
         }
+        guard _fastPath(identifiers.count > 0) else { throw DERError(.invalidValue, at: reader.position, expected: "at least one PolicyInformation") }
+        try reader.ascend(list, "certificatePolicies")
+        try reader.finish("certificatePolicies")
+        return policies
+    }
+
+    /// ``read(_:build:)`` without building the list: validation only.
+    static func validate(_ reader: inout DERReader) throws(DERError) {
+        _ = try read(&reader, build: false)
     }
 }
 

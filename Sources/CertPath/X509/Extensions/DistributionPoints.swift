@@ -29,7 +29,7 @@ public struct ReasonFlags: OptionSet, Hashable, Sendable {
     /// - Throws: ``DERError``; `.invalidValue` for bits beyond aACompromise.
     static func read(_ reader: DERReader, _ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> ReasonFlags {
         let bits = try reader.bitString(DERElement(tag: .bitString, offset: element.offset, value: element.value), expected(), namedBits: true)
-        guard bits.bitCount <= 9 else { throw DERError(.invalidValue, at: element.offset, expected: "\(expected()) bits 0…8") }
+        guard _fastPath(bits.bitCount <= 9) else { throw DERError(.invalidValue, at: element.offset, expected: "\(expected()) bits 0…8") }
         return ReasonFlags(rawValue: UInt16(reader.namedBits(bits)))
     }
 }
@@ -50,26 +50,32 @@ public struct DistributionPoint: Hashable, Sendable {
     ///   (4.2.1.13: "MUST NOT consist of only the reasons field").
     static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> DistributionPoint {
         let start = reader.position
-        return try reader.sequence("DistributionPoint") { (d: inout DERReader) throws(DERError) -> DistributionPoint in
-            let name = try d.nestedOptional(.contextSpecific(0, constructed: true), "distributionPoint") {
-                (n: inout DERReader) throws(DERError) -> DistributionPointName? in
-                try readName(&n, build: build)
-            }
-            var reasons: ReasonFlags? = nil
-            if let element = try d.readOptional(.contextSpecific(1), "reasons") {
-                reasons = try ReasonFlags.read(d, element, "DistributionPoint reasons")
-            }
-            let issuer = try d.nestedOptional(.contextSpecific(2, constructed: true), "cRLIssuer") {
-                (n: inout DERReader) throws(DERError) -> [GeneralName] in
-                let element = DERElement(tag: .sequence, offset: n.position, value: n.position..<n.end)
-                return try GeneralName.readNames(&n, element, .name, "cRLIssuer", build: build)
-            }
-            guard name != nil || issuer != nil else {
-                throw DERError(.invalidValue, at: start, expected: "distributionPoint or cRLIssuer (RFC 5280 4.2.1.13)")
-            }
-            guard build else { return DistributionPoint(name: nil, reasons: nil, cRLIssuer: nil) }
-            return DistributionPoint(name: name ?? nil, reasons: reasons, cRLIssuer: issuer)
+        let point = try reader.descend(.sequence, "DistributionPoint")
+        var name: DistributionPointName? = nil
+        var hasName = false
+        if reader.peekTag() == .contextSpecific(0, constructed: true) {
+            let wrapper = try reader.descend(.contextSpecific(0, constructed: true), "distributionPoint")
+            name = try readName(&reader, build: build)
+            try reader.ascend(wrapper, "distributionPoint")
+            hasName = true
         }
+        var reasons: ReasonFlags? = nil
+        if let element = try reader.readOptional(.contextSpecific(1), "reasons") {
+            reasons = try ReasonFlags.read(reader, element, "DistributionPoint reasons")
+        }
+        var issuer: [GeneralName]? = nil
+        if reader.peekTag() == .contextSpecific(2, constructed: true) {
+            let wrapper = try reader.descend(.contextSpecific(2, constructed: true), "cRLIssuer")
+            let element = DERElement(tag: .sequence, offset: reader.position, value: reader.position..<reader.end)
+            issuer = try GeneralName.readNames(&reader, element, .name, "cRLIssuer", build: build)
+            try reader.ascend(wrapper, "cRLIssuer")
+        }
+        guard _fastPath(hasName || issuer != nil) else {
+            throw DERError(.invalidValue, at: start, expected: "distributionPoint or cRLIssuer (RFC 5280 4.2.1.13)")
+        }
+        try reader.ascend(point, "DistributionPoint")
+        guard build else { return DistributionPoint(name: nil, reasons: nil, cRLIssuer: nil) }
+        return DistributionPoint(name: name, reasons: reasons, cRLIssuer: issuer)
     }
 
     /// Reads a DistributionPointName CHOICE (the contents of its EXPLICIT-like `[0]` wrapper).
@@ -77,36 +83,38 @@ public struct DistributionPoint: Hashable, Sendable {
         try readName(&n, build: true)!
     }
 
-    /// ``readName(_:)``; with `build` false it only validates and returns `.some(nil)`.
+    /// ``readName(_:)``; with `build` false it only validates and returns `nil`.
     private static func readName(_ n: inout DERReader, build: Bool) throws(DERError) -> DistributionPointName? {
         let element = try n.readElement("DistributionPointName")
-        return try n.enter(element, "DistributionPointName") { (inner: inout DERReader) throws(DERError) -> DistributionPointName? in
-            switch element.tag {
-            case .contextSpecific(0, constructed: true):
-                let names = try GeneralName.readNames(&inner, element, .name, "fullName", build: build)
-                return build ? .fullName(names) : nil
-            case .contextSpecific(1, constructed: true):
-                var attributes: [AttributeTypeAndValue] = []
-                var count = 0
-                while !inner.isAtEnd {
-                    try inner.sequence("AttributeTypeAndValue") { (a: inout DERReader) throws(DERError) in
-                        let type = try a.readObjectIdentifier("attribute type")
-                        let value = try a.readElement("attribute value")
-                        if build {
-                            attributes.append(AttributeTypeAndValue(type: OID(validatedEncoding: a.bytes[type.value]), valueTag: value.tag,
-                                                                    value: a.bytes[value.value], encodedValue: a.bytes[value.encoded]))
-                        }
-                    }
-                    count += 1
+        let inner = try n.descend(into: element, "DistributionPointName")
+        let name: DistributionPointName?
+        switch element.tag {
+        case .contextSpecific(0, constructed: true):
+            let names = try GeneralName.readNames(&n, element, .name, "fullName", build: build)
+            name = build ? .fullName(names) : nil
+        case .contextSpecific(1, constructed: true):
+            var attributes: [AttributeTypeAndValue] = []
+            var count = 0
+            while !n.isAtEnd {
+                let attribute = try n.descend(.sequence, "AttributeTypeAndValue")
+                let type = try n.readObjectIdentifier("attribute type")
+                let value = try n.readElement("attribute value")
+                if build {
+                    attributes.append(AttributeTypeAndValue(type: OID(validatedEncoding: n.bytes[type.value]), valueTag: value.tag,
+                                                            value: n.bytes[value.value], encodedValue: n.bytes[value.encoded]))
                 }
-                guard count > 0 else {
-                    throw DERError(.invalidValue, at: element.offset, expected: "non-empty nameRelativeToCRLIssuer")
-                }
-                return build ? .nameRelativeToCRLIssuer(attributes) : nil
-            default:
-                throw DERError(.unexpectedTag, at: element.offset, expected: "fullName [0] or nameRelativeToCRLIssuer [1], found \(element.tag)")
+                try n.ascend(attribute, "AttributeTypeAndValue")
+                count += 1
             }
+            guard _fastPath(count > 0) else {
+                throw DERError(.invalidValue, at: element.offset, expected: "non-empty nameRelativeToCRLIssuer")
+            }
+            name = build ? .nameRelativeToCRLIssuer(attributes) : nil
+        default:
+            throw DERError(.unexpectedTag, at: element.offset, expected: "fullName [0] or nameRelativeToCRLIssuer [1], found \(element.tag)")
         }
+        n.ascend(inner)
+        return name
     }
 }
 
@@ -122,16 +130,22 @@ enum CRLDistributionPoints {
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
     /// validates and returns an empty list.
     static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [DistributionPoint] {
-        try reader.extensionValue(.sequence, "CRLDistributionPoints") { (r: inout DERReader) throws(DERError) -> [DistributionPoint] in
-            var points: [DistributionPoint] = []
-            var count = 0
-            while !r.isAtEnd {
-                let point = try DistributionPoint.read(&r, build: build)
-                if build { points.append(point) }
-                count += 1
-            }
-            guard count > 0 else { throw DERError(.invalidValue, at: r.position, expected: "at least one DistributionPoint") }
-            return points
+        let list = try reader.descend(.sequence, "CRLDistributionPoints")
+        var points: [DistributionPoint] = []
+        var count = 0
+        while !reader.isAtEnd {
+            let point = try DistributionPoint.read(&reader, build: build)
+            if build { points.append(point) }
+            count += 1
         }
+        guard _fastPath(count > 0) else { throw DERError(.invalidValue, at: reader.position, expected: "at least one DistributionPoint") }
+        try reader.ascend(list, "CRLDistributionPoints")
+        try reader.finish("CRLDistributionPoints")
+        return points
+    }
+
+    /// ``read(_:build:)`` without building the list: validation only.
+    static func validate(_ reader: inout DERReader) throws(DERError) {
+        _ = try read(&reader, build: false)
     }
 }

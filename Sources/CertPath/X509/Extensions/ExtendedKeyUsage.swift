@@ -35,21 +35,25 @@ public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
     /// validates and returns an empty list.
     static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> ExtendedKeyUsage {
-        try reader.extensionValue(.sequence, "ExtKeyUsageSyntax") { (r: inout DERReader) throws(DERError) -> ExtendedKeyUsage in
-            var usages: [OID] = []
-            var count = 0
-            while !r.isAtEnd {
-                if build {
-                    usages.append(try r.readOID("KeyPurposeId"))
-                } else {
-                    _ = try r.readObjectIdentifier("KeyPurposeId")
-                }
-                count += 1
-            }
-            guard count > 0 else {
-                throw DERError(.invalidValue, at: r.position, expected: "at least one KeyPurposeId (RFC 5280 4.2.1.12)")
-            }
-            return ExtendedKeyUsage(usages: usages)
+        let list = try reader.descend(.sequence, "ExtKeyUsageSyntax")
+        guard _fastPath(!reader.isAtEnd) else {
+            throw DERError(.invalidValue, at: reader.position, expected: "at least one KeyPurposeId (RFC 5280 4.2.1.12)")
         }
+        var usages: [OID] = []
+        while !reader.isAtEnd {
+            if build {
+                usages.append(try reader.readOID("KeyPurposeId"))
+            } else {
+                _ = try reader.readObjectIdentifier("KeyPurposeId")
+            }
+        }
+        try reader.ascend(list, "ExtKeyUsageSyntax")
+        try reader.finish("ExtKeyUsageSyntax")
+        return ExtendedKeyUsage(usages: usages)
+    }
+
+    /// ``read(_:build:)`` without building the list: validation only.
+    static func validate(_ reader: inout DERReader) throws(DERError) {
+        _ = try read(&reader, build: false)
     }
 }

@@ -29,24 +29,26 @@ public struct AuthorityKeyIdentifier: Hashable, Sendable {
     static func readParts(_ reader: inout DERReader, build: Bool) throws(DERError)
         -> (keyIdentifier: Range<Int>?, issuer: [GeneralName]?, serialNumber: Range<Int>?) {
         let start = reader.position
-        return try reader.extensionValue(.sequence, "AuthorityKeyIdentifier") {
-            (r: inout DERReader) throws(DERError) -> (keyIdentifier: Range<Int>?, issuer: [GeneralName]?, serialNumber: Range<Int>?) in
-            let keyID = try r.readOptional(.contextSpecific(0), "AuthorityKeyIdentifier keyIdentifier")
-            let issuer = try r.nestedOptional(.contextSpecific(1, constructed: true), "authorityCertIssuer") {
-                (n: inout DERReader) throws(DERError) -> [GeneralName] in
-                let element = DERElement(tag: .sequence, offset: n.position, value: n.position..<n.end)
-                return try GeneralName.readNames(&n, element, .name, "authorityCertIssuer", build: build)
-            }
-            var serial: Range<Int>? = nil
-            if let element = try r.readOptional(.contextSpecific(2), "authorityCertSerialNumber") {
-                try r.validateInteger(element, "authorityCertSerialNumber")
-                serial = element.value
-            }
-            guard (issuer == nil) == (serial == nil) else {
-                throw DERError(.invalidValue, at: start, expected: "authorityCertIssuer and authorityCertSerialNumber both present or both absent")
-            }
-            return (keyID?.value, issuer, serial)
+        let sequence = try reader.descend(.sequence, "AuthorityKeyIdentifier")
+        let keyID = try reader.readOptional(.contextSpecific(0), "AuthorityKeyIdentifier keyIdentifier")
+        var issuer: [GeneralName]? = nil
+        if reader.peekTag() == .contextSpecific(1, constructed: true) {
+            let names = try reader.descend(.contextSpecific(1, constructed: true), "authorityCertIssuer")
+            let element = DERElement(tag: .sequence, offset: reader.position, value: reader.position..<reader.end)
+            issuer = try GeneralName.readNames(&reader, element, .name, "authorityCertIssuer", build: build)
+            try reader.ascend(names, "authorityCertIssuer")
         }
+        var serial: Range<Int>? = nil
+        if let element = try reader.readOptional(.contextSpecific(2), "authorityCertSerialNumber") {
+            try reader.validateInteger(element, "authorityCertSerialNumber")
+            serial = element.value
+        }
+        guard _fastPath((issuer == nil) == (serial == nil)) else {
+            throw DERError(.invalidValue, at: start, expected: "authorityCertIssuer and authorityCertSerialNumber both present or both absent")
+        }
+        try reader.ascend(sequence, "AuthorityKeyIdentifier")
+        try reader.finish("AuthorityKeyIdentifier")
+        return (keyID?.value, issuer, serial)
     }
 }
 

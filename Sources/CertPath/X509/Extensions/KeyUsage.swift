@@ -42,10 +42,10 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
         let element = try reader.read(.bitString, "KeyUsage")
         try reader.finish("KeyUsage")
         let bits = try reader.bitString(element, "KeyUsage", namedBits: true)
-        guard bits.bitCount > 0 else {
+        guard _fastPath(bits.bitCount > 0) else {
             throw DERError(.invalidValue, at: element.offset, expected: "KeyUsage with at least one bit set")
         }
-        guard bits.bitCount <= 9 else {
+        guard _fastPath(bits.bitCount <= 9) else {
             throw DERError(.invalidValue, at: element.offset, expected: "KeyUsage bits 0 (digitalSignature) to 8 (decipherOnly)")
         }
         return KeyUsage(rawValue: UInt16(reader.namedBits(bits)))

@@ -30,7 +30,7 @@ public struct NameConstraints: Hashable, Sendable {
         return try reader.extensionValue(.sequence, "NameConstraints") { (r: inout DERReader) throws(DERError) -> NameConstraints in
             let permitted = try r.nestedOptional(.contextSpecific(0, constructed: true), "permittedSubtrees", readSubtrees)
             let excluded = try r.nestedOptional(.contextSpecific(1, constructed: true), "excludedSubtrees", readSubtrees)
-            guard permitted != nil || excluded != nil else {
+            guard _fastPath(permitted != nil || excluded != nil) else {
                 throw DERError(.invalidValue, at: start, expected: "permittedSubtrees or excludedSubtrees (RFC 5280 4.2.1.10)")
             }
             return NameConstraints(permittedSubtrees: permitted, excludedSubtrees: excluded)
@@ -38,7 +38,7 @@ public struct NameConstraints: Hashable, Sendable {
     }
 
     private static func readSubtrees(_ r: inout DERReader) throws(DERError) -> [GeneralSubtree] {
-        guard !r.isAtEnd else {
+        guard _fastPath(!r.isAtEnd) else {
             throw DERError(.invalidValue, at: r.position, expected: "at least one GeneralSubtree")
         }
         var subtrees: [GeneralSubtree] = []
@@ -51,7 +51,7 @@ public struct NameConstraints: Hashable, Sendable {
                     var seenZero = false
                     for byte in mask {
                         if seenZero ? byte != 0 : byte != 0xFF {
-                            guard !seenZero, (~byte &+ 1) & ~byte == 0 else {
+                            guard _fastPath(!seenZero && (~byte &+ 1) & ~byte == 0) else {
                                 throw DERError(.invalidValue, at: start, expected: "iPAddress constraint mask of contiguous leading ones")
                             }
                             seenZero = true

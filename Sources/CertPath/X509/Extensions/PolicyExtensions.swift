@@ -33,7 +33,7 @@ public struct PolicyConstraints: Hashable, Sendable {
             }
             let require = try skipCerts(0, "requireExplicitPolicy")
             let inhibit = try skipCerts(1, "inhibitPolicyMapping")
-            guard require != nil || inhibit != nil else {
+            guard _fastPath(require != nil || inhibit != nil) else {
                 throw DERError(.invalidValue, at: start, expected: "requireExplicitPolicy or inhibitPolicyMapping")
             }
             return PolicyConstraints(requireExplicitPolicy: require, inhibitPolicyMapping: inhibit)
@@ -60,7 +60,7 @@ enum PolicyMappings {
                                   subjectDomainPolicy: try m.readOID("subjectDomainPolicy"))
                 })
             }
-            guard !mappings.isEmpty else { throw DERError(.invalidValue, at: r.position, expected: "at least one PolicyMapping") }
+            guard _fastPath(!mappings.isEmpty) else { throw DERError(.invalidValue, at: r.position, expected: "at least one PolicyMapping") }
             return mappings
         }
     }

@@ -3,20 +3,25 @@ enum AlternativeNames {
     /// Decodes `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName` (iPAddress of 4 or 16 octets).
     ///
     /// - Throws: ``DERError``; `.invalidValue` when empty.
-    static func decode(_ ext: Extension, _ expected: @autoclosure () -> String) throws(DERError) -> [GeneralName] {
+    static func decode(_ ext: Extension, _ expected: String) throws(DERError) -> [GeneralName] {
         var reader = DERReader(ext.value)
-        return try read(&reader, expected())
+        return try read(&reader, expected)
     }
 
     /// Decodes the extnValue the reader spans (see ``decode(_:_:)``); with `build` false it only
     /// validates and returns an empty list.
-    static func read(_ reader: inout DERReader, _ expected: @autoclosure () -> String, build: Bool = true) throws(DERError) -> [GeneralName] {
+    static func read(_ reader: inout DERReader, _ expected: String, build: Bool = true) throws(DERError) -> [GeneralName] {
         let start = reader.position
-        let names = try reader.nested(.sequence, expected()) { (r: inout DERReader) throws(DERError) -> [GeneralName] in
-            let element = DERElement(tag: .sequence, offset: start, value: r.position..<r.end)
-            return try GeneralName.readNames(&r, element, .name, expected(), build: build)
-        }
-        try reader.finish(expected())
+        let list = try reader.descend(.sequence, expected)
+        let element = DERElement(tag: .sequence, offset: start, value: reader.position..<reader.end)
+        let names = try GeneralName.readNames(&reader, element, .name, expected, build: build)
+        try reader.ascend(list, expected)
+        try reader.finish(expected)
         return names
+    }
+
+    /// ``read(_:_:build:)`` without building the list: validation only.
+    static func validate(_ reader: inout DERReader, _ expected: String) throws(DERError) {
+        _ = try read(&reader, expected, build: false)
     }
 }
