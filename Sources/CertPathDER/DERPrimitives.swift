@@ -85,7 +85,7 @@ extension DERReader {
     ///
     /// - Throws: the errors of ``validateInteger(_:_:)``, ``DERError/Code/negativeInteger``, and
     ///   ``DERError/Code/integerTooLarge`` when the value does not fit `T`.
-    @inlinable
+    @inlinable @inline(__always)
     public func unsignedInteger<T: FixedWidthInteger & UnsignedInteger>(
         _ element: DERElement, _ expected: @autoclosure () -> String, as type: T.Type = T.self
     ) throws(DERError) -> T {
@@ -106,7 +106,7 @@ extension DERReader {
     }
 
     /// Reads a non-negative INTEGER into `T` (see ``unsignedInteger(_:_:as:)``).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUnsigned<T: FixedWidthInteger & UnsignedInteger>(
         _ expected: @autoclosure () -> String, as type: T.Type = T.self
     ) throws(DERError) -> T {
@@ -150,7 +150,7 @@ extension DERReader {
     /// bit list (the most significant bit of the first byte is bit 0) being `1 << n`.
     ///
     /// - Precondition: `bits.bitCount <= 64`.
-    @inlinable
+    @inlinable @inline(__always)
     public func namedBits(_ bits: DERBitString) -> UInt64 {
         precondition(bits.bitCount <= 64, "named bit lists of more than 64 bits")
         requireWithinBuffer(bits.bytes)
@@ -203,15 +203,16 @@ extension DERReader {
         let value = element.value
         guard _fastPath(!value.isEmpty) else { throw DERReader.failure(.invalidObjectIdentifier, at: element.offset) { expected() } }
         requireWithinBuffer(value)
+        // Static helpers over the fields they need: a method call on `self` would copy the reader.
         let problem = value.count <= 8 && value.upperBound &- 8 >= bufferStart
-            ? shortObjectIdentifierProblem(value) : objectIdentifierProblem(value)
+            ? DERReader.shortObjectIdentifierProblem(base, value) : DERReader.objectIdentifierProblem(base, bufferStart, value)
         guard _fastPath(problem == DERReader.validObjectIdentifier) else { throw DERReader.objectIdentifierError(problem, value, expected) }
     }
 
     /// ``objectIdentifierProblem(_:)`` for contents of at most 8 octets with 8 octets of the buffer
     /// ending where they end: one word, inlined (most OIDs in certificates are this short).
     @inlinable @inline(__always)
-    func shortObjectIdentifierProblem(_ value: Range<Int>) -> Int {
+    static func shortObjectIdentifierProblem(_ base: UnsafePointer<UInt8>, _ value: Range<Int>) -> Int {
         let highs: UInt64 = 0x8080_8080_8080_8080, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         let count = value.count
         let word = UInt64(littleEndian: UnsafeRawPointer(base + (value.upperBound &- 8)).loadUnaligned(as: UInt64.self))
@@ -237,7 +238,7 @@ extension DERReader {
     /// - Returns: ``validObjectIdentifier``, ``incompleteObjectIdentifier``, or the offset of the
     ///   first octet 0x80 that starts a subidentifier.
     @usableFromInline
-    func objectIdentifierProblem(_ value: Range<Int>) -> Int {
+    static func objectIdentifierProblem(_ base: UnsafePointer<UInt8>, _ bufferStart: Int, _ value: Range<Int>) -> Int {
         let highs: UInt64 = 0x8080_8080_8080_8080, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         var index = value.lowerBound
         let end = value.upperBound
@@ -295,7 +296,7 @@ extension DERReader {
     }
 
     /// Whether `a` and `b` (of equal counts) hold the same bytes.
-    @inlinable @inline(__always)
+    @usableFromInline
     static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == b.count }
         var index = 0
@@ -309,7 +310,7 @@ extension DERReader {
     /// Whether the bytes at offsets `a` and `b` of ``bytes`` are equal.
     ///
     /// - Precondition: both ranges lie within ``bytes``.
-    @inlinable
+    @inlinable @inline(__always)
     public func bytesEqual(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         guard a.count == b.count else { return false }
         requireWithinBuffer(a)
@@ -326,9 +327,8 @@ extension DERReader {
     ///
     /// - Throws: ``DERError/Code/invalidTime`` for any other form or an impossible date,
     ///   ``DERError/Code/unexpectedTag`` for another tag.
-    @inlinable
+    @inlinable @inline(__always)
     public func time(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> UnixTime {
-        let value = element.value
         let generalized: Bool
         switch element.tag {
         case .utcTime: generalized = false
@@ -336,13 +336,25 @@ extension DERReader {
         default:
             throw DERReader.failure(.unexpectedTag, at: element.offset) { "UTCTime or GeneralizedTime (\(expected())), found \(element.tag)" }
         }
-        guard _fastPath(value.count == (generalized ? 15 : 13)) else { throw DERReader.invalidTime(element, generalized: generalized, expected) }
-        requireWithinBuffer(value)
+        requireWithinBuffer(element.value)
+        guard let time = DERReader.decodeTime(base, element.value, generalized: generalized) else {
+            throw DERReader.invalidTime(element, generalized: generalized, expected)
+        }
+        return time
+    }
+
+    /// The time rules (X.690 11.7, 11.8; RFC 5280 4.1.2.5) over contents within the buffer:
+    /// `YYMMDDHHMMSSZ` or `YYYYMMDDHHMMSSZ`, digits only, a possible date and time. One shared copy.
+    ///
+    /// - Returns: the instant, or `nil` when the contents are not of that form.
+    @usableFromInline
+    static func decodeTime(_ base: UnsafePointer<UInt8>, _ value: Range<Int>, generalized: Bool) -> UnixTime? {
+        guard value.count == (generalized ? 15 : 13) else { return nil }
         let start = value.lowerBound
-        // Every digit is checked; the values read from non-digits are discarded with the error.
+        // Every digit is checked; the values read from non-digits are discarded.
         var nonDigit = false
         func twoDigits(_ offset: Int) -> Int {
-            let high = byte(at: start &+ offset) &- 0x30, low = byte(at: start &+ offset &+ 1) &- 0x30
+            let high = base[start &+ offset] &- 0x30, low = base[start &+ offset &+ 1] &- 0x30
             if high > 9 || low > 9 { nonDigit = true }
             return Int(high) &* 10 &+ Int(low)
         }
@@ -357,10 +369,8 @@ extension DERReader {
         }
         let month = twoDigits(fields), day = twoDigits(fields &+ 2), hour = twoDigits(fields &+ 4)
         let minute = twoDigits(fields &+ 6), second = twoDigits(fields &+ 8)
-        guard _fastPath(!nonDigit && byte(at: value.upperBound &- 1) == UInt8(ascii: "Z")),
-              let time = UnixTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        else { throw DERReader.invalidTime(element, generalized: generalized, expected) }
-        return time
+        guard !nonDigit, base[value.upperBound &- 1] == UInt8(ascii: "Z") else { return nil }
+        return UnixTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     /// The error ``time(_:_:)`` throws for a time not in its DER form.

@@ -106,48 +106,35 @@ extension DERString {
         bytes.withUnsafeBufferPointer { isValidUTF8($0) }
     }
 
-    /// Whether every byte is below 0x80, eight at a time.
+    /// Whether every byte is below 0x80, eight at a time (the last word overlapping the one before).
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        asciiPrefixCount(bytes) == bytes.count
-    }
-
-    /// How many leading bytes are ASCII (below 0x80), rounded down to a multiple of eight unless
-    /// all are: the bytes before the first word holding a non-ASCII byte.
-    static func asciiPrefixCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let start = bytes.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(start)
+        guard let start = bytes.baseAddress else { return true }
         let count = bytes.count
+        guard count >= 8 else {
+            var combined: UInt8 = 0
+            for index in 0..<count { combined |= start[index] }
+            return combined < 0x80
+        }
+        let raw = UnsafeRawPointer(start)
+        var combined = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
         var index = 0
-        while count &- index >= 8 {
-            guard raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else { return index }
+        while count &- index > 8 {
+            combined |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             index &+= 8
         }
-        var tail: UInt8 = 0
-        while index < count {
-            tail |= start[index]
-            index &+= 1
-        }
-        return tail < 0x80 ? count : count & ~7
+        return combined & 0x8080_8080_8080_8080 == 0
     }
 
-    /// A set of ASCII bytes: bit `b` of the two words is byte `b`.
+    /// A set of ASCII bytes: bit `b` of the two words is byte `b` (`low` for 0–63, `high` for 64–127).
     typealias ASCIISet = (low: UInt64, high: UInt64)
 
-    /// The bytes `ranges` and `singles` name, as an ``ASCIISet``.
-    private static func asciiSet(_ ranges: [ClosedRange<UInt8>], _ singles: [UInt8]) -> ASCIISet {
-        var set: ASCIISet = (0, 0)
-        for byte in ranges.flatMap({ Array($0) }) + singles {
-            if byte < 64 { set.low |= 1 << UInt64(byte) } else { set.high |= 1 << UInt64(byte - 64) }
-        }
-        return set
-    }
-
     /// PrintableString (X.680 41.4, table 10): `A–Z a–z 0–9 space ' ( ) + , - . / : = ?`.
-    static let printableSet = asciiSet([0x41...0x5A, 0x61...0x7A, 0x30...0x39], [0x20, 0x27, 0x28, 0x29, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F, 0x3A, 0x3D, 0x3F])
+    /// (Constant masks, so that no lazy initialization runs per string; the tests check every byte.)
+    static var printableSet: ASCIISet { (low: 0xA7FF_FB81_0000_0000, high: 0x07FF_FFFE_07FF_FFFE) }
     /// VisibleString: 0x20–0x7E.
-    static let visibleSet = asciiSet([0x20...0x7E], [])
+    static var visibleSet: ASCIISet { (low: 0xFFFF_FFFF_0000_0000, high: 0x7FFF_FFFF_FFFF_FFFF) }
     /// NumericString: digits and space.
-    static let numericSet = asciiSet([0x30...0x39], [0x20])
+    static var numericSet: ASCIISet { (low: 0x03FF_0001_0000_0000, high: 0) }
 
     /// Whether `byte` is in `set`.
     @inline(__always)
@@ -163,7 +150,8 @@ extension DERString {
 
     /// ``isValidUTF8(_:)-(ArraySlice<UInt8>)`` over bytes in memory.
     public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = asciiPrefixCount(bytes)
+        if isASCII(bytes) { return true }  // the common case, a word at a time
+        var index = 0
         let end = bytes.count
         while index < end {
             let lead = bytes[index]

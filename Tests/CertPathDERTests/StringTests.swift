@@ -99,6 +99,34 @@ struct StringTests {
         }
     }
 
+    @Test("Every byte, alone and at each position of strings of 1 to 24 bytes: the alphabets as defined")
+    func everyByteEveryPosition() {
+        let printable = Set(ascii("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 '()+,-./:=?"))
+        let rules: [(DERTag, (UInt8) -> Bool)] = [
+            (.printableString, { printable.contains($0) }),
+            (.ia5String, { $0 < 0x80 }),
+            (.visibleString, { $0 >= 0x20 && $0 <= 0x7E }),
+            (.numericString, { $0 == 0x20 || (0x30...0x39).contains($0) }),
+            (.utf8String, { $0 < 0x80 }),  // a lone byte is valid UTF-8 exactly when it is ASCII
+        ]
+        var rejected = 0
+        for (tag, allowed) in rules {
+            for byte in UInt8.min...UInt8.max {
+                // Checked a word at a time with overlapping tails: put the byte everywhere.
+                for count in 1...24 {
+                    for position in Set([0, count / 2, count - 1]) {
+                        var bytes = [UInt8](repeating: 0x31, count: count)  // "1": in every alphabet
+                        bytes[position] = byte
+                        let valid = bytes.withUnsafeBufferPointer { DERString.isValid($0, tag: tag) }
+                        #expect(valid == allowed(byte), "\(tag) byte \(byte) at \(position) of \(count)")
+                        if !valid { rejected += 1 }
+                    }
+                }
+            }
+        }
+        #expect(rejected > 10_000)
+    }
+
     @Test("decoding honours slice bounds")
     func sliceBounds() {
         let buffer = hex("FF 00 41 00 42 FF")

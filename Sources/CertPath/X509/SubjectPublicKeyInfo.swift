@@ -154,10 +154,11 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         _ r: inout DERReader, algorithm oid: DERElement, parameters: DERElement?, parametersStart: Int, _ keyBytes: Range<Int>
     ) throws(DERError) -> (key: SubjectPublicKeyLayout.Key, pssOnly: Bool) {
         let keyElement = DERElement(tag: .bitString, offset: keyBytes.lowerBound, value: keyBytes)
-        func positive(_ k: DERReader, _ e: DERElement, _ what: String) throws(DERError) -> Range<Int> {
+        // Reads `r` in place (a reader passed by value would be copied).
+        func positive(_ e: DERElement, _ what: String) throws(DERError) -> Range<Int> {
             var value = e.value
-            if k.isNegativeInteger(e) { throw DERError(.negativeInteger, at: e.offset, expected: "positive \(what)") }
-            if k.bytes[value.lowerBound] == 0 { value = value.dropFirst() }
+            if r.isNegativeInteger(e) { throw DERError(.negativeInteger, at: e.offset, expected: "positive \(what)") }
+            if r.withUnsafeBytes(of: value, { $0[0] }) == 0 { value = value.dropFirst() }
             guard _fastPath(!value.isEmpty) else { throw DERError(.invalidValue, at: e.offset, expected: "non-zero \(what)") }
             return value
         }
@@ -182,8 +183,8 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             let sequence = try r.descend(.sequence, "RSAPublicKey")
             let modulus = try r.readInteger("RSAPublicKey modulus")
             let exponent = try r.readInteger("RSAPublicKey publicExponent")
-            let rsa = SubjectPublicKeyLayout.Key.rsa(modulus: try positive(r, modulus, "modulus"),
-                                                     publicExponent: try positive(r, exponent, "publicExponent"))
+            let rsa = SubjectPublicKeyLayout.Key.rsa(modulus: try positive(modulus, "modulus"),
+                                                     publicExponent: try positive(exponent, "publicExponent"))
             try r.ascend(sequence, "RSAPublicKey")
             try r.finish("RSAPublicKey")
             r.ascend(inner)
@@ -198,14 +199,14 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
                 let sequence = try r.descend(.sequence, "Dss-Parms")
                 let p = try r.readInteger("Dss-Parms p"), q = try r.readInteger("Dss-Parms q"), g = try r.readInteger("Dss-Parms g")
                 dsaParameters = SubjectPublicKeyLayout.DSAParameters(
-                    p: try positive(r, p, "DSA p"), q: try positive(r, q, "DSA q"), g: try positive(r, g, "DSA g"))
+                    p: try positive(p, "DSA p"), q: try positive(q, "DSA q"), g: try positive(g, "DSA g"))
                 try r.ascend(sequence, "Dss-Parms")
                 r.ascend(scope)
             }
             let inner = try r.descend(into: keyElement, "DSAPublicKey")
             let element = try r.readInteger("DSAPublicKey")
             try r.finish("DSAPublicKey")
-            let y = try positive(r, element, "DSA public key")
+            let y = try positive(element, "DSA public key")
             r.ascend(inner)
             return (.dsa(parameters: dsaParameters, publicKey: y), false)
         case .ecPublicKey?:
