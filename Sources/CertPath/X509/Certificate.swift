@@ -31,35 +31,39 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// The complete DER encoding.
     public let der: [UInt8]
+    /// What parsing found: offsets into ``der`` and the small decoded values, kept as one value so
+    /// that parsing hands it over without copying it field by field.
+    let fields: Parsed
+
     /// Offsets of the TBSCertificate's complete encoding in ``der`` (what the signature covers).
-    public let tbsCertificateRange: Range<Int>
+    public var tbsCertificateRange: Range<Int> { fields.tbs }
     /// version.
-    public let version: Version
+    public var version: Version { fields.version }
     /// The signature algorithm (tbsCertificate.signature, which must equal signatureAlgorithm byte for byte).
-    public let signatureAlgorithm: SignatureAlgorithm
+    public var signatureAlgorithm: SignatureAlgorithm { fields.signatureAlgorithm }
     /// validity notBefore.
-    public let notBefore: UnixTime
+    public var notBefore: UnixTime { fields.notBefore }
     /// validity notAfter.
-    public let notAfter: UnixTime
+    public var notAfter: UnixTime { fields.notAfter }
     /// Whether notBefore / notAfter were encoded as GeneralizedTime (RFC 5280 4.1.2.5 requires
     /// UTCTime through 2049; a profile may enforce it).
-    public let validityUsesGeneralizedTime: (notBefore: Bool, notAfter: Bool)
+    public var validityUsesGeneralizedTime: (notBefore: Bool, notAfter: Bool) { fields.validityUsesGeneralizedTime }
     /// Unused bits of the signatureValue BIT STRING; every signature algorithm produces whole bytes, so
     /// a non-zero value makes the signature invalid (not the certificate malformed).
-    public let signatureUnusedBits: UInt8
+    public var signatureUnusedBits: UInt8 { fields.signatureUnusedBits }
     /// basicConstraints (RFC 5280 4.2.1.9), when present.
-    public let basicConstraints: BasicConstraints?
+    public var basicConstraints: BasicConstraints? { fields.basicConstraints }
     /// keyUsage (4.2.1.3), when present.
-    public let keyUsage: KeyUsage?
+    public var keyUsage: KeyUsage? { fields.keyUsage }
     /// policyConstraints (4.2.1.11), when present.
-    public let policyConstraints: PolicyConstraints?
+    public var policyConstraints: PolicyConstraints? { fields.policyConstraints }
     /// inhibitAnyPolicy SkipCerts (4.2.1.14), when present.
-    public let inhibitAnyPolicy: Int?
+    public var inhibitAnyPolicy: Int? { fields.inhibitAnyPolicy }
 
     /// Offsets in ``der`` of everything kept as a view.
-    let layout: Layout
+    var layout: Layout { fields.layout }
     /// Every extension in encoded order, as offsets.
-    let extensionRecords: [ExtensionRecord]
+    var extensionRecords: [ExtensionRecord] { fields.extensions }
 
     /// Offsets in ``der`` of the parts of a certificate that accessors return as views.
     struct Layout: Sendable, Equatable {
@@ -98,20 +102,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public init(derEncoded der: [UInt8]) throws(DERError) {
         self.der = der
         var reader = DERReader(der)
-        let parsed = try Certificate.parse(&reader)
-        tbsCertificateRange = parsed.tbs
-        version = parsed.version
-        signatureAlgorithm = parsed.signatureAlgorithm
-        notBefore = parsed.notBefore
-        notAfter = parsed.notAfter
-        validityUsesGeneralizedTime = parsed.validityUsesGeneralizedTime
-        signatureUnusedBits = parsed.signatureUnusedBits
-        basicConstraints = parsed.basicConstraints
-        keyUsage = parsed.keyUsage
-        policyConstraints = parsed.policyConstraints
-        inhibitAnyPolicy = parsed.inhibitAnyPolicy
-        layout = parsed.layout
-        extensionRecords = parsed.extensions
+        fields = try Certificate.parse(&reader)
     }
 
     /// What ``init(derEncoded:)`` finds.
@@ -173,7 +164,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             try readKnownExtension(known, &reader, into: &parsed)
             reader.ascend(value)
         }
-        return parsed
+        return consume parsed  // moved out, not copied (the value is large)
     }
 
     /// Validates the extnValue the reader spans as the extension `known`, keeping what ``Parsed``

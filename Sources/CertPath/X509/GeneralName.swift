@@ -142,6 +142,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads the contents of a GeneralNames (already entered), requiring at least one name. With
     /// `build` false the names are only validated and the result is empty.
+    @inline(__always)  // with `build` a constant, the unused list costs nothing
     static func readNames(
         _ inner: inout DERReader, _ element: DERElement, _ context: Context, _ expected: String, build: Bool = true
     ) throws(DERError) -> [GeneralName] {

@@ -21,6 +21,7 @@ enum CertificatePolicies {
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
     /// validates and returns an empty list.
+    @inline(__always)  // with `build` a constant, the unused list costs nothing
     static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [PolicyInformation] {
         let list = try reader.descend(.sequence, "certificatePolicies")
         var policies: [PolicyInformation] = []

@@ -129,6 +129,7 @@ enum CRLDistributionPoints {
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
     /// validates and returns an empty list.
+    @inline(__always)  // with `build` a constant, the unused list costs nothing
     static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [DistributionPoint] {
         let list = try reader.descend(.sequence, "CRLDistributionPoints")
         var points: [DistributionPoint] = []

@@ -34,6 +34,7 @@ public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
     /// validates and returns an empty list.
+    @inline(__always)  // with `build` a constant, the unused list costs nothing
     static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> ExtendedKeyUsage {
         let list = try reader.descend(.sequence, "ExtKeyUsageSyntax")
         guard _fastPath(!reader.isAtEnd) else {

@@ -10,6 +10,7 @@ enum AlternativeNames {
 
     /// Decodes the extnValue the reader spans (see ``decode(_:_:)``); with `build` false it only
     /// validates and returns an empty list.
+    @inline(__always)  // with `build` a constant, the unused list costs nothing
     static func read(_ reader: inout DERReader, _ expected: String, build: Bool = true) throws(DERError) -> [GeneralName] {
         let start = reader.position
         let list = try reader.descend(.sequence, expected)
