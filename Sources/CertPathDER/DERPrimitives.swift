@@ -349,28 +349,38 @@ extension DERReader {
     /// - Returns: the instant, or `nil` when the contents are not of that form.
     @usableFromInline
     static func decodeTime(_ base: UnsafePointer<UInt8>, _ value: Range<Int>, generalized: Bool) -> UnixTime? {
-        guard value.count == (generalized ? 15 : 13) else { return nil }
-        let start = value.lowerBound
-        // Every digit is checked; the values read from non-digits are discarded.
-        var nonDigit = false
-        func twoDigits(_ offset: Int) -> Int {
-            let high = base[start &+ offset] &- 0x30, low = base[start &+ offset &+ 1] &- 0x30
-            if high > 9 || low > 9 { nonDigit = true }
-            return Int(high) &* 10 &+ Int(low)
+        let digitCount = generalized ? 14 : 12
+        guard value.count == digitCount &+ 1, base[value.upperBound &- 1] == UInt8(ascii: "Z") else { return nil }
+        // The digits as two overlapping words (the first eight, the last eight), checked and
+        // paired eight at a time: each 16-bit lane of `pairs` is the value of two digits.
+        let raw = UnsafeRawPointer(base + value.lowerBound)
+        let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: digitCount &- 8, as: UInt64.self))
+        let zeros: UInt64 = 0x3030_3030_3030_3030
+        // A byte is a digit when subtracting 0x30 does not wrap and adding 0x46 stays below 0x80;
+        // carries and borrows between bytes only follow a byte that fails on its own.
+        guard ((head &- zeros) | (head &+ 0x4646_4646_4646_4646) | (tail &- zeros) | (tail &+ 0x4646_4646_4646_4646))
+                & 0x8080_8080_8080_8080 == 0 else { return nil }
+        func pairs(_ word: UInt64) -> UInt64 {
+            let digits = word &- zeros
+            return (digits & 0x00FF_00FF_00FF_00FF) &* 10 &+ ((digits &>> 8) & 0x00FF_00FF_00FF_00FF)
         }
-        let year: Int, fields: Int
+        func lane(_ word: UInt64, _ index: UInt64) -> Int { Int(truncatingIfNeeded: (word &>> (16 &* index)) & 0xFFFF) }
+        let first = pairs(head), last = pairs(tail)
+        // UTCTime:         YY MM DD HH | (DD HH) mm ss  (digits 0-7 and 4-11)
+        // GeneralizedTime: CC YY MM DD | (DD) HH mm ss  (digits 0-7 and 6-13)
+        let year: Int, month: Int, day: Int
         if generalized {
-            year = twoDigits(0) &* 100 &+ twoDigits(2)
-            fields = 4
+            year = lane(first, 0) &* 100 &+ lane(first, 1)
+            month = lane(first, 2)
+            day = lane(first, 3)
         } else {
-            let short = twoDigits(0)
+            let short = lane(first, 0)
             year = short < 50 ? 2000 &+ short : 1900 &+ short
-            fields = 2
+            month = lane(first, 1)
+            day = lane(first, 2)
         }
-        let month = twoDigits(fields), day = twoDigits(fields &+ 2), hour = twoDigits(fields &+ 4)
-        let minute = twoDigits(fields &+ 6), second = twoDigits(fields &+ 8)
-        guard !nonDigit, base[value.upperBound &- 1] == UInt8(ascii: "Z") else { return nil }
-        return UnixTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return UnixTime(year: year, month: month, day: day, hour: lane(last, 1), minute: lane(last, 2), second: lane(last, 3))
     }
 
     /// The error ``time(_:_:)`` throws for a time not in its DER form.

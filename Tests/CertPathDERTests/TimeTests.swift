@@ -131,4 +131,74 @@ struct TimeTests {
             return try reader.readTime("notBefore")
         }
     }
+
+    /// The DER time forms one character at a time: the reference the word-at-a-time decoding must match.
+    private static func reference(_ contents: [UInt8], generalized: Bool) -> UnixTime? {
+        guard contents.count == (generalized ? 15 : 13), contents.last == UInt8(ascii: "Z") else { return nil }
+        var digits: [Int] = []
+        for byte in contents.dropLast() {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            digits.append(Int(byte - 0x30))
+        }
+        var pairs = stride(from: 0, to: digits.count, by: 2).map { digits[$0] * 10 + digits[$0 + 1] }
+        let year: Int
+        if generalized {
+            year = pairs[0] * 100 + pairs[1]
+            pairs.removeFirst(2)
+        } else {
+            year = pairs[0] < 50 ? 2000 + pairs[0] : 1900 + pairs[0]
+            pairs.removeFirst()
+        }
+        return UnixTime(year: year, month: pairs[0], day: pairs[1], hour: pairs[2], minute: pairs[3], second: pairs[4])
+    }
+
+    @Test("Every byte at every position of valid UTCTime and GeneralizedTime contents: the same verdict as one digit at a time")
+    func everyByteEveryPosition() {
+        var rejected = 0
+        for (text, generalized) in [("491231235959Z", false), ("20240229120000Z", true)] {
+            let valid = ascii(text)
+            for position in valid.indices {
+                for byte in UInt8.min...UInt8.max {
+                    var contents = valid
+                    contents[position] = byte
+                    let expected = Self.reference(contents, generalized: generalized)
+                    let decoded = try? time(String(decoding: contents, as: UTF8.self), generalized: generalized)
+                    // Bytes above 0x7F do not survive the String round trip: decode them from bytes.
+                    let direct = Self.decodeBytes(contents, generalized: generalized)
+                    #expect(direct == expected, "\(text) with byte \(byte) at \(position)")
+                    if byte < 0x80 { #expect(decoded == expected, "\(text) with byte \(byte) at \(position)") }
+                    if expected == nil { rejected += 1 }
+                }
+            }
+        }
+        #expect(rejected > 5_000)
+    }
+
+    @Test("Random dates and times, in range and out: the same instant or refusal as one digit at a time")
+    func randomFields() {
+        var state: UInt64 = 0x7157
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var accepted = 0
+        for _ in 0..<5_000 {
+            let generalized = next(2) == 0
+            let fields = [next(100), next(14), next(33), next(25), next(61), next(61)]
+            let text = (generalized ? two(next(100)) : "") + fields.map(two).joined() + "Z"
+            let contents = ascii(text)
+            let expected = Self.reference(contents, generalized: generalized)
+            #expect(Self.decodeBytes(contents, generalized: generalized) == expected, "\(text)")
+            if expected != nil { accepted += 1 }
+        }
+        #expect(accepted > 1_000 && accepted < 5_000)
+    }
+
+    /// Decodes contents given as bytes through a reader (UTCTime or GeneralizedTime element).
+    private static func decodeBytes(_ contents: [UInt8], generalized: Bool) -> UnixTime? {
+        let reader = DERReader([generalized ? 0x18 : 0x17, UInt8(contents.count)] + contents)
+        let element = DERElement(tag: generalized ? .generalizedTime : .utcTime, offset: 0, value: 2..<(2 + contents.count))
+        return try? reader.time(element, "validity")
+    }
 }
