@@ -409,7 +409,10 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// - Precondition: `scope` comes from this reader (checked: its offsets lie within ``bytes``).
     @inlinable @inline(__always)
     public mutating func ascend(_ scope: Scope) {
-        requireWithinBuffer(scope.resume, scope.limit)
+        // Each offset on its own: after a structure read with ``descend(to:depth:)`` from a range
+        // past the enclosing end, the reader resumes past that end (and reads nothing more there).
+        precondition(scope.resume >= bufferStart && scope.resume <= bufferEnd && scope.limit >= bufferStart
+                     && scope.limit <= bufferEnd, "scope outside the buffer")
         cursor = scope.resume
         limit = scope.limit
         level = scope.level

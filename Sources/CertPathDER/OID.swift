@@ -17,12 +17,9 @@ public struct OID: Hashable, Sendable, Comparable, CustomStringConvertible, Expr
     ///
     /// - Returns: `nil` unless they are a valid DER OBJECT IDENTIFIER encoding.
     public init?(encoded: [UInt8]) {
-        guard !encoded.isEmpty, encoded.last! & 0x80 == 0 else { return nil }
-        var atStart = true
-        for byte in encoded {
-            if atStart && byte == 0x80 { return nil }
-            atStart = byte & 0x80 == 0
-        }
+        // The rule is DERReader's (X.690 8.19.2), applied to these octets as an element's contents.
+        let contents = DERElement(tag: .objectIdentifier, offset: 0, value: 0..<encoded.count)
+        guard (try? DERReader(encoded).validateObjectIdentifier(contents, "OBJECT IDENTIFIER")) != nil else { return nil }
         self.encoded = encoded[...]
     }
 
