@@ -3,7 +3,8 @@
 ///
 /// IA5String forms (`rfc822Name`, `dNSName`, `uniformResourceIdentifier`) are kept as the bytes
 /// presented, validated as IA5 (ASCII), so matching works on exactly what the certificate says.
-/// Forms CertPath does not interpret (otherName values, x400Address, ediPartyName) are kept raw.
+/// Forms CertPath does not interpret (otherName values, x400Address, ediPartyName) are kept raw,
+/// after checking that they are DER all the way down.
 public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     /// `[0] otherName`: a type identifier and its value's complete encoding (the `[0] EXPLICIT` content).
     case otherName(typeID: OID, value: ArraySlice<UInt8>)
@@ -81,13 +82,14 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
             let typeID = try inner.readOID("otherName type-id")
             let value = try inner.read(.contextSpecific(0, constructed: true), "otherName value")
             var explicit = try inner.contents(of: value, "otherName value")
-            let any = try explicit.readElement("otherName value")
+            let any = try explicit.readAny("otherName value")
             try explicit.finish("otherName value")
             try inner.finish("otherName")
             return .otherName(typeID: typeID, value: bytes[any.encoded])
         case 1: return .rfc822Name(try ia5())
         case 2: return .dNSName(try ia5())
         case 3:
+            try reader.validateTree(element, "x400Address in \(expected)")
             return .x400Address(bytes[element.encoded])
         case 4:
             var inner = try reader.contents(of: element, "directoryName")
@@ -95,6 +97,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
             try inner.finish("directoryName")
             return .directoryName(name)
         case 5:
+            try reader.validateTree(element, "ediPartyName in \(expected)")
             return .ediPartyName(bytes[element.encoded])
         case 6: return .uniformResourceIdentifier(try ia5())
         case 7:

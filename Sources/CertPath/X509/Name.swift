@@ -69,8 +69,9 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
                     guard DERString.isValid(fields.bytes[value.value], tag: value.tag) else {
                         throw DERError(.invalidString, at: value.offset, expected: "valid \(value.tag) in \(expected)")
                     }
-                } else if value.tag.isConstructed {
-                    _ = try fields.contents(of: value, "attribute value")
+                } else {
+                    // Any other type (the value is ANY, X.501): still DER all the way down.
+                    try fields.validateTree(value, "attribute value in \(expected)")
                 }
                 if let previous, !Name.precedesOrEqual(reader.bytes[previous], reader.bytes[atv.encoded]) {
                     throw DERError(.unsortedSet, at: atv.offset, expected: "multi-valued RDN in DER SET OF order in \(expected)")

@@ -70,7 +70,7 @@ extension SignatureAlgorithm {
             let oidElement = try r.readObjectIdentifier("\(expected) algorithm")
             guard let known = table.first(where: { r.contentsEqual(oidElement, $0.oid.encoded) }) else {
                 // Unknown algorithm: its parameters (ANY, one element at most) are left undecoded.
-                if !r.isAtEnd { _ = try r.readElement("parameters of \(expected)") }
+                if !r.isAtEnd { _ = try r.readAny("parameters of \(expected)") }
                 return .unsupported(OID(validatedEncoding: r.bytes[oidElement.value]))
             }
             switch known.parameters {
@@ -131,7 +131,7 @@ extension SignatureAlgorithm {
                 try e.sequence("MaskGenAlgorithm") { (g: inout DERReader) throws(DERError) -> HashAlgorithm? in
                     let mgf = try g.readObjectIdentifier("maskGenAlgorithm algorithm")
                     guard g.contentsEqual(mgf, KnownOID.mgf1.encoded) else {
-                        _ = try g.readElement("maskGenAlgorithm parameters")
+                        _ = try g.readAny("maskGenAlgorithm parameters")
                         return nil
                     }
                     return try readHashAlgorithm(&g, "MGF1 hash")

@@ -116,7 +116,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         var algorithm = try spki.contents(of: try spki.read(.sequence, "SubjectPublicKeyInfo algorithm"), "AlgorithmIdentifier")
         let oid = try algorithm.readObjectIdentifier("SubjectPublicKeyInfo algorithm")
         let parametersStart = algorithm.position
-        let parameters: DERElement? = algorithm.isAtEnd ? nil : try algorithm.readElement("algorithm parameters")
+        let parameters: DERElement? = algorithm.isAtEnd ? nil : try algorithm.readAny("algorithm parameters")
         try algorithm.finish("AlgorithmIdentifier")
         let bits = try spki.readBitString("subjectPublicKey")
         try spki.finish("SubjectPublicKeyInfo")

@@ -87,7 +87,7 @@ public struct DistributionPoint: Hashable, Sendable {
             while !inner.isAtEnd {
                 try inner.sequence("AttributeTypeAndValue") { (a: inout DERReader) throws(DERError) in
                     let type = try a.readOID("attribute type")
-                    let value = try a.readElement("attribute value")
+                    let value = try a.readAny("attribute value")
                     attributes.append(AttributeTypeAndValue(type: type, valueTag: value.tag, value: a.bytes[value.value],
                                                             encodedValue: a.bytes[value.encoded]))
                 }
