@@ -18,8 +18,12 @@ import CertPath
 ///   with its successor's key (``PublicKey`` directly), its issuer name matches the successor's subject,
 ///   and it is valid at the validation time; every intermediate is a v3 CA whose keyUsage (if any)
 ///   allows keyCertSign and whose pathLenConstraint holds; no certificate has an unknown critical
-///   extension; dNSName constraints hold for plain names; for a server purpose the extended key usage
-///   allows serverAuth and a subjectAltName matches the reference identifier (HostnameReference).
+///   extension; dNSName constraints hold for plain names and iPAddress constraints for addresses of the
+///   same family (the CAs' and the policy's initial ones); for a server purpose the extended key usage
+///   allows serverAuth and a subjectAltName matches the reference identifier (HostnameReference; the
+///   commonName instead only when there is no subjectAltName and the policy opts into that fallback).
+///   With anchor enforcement, the anchor's validity, CA status, keyCertSign, pathLen, name constraints
+///   and extended key usage are checked too.
 public enum PathInvariants {
     /// The limit on CPU time per evaluation.
     public static let cpuLimitNanoseconds: UInt64 = 50_000_000
@@ -148,15 +152,14 @@ public enum PathInvariants {
                 let below = certificates[1..<min(position, certificates.count)].filter { !$0.isSelfIssued }.count
                 if below > limit { fail("\(ca.subject) allows \(limit) intermediates below it, the path has \(below)") }
             }
-            // dNSName constraints on plain (non-wildcard) names below.
+            // Name constraints on the certificates below.
             if let constraints = ca.nameConstraints {
-                for certificate in certificates[0..<min(position, certificates.count)]
-                where certificate.der == leaf.der || !certificate.isSelfIssued {
-                    for case .dNSName(let bytes) in certificate.subjectAlternativeNames ?? [] where !bytes.contains(UInt8(ascii: "*")) {
-                        checkDNSConstraint(Array(bytes), constraints, certificate, ca, fail)
-                    }
-                }
+                checkConstraints(constraints, from: "\(ca.subject)", on: certificates[0..<min(position, certificates.count)], leaf, fail)
             }
+        }
+        // The policy's initial subtrees (RFC 5280 6.1.1 (h)) apply to every certificate of the path.
+        if let constraints = policy.initialNameConstraints {
+            checkConstraints(constraints, from: "the policy", on: certificates[...], leaf, fail)
         }
 
         if case .serverAuthentication(let reference) = policy.purpose {
@@ -166,7 +169,11 @@ public enum PathInvariants {
                 }
             }
             if let reference {
-                let names = leaf.subjectAlternativeNames ?? []
+                // Without a subjectAltName, the commonName only when the policy opts into the legacy fallback.
+                var names = leaf.subjectAlternativeNames ?? []
+                if leaf.subjectAlternativeNames == nil && policy.allowCommonNameFallback {
+                    names = leaf.subject.values(of: KnownOID.commonName).map { .dNSName(Array($0.utf8)[...]) }
+                }
                 let matched = names.contains { name in
                     switch (name, reference) {
                     case (.dNSName(let bytes), .dnsName(let host)): return HostnameReference.dnsMatches(presented: Array(bytes), reference: host.bytes)
@@ -179,10 +186,53 @@ public enum PathInvariants {
         }
     }
 
+    /// Checks `constraints` (from `source`) against the dNSName and iPAddress SANs of `certificates`,
+    /// skipping self-issued certificates other than the leaf (RFC 5280 6.1.3 (b), (c)).
+    static func checkConstraints(_ constraints: NameConstraints, from source: String, on certificates: ArraySlice<Certificate>,
+                                 _ leaf: Certificate, _ fail: (String) -> Never) {
+        for certificate in certificates where certificate.der == leaf.der || !certificate.isSelfIssued {
+            for name in certificate.subjectAlternativeNames ?? [] {
+                switch name {
+                case .dNSName(let bytes) where !bytes.contains(UInt8(ascii: "*")):
+                    checkDNSConstraint(Array(bytes), constraints, certificate, source, fail)
+                case .iPAddress(let bytes):
+                    checkIPConstraint(Array(bytes), constraints, certificate, source, fail)
+                default:
+                    continue
+                }
+            }
+        }
+    }
+
+    /// RFC 5280 4.2.1.10 for an iPAddress: within a permitted subtree of its own family when there are
+    /// any, within no excluded one (address AND mask equals base AND mask). Other families' subtrees are
+    /// not compared (readings differ).
+    static func checkIPConstraint(_ address: [UInt8], _ constraints: NameConstraints, _ certificate: Certificate, _ source: String,
+                                  _ fail: (String) -> Never) {
+        func ranges(_ subtrees: [GeneralSubtree]?) -> [[UInt8]] {
+            var out: [[UInt8]] = []
+            for subtree in subtrees ?? [] {
+                if case .iPAddress(let bytes) = subtree.base, bytes.count == 2 * address.count { out.append(Array(bytes)) }
+            }
+            return out
+        }
+        func within(_ range: [UInt8]) -> Bool {
+            let count = address.count
+            return (0..<count).allSatisfy { address[$0] & range[count + $0] == range[$0] & range[count + $0] }
+        }
+        if ranges(constraints.excludedSubtrees).contains(where: within) {
+            fail("\(certificate.subject)'s iPAddress \(hex(address)) is in an excluded subtree of \(source)")
+        }
+        let permitted = ranges(constraints.permittedSubtrees)
+        if !permitted.isEmpty && !permitted.contains(where: within) {
+            fail("\(certificate.subject)'s iPAddress \(hex(address)) is outside the permitted subtrees of \(source)")
+        }
+    }
+
     /// RFC 5280 4.2.1.10 for a plain dNSName: within a permitted dNSName subtree when there are any,
     /// within no excluded one. A constraint matches the name itself and every name below it; an empty
     /// constraint matches everything. Leading-dot constraints are skipped (their reading differs).
-    static func checkDNSConstraint(_ name: [UInt8], _ constraints: NameConstraints, _ certificate: Certificate, _ ca: Certificate,
+    static func checkDNSConstraint(_ name: [UInt8], _ constraints: NameConstraints, _ certificate: Certificate, _ source: String,
                                    _ fail: (String) -> Never) {
         var host = name.map(HostnameReference.lower)
         if host.last == UInt8(ascii: ".") { host.removeLast() }
@@ -201,12 +251,12 @@ public enum PathInvariants {
         let text = String(decoding: name, as: UTF8.self)
         if let excluded = dnsBases(constraints.excludedSubtrees) {
             for base in excluded where base.first != UInt8(ascii: ".") && within(base) {
-                fail("\(certificate.subject)'s dNSName \(text) is in \(ca.subject)'s excluded subtree \(String(decoding: base, as: UTF8.self))")
+                fail("\(certificate.subject)'s dNSName \(text) is in \(source)'s excluded subtree \(String(decoding: base, as: UTF8.self))")
             }
         }
         if let permitted = dnsBases(constraints.permittedSubtrees), !permitted.isEmpty,
            permitted.allSatisfy({ $0.first != UInt8(ascii: ".") }), !permitted.contains(where: within) {
-            fail("\(certificate.subject)'s dNSName \(text) is outside \(ca.subject)'s permitted dNSName subtrees")
+            fail("\(certificate.subject)'s dNSName \(text) is outside \(source)'s permitted dNSName subtrees")
         }
     }
 }

@@ -19,6 +19,17 @@ public struct Scenario {
     /// The policy and roles in words (for dumps and messages).
     public var summary: [String]
 
+    /// Creates a scenario (``ScenarioGenerator/generate(_:)`` makes them from fuzz input).
+    public init(certificates: [(certificate: Certificate, role: Role)], intermediates: [Certificate], trustEntries: [TrustEntry],
+                policy: ValidationPolicy, validationTime: UnixTime, summary: [String]) {
+        self.certificates = certificates
+        self.intermediates = intermediates
+        self.trustEntries = trustEntries
+        self.policy = policy
+        self.validationTime = validationTime
+        self.summary = summary
+    }
+
     /// How a generated certificate is offered to the evaluation.
     public enum Role: Int, CaseIterable, Sendable {
         case intermediate, anchor, intermediateAndAnchor, anchorOrLeaf, trustedLeaf, distrusted
@@ -58,6 +69,51 @@ public struct Scenario {
 ///
 /// Every byte is a decision; an exhausted input reads as zeros.
 public enum ScenarioGenerator {
+    /// A tiny public suffix list for policies that use one.
+    static let publicSuffixes = PublicSuffixList(text: "com\norg\nexample.org\n")
+
+    /// Initial permitted subtrees (RFC 5280 6.1.1 (h)) for policies that use them: dNSName example.com
+    /// and iPAddress 192.0.2.0/24. NameConstraints has no public initializer, so the value is decoded
+    /// from a certificate carrying it.
+    static let initialNameConstraints: NameConstraints = {
+        var value = DERWriter()
+        value.append(.sequence) { s in
+            s.append(.contextSpecific(0, constructed: true)) { t in
+                t.append(.sequence) { $0.append(.contextSpecific(2), contents: Array("example.com".utf8)) }
+                t.append(.sequence) { $0.append(.contextSpecific(7), contents: constraintIPs[0]) }
+            }
+        }
+        var tbs = DERWriter()
+        tbs.append(.sequence) { w in
+            w.append(.contextSpecific(0, constructed: true)) { $0.appendInteger(2) }
+            w.appendInteger(1)
+            w.append(.sequence) { $0.appendOID(KnownOID.ecdsaWithSHA256) }
+            w.appendEncoded(names[0])
+            w.append(.sequence) { w in utc(&w, "240101000000Z"); utc(&w, "260101000000Z") }
+            w.appendEncoded(names[0])
+            w.appendEncoded(keys[0])
+            w.append(.contextSpecific(3, constructed: true)) { w in
+                w.append(.sequence) { w in
+                    w.append(.sequence) { e in
+                        e.appendOID(KnownOID.nameConstraints)
+                        e.appendBoolean(true)
+                        e.append(.octetString, contents: value.bytes)
+                    }
+                }
+            }
+        }
+        var certificate = DERWriter()
+        certificate.append(.sequence) { w in
+            w.appendEncoded(tbs.bytes)
+            w.append(.sequence) { $0.appendOID(KnownOID.ecdsaWithSHA256) }
+            w.append(.bitString, contents: [0] + sign(tbs.bytes, key: 0))
+        }
+        guard let constraints = (try? Certificate(derEncoded: certificate.bytes))?.nameConstraints else {
+            preconditionFailure("the initial name constraints certificate does not parse")
+        }
+        return constraints
+    }()
+
     /// The validation time of every scenario: 2025-06-01T00:00:00Z.
     public static let validationTime = UnixTime(year: 2025, month: 6, day: 1)!
 
@@ -86,6 +142,9 @@ public enum ScenarioGenerator {
     public static let hostnames = ["www.example.com", "a.b.example.com", "example.com", "192.0.2.1",
                                    "xn--bcher-kva.example.com", "www.example.org", "2001:db8::1"]
     static let constraintDNSNames = ["example.com", "b.example.com", "example.org", "", ".example.com"]
+    static let uris = ["https://www.example.com/a", "https://WWW.EXAMPLE.COM", "ldap://example.org", "https://[2001:db8::1]/"]
+    static let constraintEmails = ["example.com", ".example.com", "user@example.com", "user@www.example.com"]
+    static let constraintURIs = ["www.example.com", ".example.com", "example.org"]
     static let constraintIPs: [[UInt8]] = [[192, 0, 2, 0, 255, 255, 255, 0], [10, 0, 0, 0, 255, 0, 0, 0]]
     static let policies: [OID] = ["2.5.29.32.0", "1.3.6.1.4.1.55555.2.1", "1.3.6.1.4.1.55555.2.2", "1.3.6.1.4.1.55555.2.3"]
     static let extendedKeyUsages: [OID] = [KnownOID.serverAuth, KnownOID.clientAuth, KnownOID.anyExtendedKeyUsage, KnownOID.codeSigning]
@@ -160,6 +219,19 @@ public enum ScenarioGenerator {
             let (certificate, role) = generateCertificate(&input, index: index)
             certificates.append((certificate, role))
         }
+        // Options read after the certificates, so that inputs written before they existed keep their meaning.
+        let options = input.byte()
+        policy.allowCommonNameFallback = options & 0x01 != 0
+        if options & 0x02 != 0 { policy.publicSuffixList = publicSuffixes }
+        if options & 0x04 != 0 {
+            policy.initialNameConstraints = initialNameConstraints
+        }
+        if options & 0x08 != 0 { policy.requiredLeafKeyUsage = .digitalSignature }
+        policy.checkTLSKeyUsage = options & 0x10 == 0
+        summary.append("commonNameFallback \(policy.allowCommonNameFallback), publicSuffixList \(policy.publicSuffixList != nil), "
+                       + "initialNameConstraints \(policy.initialNameConstraints != nil), requiredLeafKeyUsage \(policy.requiredLeafKeyUsage), "
+                       + "checkTLSKeyUsage \(policy.checkTLSKeyUsage)")
+
         var intermediates: [Certificate] = []
         var entries: [TrustEntry] = []
         for (certificate, role) in certificates {
@@ -329,25 +401,28 @@ public enum ScenarioGenerator {
         }
     }
 
-    /// A subjectAltName entry: dNSName, iPAddress, rfc822Name or directoryName.
+    /// A subjectAltName entry: dNSName, iPAddress, rfc822Name, directoryName or URI.
     static func generalName(_ input: inout FuzzInput) -> [UInt8] {
         var w = DERWriter()
-        switch input.int(0...7) {
+        switch input.int(0...8) {
         case 0...3: w.append(.contextSpecific(2), contents: Array(input.pick(dnsNames).utf8))
         case 4, 5: w.append(.contextSpecific(7), contents: input.pick(ipAddresses))
         case 6: w.append(.contextSpecific(1), contents: Array("user@example.com".utf8))
-        default: w.append(.contextSpecific(4, constructed: true)) { $0.appendEncoded(input.pick(names)) }
+        case 7: w.append(.contextSpecific(4, constructed: true)) { $0.appendEncoded(input.pick(names)) }
+        default: w.append(.contextSpecific(6), contents: Array(input.pick(uris).utf8))
         }
         return w.bytes
     }
 
-    /// A nameConstraints base: dNSName, iPAddress with mask, or directoryName.
+    /// A nameConstraints base: dNSName, iPAddress with mask, directoryName, rfc822Name or URI.
     static func constraintName(_ input: inout FuzzInput) -> [UInt8] {
         var w = DERWriter()
-        switch input.int(0...5) {
+        switch input.int(0...7) {
         case 0...2: w.append(.contextSpecific(2), contents: Array(input.pick(constraintDNSNames).utf8))
         case 3, 4: w.append(.contextSpecific(7), contents: input.pick(constraintIPs))
-        default: w.append(.contextSpecific(4, constructed: true)) { $0.appendEncoded(input.pick(names)) }
+        case 5: w.append(.contextSpecific(4, constructed: true)) { $0.appendEncoded(input.pick(names)) }
+        case 6: w.append(.contextSpecific(1), contents: Array(input.pick(constraintEmails).utf8))
+        default: w.append(.contextSpecific(6), contents: Array(input.pick(constraintURIs).utf8))
         }
         return w.bytes
     }
