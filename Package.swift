@@ -21,8 +21,23 @@ let package = Package(
         .target(name: "CertPath", dependencies: ["CertPathDER", "CLibCrypto"]),
         .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
         .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathLimbo"]),
+        // Benchmarks (`swift run -c release certpath-bench`, see Benchmarks/README.md). CBenchSupport
+        // interposes malloc to count allocations: it is linked into the benchmark executable only.
+        .target(
+            name: "CBenchSupport",
+            path: "Benchmarks/CBenchSupport",
+            linkerSettings: [.linkedLibrary("crypto")]
+        ),
+        .executableTarget(
+            name: "certpath-bench",
+            dependencies: ["CertPath", "CertPathLimbo", "CLibCrypto", "CBenchSupport"],
+            path: "Benchmarks/CertPathBench"
+        ),
         .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER"]),
         .testTarget(name: "CertPathTests", dependencies: ["CertPath"]),
         .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo"]),
+        // Drives the built `certpath` executable as a subprocess; depending on the executable target
+        // makes `swift build --build-tests` build it first.
+        .testTarget(name: "CLITests", dependencies: ["certpath", "CertPath", "CertPathLimbo"]),
     ]
 )

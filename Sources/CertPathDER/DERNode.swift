@@ -53,17 +53,17 @@ public struct DERNode: Hashable, Sendable {
     /// Validates `element`, already read by `reader`, and everything nested in it with the rules of
     /// ``parse(_:maximumDepth:)`` except the alphabets of character strings, without building a tree
     /// (see ``DERReader/validateTree(_:_:)``).
-    static func validateTree(_ element: DERElement, _ reader: DERReader) throws(DERError) {
+    static func validateTree(_ element: DERElement, _ reader: DERReader, _ expected: @autoclosure () -> String) throws(DERError) {
         try checkForm(element.tag, at: element.offset)
         guard element.tag.isConstructed else {
             try validatePrimitive(element, reader, checkingStrings: false)
             return
         }
-        var inner = try reader.contents(of: element, "\(element.tag)")
+        var inner = try reader.contents(of: element, expected())
         var previous: Range<Int>? = nil
         while !inner.isAtEnd {
-            let child = try inner.readElement("DER element")
-            try validateTree(child, inner)
+            let child = try inner.readElement("DER element in \(expected())")
+            try validateTree(child, inner, "\(child.tag) in \(expected())")
             if element.tag == .set {
                 if let previous, reader.bytes[child.encoded].lexicographicallyPrecedes(reader.bytes[previous]) {
                     throw DERError(.unsortedSet, at: element.offset, expected: "SET OF elements in ascending order")
@@ -143,17 +143,17 @@ extension DERReader {
     /// strings (names, GeneralName IA5Strings) check them where they read them.
     ///
     /// - Throws: ``DERError`` for the first rule broken inside `element`.
-    public func validateTree(_ element: DERElement, _ expected: String) throws(DERError) {
-        try DERNode.validateTree(element, self)
+    public func validateTree(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
+        try DERNode.validateTree(element, self, expected())
     }
 
     /// Reads the next element, whatever its tag, and checks that it is DER all the way down
     /// (``validateTree(_:_:)``): the reading of an ASN.1 `ANY` value.
     ///
     /// - Throws: the errors of ``readElement(_:)`` and ``validateTree(_:_:)``.
-    public mutating func readAny(_ expected: String) throws(DERError) -> DERElement {
-        let element = try readElement(expected)
-        try validateTree(element, expected)
+    public mutating func readAny(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
+        let element = try readElement(expected())
+        try validateTree(element, expected())
         return element
     }
 }

@@ -86,6 +86,11 @@ extension DERString {
     /// Whether `bytes` are valid contents for the string type `tag`, without building a `String`
     /// (same rules as ``decode(_:tag:)``; `false` for non-string tags).
     public static func isValid(_ bytes: ArraySlice<UInt8>, tag: DERTag) -> Bool {
+        bytes.withUnsafeBufferPointer { isValid($0, tag: tag) }
+    }
+
+    /// ``isValid(_:tag:)-(ArraySlice<UInt8>,_)`` over bytes in memory.
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, tag: DERTag) -> Bool {
         switch tag {
         case .utf8String: return isValidUTF8(bytes)
         case .printableString: return bytes.allSatisfy(isPrintable)
@@ -93,15 +98,34 @@ extension DERString {
         case .visibleString: return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         case .numericString: return bytes.allSatisfy { $0 == 0x20 || ($0 >= 0x30 && $0 <= 0x39) }
         case .teletexString: return true
-        case .bmpString, .universalString: return decode(bytes, tag: tag) != nil
+        case .bmpString:
+            guard bytes.count % 2 == 0 else { return false }
+            for index in stride(from: 0, to: bytes.count, by: 2) {
+                let unit = UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1])
+                guard Unicode.Scalar(unit) != nil else { return false }  // rejects surrogates
+            }
+            return true
+        case .universalString:
+            guard bytes.count % 4 == 0 else { return false }
+            for index in stride(from: 0, to: bytes.count, by: 4) {
+                var value: UInt32 = 0
+                for offset in 0..<4 { value = value << 8 | UInt32(bytes[index + offset]) }
+                guard Unicode.Scalar(value) != nil else { return false }
+            }
+            return true
         default: return false
         }
     }
 
     /// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
     public static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var index = bytes.startIndex
-        let end = bytes.endIndex
+        bytes.withUnsafeBufferPointer { isValidUTF8($0) }
+    }
+
+    /// ``isValidUTF8(_:)-(ArraySlice<UInt8>)`` over bytes in memory.
+    public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let end = bytes.count
         while index < end {
             let lead = bytes[index]
             if lead < 0x80 { index += 1; continue }

@@ -40,25 +40,44 @@ public struct DERTag: Hashable, Sendable, CustomStringConvertible {
         return DERTag(rawValue: 0x80 | (constructed ? 0x20 : 0) | number)
     }
 
-    public static let boolean = DERTag(rawValue: 0x01)
-    public static let integer = DERTag(rawValue: 0x02)
-    public static let bitString = DERTag(rawValue: 0x03)
-    public static let octetString = DERTag(rawValue: 0x04)
-    public static let null = DERTag(rawValue: 0x05)
-    public static let objectIdentifier = DERTag(rawValue: 0x06)
-    public static let enumerated = DERTag(rawValue: 0x0A)
-    public static let utf8String = DERTag(rawValue: 0x0C)
-    public static let numericString = DERTag(rawValue: 0x12)
-    public static let printableString = DERTag(rawValue: 0x13)
-    public static let teletexString = DERTag(rawValue: 0x14)
-    public static let ia5String = DERTag(rawValue: 0x16)
-    public static let utcTime = DERTag(rawValue: 0x17)
-    public static let generalizedTime = DERTag(rawValue: 0x18)
-    public static let visibleString = DERTag(rawValue: 0x1A)
-    public static let universalString = DERTag(rawValue: 0x1C)
-    public static let bmpString = DERTag(rawValue: 0x1E)
-    public static let sequence = DERTag(rawValue: 0x30)
-    public static let set = DERTag(rawValue: 0x31)
+    /// BOOLEAN, identifier octet 0x01 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var boolean: DERTag { DERTag(rawValue: 0x01) }
+    /// INTEGER, identifier octet 0x02 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var integer: DERTag { DERTag(rawValue: 0x02) }
+    /// BIT STRING, identifier octet 0x03 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var bitString: DERTag { DERTag(rawValue: 0x03) }
+    /// OCTET STRING, identifier octet 0x04 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var octetString: DERTag { DERTag(rawValue: 0x04) }
+    /// NULL, identifier octet 0x05 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var null: DERTag { DERTag(rawValue: 0x05) }
+    /// OBJECT IDENTIFIER, identifier octet 0x06 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var objectIdentifier: DERTag { DERTag(rawValue: 0x06) }
+    /// ENUMERATED, identifier octet 0x0A (a computed constant, so it folds into inlined readers).
+    @inlinable public static var enumerated: DERTag { DERTag(rawValue: 0x0A) }
+    /// UTF8String, identifier octet 0x0C (a computed constant, so it folds into inlined readers).
+    @inlinable public static var utf8String: DERTag { DERTag(rawValue: 0x0C) }
+    /// NumericString, identifier octet 0x12 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var numericString: DERTag { DERTag(rawValue: 0x12) }
+    /// PrintableString, identifier octet 0x13 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var printableString: DERTag { DERTag(rawValue: 0x13) }
+    /// TeletexString, identifier octet 0x14 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var teletexString: DERTag { DERTag(rawValue: 0x14) }
+    /// IA5String, identifier octet 0x16 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var ia5String: DERTag { DERTag(rawValue: 0x16) }
+    /// UTCTime, identifier octet 0x17 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var utcTime: DERTag { DERTag(rawValue: 0x17) }
+    /// GeneralizedTime, identifier octet 0x18 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var generalizedTime: DERTag { DERTag(rawValue: 0x18) }
+    /// VisibleString, identifier octet 0x1A (a computed constant, so it folds into inlined readers).
+    @inlinable public static var visibleString: DERTag { DERTag(rawValue: 0x1A) }
+    /// UniversalString, identifier octet 0x1C (a computed constant, so it folds into inlined readers).
+    @inlinable public static var universalString: DERTag { DERTag(rawValue: 0x1C) }
+    /// BMPString, identifier octet 0x1E (a computed constant, so it folds into inlined readers).
+    @inlinable public static var bmpString: DERTag { DERTag(rawValue: 0x1E) }
+    /// SEQUENCE (constructed), identifier octet 0x30 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var sequence: DERTag { DERTag(rawValue: 0x30) }
+    /// SET (constructed), identifier octet 0x31 (a computed constant, so it folds into inlined readers).
+    @inlinable public static var set: DERTag { DERTag(rawValue: 0x31) }
 
     /// A readable name: `SEQUENCE`, `INTEGER`, `[0] constructed`, `0x5f`.
     public var description: String {

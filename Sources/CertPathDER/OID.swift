@@ -90,6 +90,25 @@ public struct OID: Hashable, Sendable, Comparable, CustomStringConvertible, Expr
 
     public static func < (lhs: OID, rhs: OID) -> Bool { lhs.encoded.lexicographicallyPrecedes(rhs.encoded) }
 
+    /// Equal when the contents octets are (compared in bulk, not element by element).
+    @inlinable
+    public static func == (lhs: OID, rhs: OID) -> Bool {
+        guard lhs.encoded.count == rhs.encoded.count else { return false }
+        return lhs.encoded.withUnsafeBufferPointer { a in
+            rhs.encoded.withUnsafeBufferPointer { b in
+                for index in 0..<a.count where a[index] != b[index] { return false }
+                return true
+            }
+        }
+    }
+
+    /// Hashes the length and the contents octets (the octets in one call).
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(encoded.count)
+        encoded.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     /// Value of base-128 digits if it fits 64 bits.
     private static func small(_ digits: [UInt8]) -> UInt64? {
         var value: UInt64 = 0
@@ -219,8 +238,8 @@ public struct OID: Hashable, Sendable, Comparable, CustomStringConvertible, Expr
 extension DERReader {
     /// Reads an OBJECT IDENTIFIER as an ``OID`` viewing the reader's buffer (no copy).
     @inlinable
-    public mutating func readOID(_ expected: String) throws(DERError) -> OID {
-        let element = try readObjectIdentifier(expected)
+    public mutating func readOID(_ expected: @autoclosure () -> String) throws(DERError) -> OID {
+        let element = try readObjectIdentifier(expected())
         return OID(validatedEncoding: bytes[element.value])
     }
 }

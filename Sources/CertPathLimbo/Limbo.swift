@@ -67,13 +67,15 @@ public struct LimboResult: Codable, Sendable {
 ///   without basicConstraints…), so the harness enforces anchor validity and constraints (RFC 5937).
 /// - **TLS key usage.** The TLS key usage check of the server and client policies is a TLS rule, so it
 ///   is off for `rfc5280::` cases (which test RFC 5280 path validation, e.g. a CA certificate as leaf).
-/// - **Skipped features.** Listed in ``skipReasons``; CRL cases are skipped until revocation lands.
+/// - **Skipped features.** Listed in ``skipReasons``.
+/// - **CRLs.** A case's CRLs are checked with the library's default for an undetermined status
+///   (reject only when CRLs were supplied for the certificate's issuer); a CRL that does not parse
+///   fails the case.
 public struct LimboHarness: Sendable {
     /// Optional behaviours CertPath does not implement, with the reason, by limbo feature tag.
     public static let skipReasons: [String: String] = [
         "pedantic-webpki-eku": "documented choice: extKeyUsage follows Go and Chromium (a leaf without extKeyUsage, or with anyExtendedKeyUsage, is accepted; roots' extKeyUsage constrains)",
         "pedantic-serial-number": "documented leniency: RFC 5280 4.1.2.2 asks certificate users to handle non-conforming serial numbers gracefully; CertPath refuses them only under the Web PKI profile",
-        "has-crl": "revocation (CRL processing) is not implemented yet",
         "has-policy-constraints": "conflicts with NIST PKITS 4.8-4.12, which require a non-critical policyConstraints to be processed under RFC 5280; CertPath refuses it only under the Web PKI profile",
     ]
 
@@ -98,7 +100,6 @@ public struct LimboHarness: Sendable {
                 return "feature \(feature): no public suffix list installed (Debian package publicsuffix)"
             }
         }
-        if let crls = testcase.crls, !crls.isEmpty { return "CRLs given: revocation (CRL processing) is not implemented yet" }
         return nil
     }
 
@@ -112,7 +113,7 @@ public struct LimboHarness: Sendable {
             let evaluation = try makeEvaluation(testcase)
             switch evaluation.evaluate() {
             case .trusted(let path):
-                return result("SUCCESS", "trusted via \(path.anchor.subject)")
+                return result("SUCCESS", "trusted via \(path.anchor.map { $0.subject.description } ?? "a trust exception")")
             case .untrusted(let report):
                 return result("FAILURE", Diagnostics.describe(report.primaryFailure))
             }
@@ -149,6 +150,14 @@ public struct LimboHarness: Sendable {
         }
         let anchors = try certificates(testcase.trusted_certs, "trusted certificate")
         let intermediates = try certificates(testcase.untrusted_intermediates, "intermediate")
+        var crls: [CertificateRevocationList] = []
+        for pem in testcase.crls ?? [] {
+            do {
+                crls += try PEM.readCRLs(Array(pem.utf8)).crls
+            } catch {
+                throw HarnessError.rejected("CRL does not parse: \(error)")
+            }
+        }
 
         var policy = ValidationPolicy()
         policy.profile = testcase.id.hasPrefix("rfc5280::") ? .rfc5280 : .webPKI
@@ -157,6 +166,7 @@ public struct LimboHarness: Sendable {
         policy.anchorEnforcement = .full
         policy.maximumIntermediates = testcase.max_chain_depth
         policy.publicSuffixList = publicSuffixList
+        policy.crls = CRLStore(crls)
         for usage in testcase.key_usage ?? [] {
             guard let bit = KeyUsage.names.first(where: { $0.1 == usage })?.0 else {
                 throw HarnessError.unsupported("unknown key usage \(usage)")

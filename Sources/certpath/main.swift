@@ -1,9 +1,68 @@
-import CertPath
+// certpath: the command line of CertPath (docs/CLI.md is the reference).
+//
+//   certpath verify LEAF [options]      validate a chain (exit 0 trusted, 1 untrusted, 2 usage/input error)
+//   certpath show FILE... [--json]      print certificates
+//   certpath batch [options] < lines    validate JSON lines concurrently
+//   certpath limbo FILE.json [options]  run an x509-limbo suite
 import Foundation
-for path in CommandLine.arguments.dropFirst() {
-    let bytes = [UInt8](FileManager.default.contents(atPath: path)!)
-    do throws(PEM.CertificateFileError) {
-        let file = try PEM.readCertificates(bytes)
-        for c in file.certificates { print(c, c.subjectAlternativeNames ?? []) }
-    } catch { print(path, error) }
+
+/// The commands, in help order.
+let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CLIError) -> Int32)] = [
+    (VerifyCommand.spec, VerifyCommand.run),
+    (ShowCommand.spec, { (arguments: ParsedArguments) throws(CLIError) -> Int32 in ShowCommand.run(arguments) }),
+    (BatchCommand.spec, BatchCommand.run),
+    (LimboCommand.spec, LimboCommand.run),
+]
+
+let overview = """
+    usage: certpath <command> [arguments]
+
+    X.509 certification path validation (RFC 5280), TLS server and client policies, pins and trust
+    exceptions, with explained failures.
+
+    commands:
+      verify LEAF [options]            decide whether a certificate chain can be trusted
+      show FILE... [--json]            print certificates with every extension decoded
+      batch [options]                  validate JSON lines from stdin on all cores, one result per line
+      limbo FILE.json [options]        run an x509-limbo test suite
+
+    'certpath <command> --help' describes a command's options; docs/CLI.md is the full reference.
+    exit status: 0 success/trusted, 1 untrusted, 2 bad usage or unreadable/malformed input.
+    """
+
+/// Runs the command line and returns the exit status.
+@MainActor
+func runCommandLine(_ words: [String]) -> Int32 {
+    guard let name = words.first else {
+        Output.error(overview)
+        return ExitStatus.usage
+    }
+    if ["-h", "--help", "help"].contains(name) {
+        if words.count > 1, let command = commands.first(where: { $0.spec.name == words[1] }) {
+            Output.line(command.spec.help)
+        } else {
+            Output.line(overview)
+        }
+        return ExitStatus.success
+    }
+    guard let command = commands.first(where: { $0.spec.name == name }) else {
+        let names = commands.map(\.spec.name).joined(separator: ", ")
+        Output.error("certpath: unknown command '\(Output.safe(name))' (commands: \(names); see 'certpath --help')")
+        return ExitStatus.usage
+    }
+    do throws(CLIError) {
+        guard let arguments = try ParsedArguments.parse(Array(words.dropFirst()), command.spec) else {
+            Output.line(command.spec.help)
+            return ExitStatus.success
+        }
+        return try command.run(arguments)
+    } catch {
+        Output.flush()
+        Output.error("certpath \(name): \(Output.safe(error.message))")
+        return error.status
+    }
 }
+
+let status = runCommandLine(Array(CommandLine.arguments.dropFirst()))
+Output.flush()
+exit(status)

@@ -81,7 +81,7 @@ struct ConcurrencyTests {
         // The single-threaded answer, which must also be the expected one.
         for testCase in cases {
             let result = TrustEvaluation(leaf: testCase.leaf, intermediates: testCase.intermediates, trustStore: store,
-                                         policy: testCase.policy, validationTime: Self.time, signatureVerification: verifier).evaluate()
+                                         policy: testCase.policy, validationTime: Self.time, signatureVerifier: verifier).evaluate()
             #expect(Self.outcome(result) == testCase.expected, "\(testCase.name)")
         }
 
@@ -95,7 +95,7 @@ struct ConcurrencyTests {
                     let testCase = cases[(round * 7 + thread * 3) % cases.count]
                     let result = TrustEvaluation(leaf: testCase.leaf, intermediates: testCase.intermediates, trustStore: store,
                                                  policy: testCase.policy, validationTime: Self.time,
-                                                 signatureVerification: verifier).evaluate()
+                                                 signatureVerifier: verifier).evaluate()
                     let outcome = Self.outcome(result)
                     if outcome != testCase.expected {
                         boxes[thread].mismatches.append("thread \(thread) round \(round): \(testCase.name): \(outcome)")

@@ -76,9 +76,9 @@ struct FuzzRegressionTests {
         var cases: [AnyCase] = []
         /// `badValue`'s last occurrence in the certificate (the outer signatureAlgorithm is read before the
         /// TBS), plus `inner` for an error inside it (the element after a constructed header).
-        func add(_ name: String, _ code: DERError.Code, _ build: (CertificateBuilder) -> CertificateBuilder, badValue: [UInt8],
+        func add(_ name: String, _ code: DERError.Code, _ build: (AnyValueCertificate) -> AnyValueCertificate, badValue: [UInt8],
                  inner: Int = 0) {
-            let certificate = build(CertificateBuilder()).der
+            let certificate = build(AnyValueCertificate()).der
             let start = (0...(certificate.count - badValue.count)).last { certificate[$0..<($0 + badValue.count)].elementsEqual(badValue) }!
             cases.append(AnyCase(name: name, certificate: certificate, code: code, offset: start + inner))
         }
@@ -125,11 +125,11 @@ struct FuzzRegressionTests {
         let integer: [UInt8] = [0x02, 0x01, 0x01]
         let otherName: [UInt8] = [0xA0, 0x0A, 0x06, 0x03, 0x2A, 0x03, 0x04, 0xA0, 0x03, 0x01, 0x01, 0xFF]
         let certificates = [
-            CertificateBuilder().issuer(attributeValue: [0x30, 0x03] + integer).der,
-            CertificateBuilder().extension(KnownOID.subjectAltName, sequenceOf: [otherName]).der,
-            CertificateBuilder().extension(KnownOID.subjectAltName, sequenceOf: [[0xA3, 0x03] + integer]).der,
-            CertificateBuilder().unknownKey(parameters: integer).der,
-            CertificateBuilder().unknownSignatureAlgorithm(parameters: [0x05, 0x00]).der,
+            AnyValueCertificate().issuer(attributeValue: [0x30, 0x03] + integer).der,
+            AnyValueCertificate().extension(KnownOID.subjectAltName, sequenceOf: [otherName]).der,
+            AnyValueCertificate().extension(KnownOID.subjectAltName, sequenceOf: [[0xA3, 0x03] + integer]).der,
+            AnyValueCertificate().unknownKey(parameters: integer).der,
+            AnyValueCertificate().unknownSignatureAlgorithm(parameters: [0x05, 0x00]).der,
         ]
         for der in certificates { #expect(Self.parseError(der) == nil) }
     }
@@ -142,29 +142,29 @@ struct FuzzRegressionTests {
         let userNotice: [UInt8] = [0x06, 0x08, 0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x02, 0x02, 0x30, UInt8(visible.count)] + visible
         let qualifierInfo = [0x30, UInt8(userNotice.count)] + userNotice
         let policy = [0x30, UInt8(6 + qualifierInfo.count), 0x06, 0x02, 0x2A, 0x03, 0x30, UInt8(qualifierInfo.count)] + qualifierInfo
-        #expect(Self.parseError(CertificateBuilder().extension(KnownOID.certificatePolicies, sequenceOf: [policy]).der) == nil)
-        let error = Self.parseError(CertificateBuilder().issuer(attributeValue: visible).der)
+        #expect(Self.parseError(AnyValueCertificate().extension(KnownOID.certificatePolicies, sequenceOf: [policy]).der) == nil)
+        let error = Self.parseError(AnyValueCertificate().issuer(attributeValue: visible).der)
         #expect(error?.code == .invalidString)
     }
 }
 
 /// Builds a minimal v3 certificate (P-256 key, ecdsa-with-SHA256, dummy signature: only parsing is
 /// tested) with one part replaced by the bytes a test needs.
-struct CertificateBuilder {
+struct AnyValueCertificate {
     var issuerAttributeValue: [UInt8] = [0x0C, 0x04] + Array("Test".utf8)
     var extensions: [[UInt8]] = []
     var spkiAlgorithm: [UInt8] = [0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
                                   0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]
     var signatureAlgorithm: [UInt8] = [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]
 
-    func issuer(attributeValue: [UInt8]) -> CertificateBuilder {
+    func issuer(attributeValue: [UInt8]) -> AnyValueCertificate {
         var copy = self
         copy.issuerAttributeValue = attributeValue
         return copy
     }
 
     /// Adds a non-critical extension whose value is `SEQUENCE { elements... }`.
-    func `extension`(_ oid: OID, sequenceOf elements: [[UInt8]]) -> CertificateBuilder {
+    func `extension`(_ oid: OID, sequenceOf elements: [[UInt8]]) -> AnyValueCertificate {
         var value = DERWriter()
         value.append(.sequence) { s in for element in elements { s.appendEncoded(element) } }
         var ext = DERWriter()
@@ -178,7 +178,7 @@ struct CertificateBuilder {
     }
 
     /// An SPKI of an unknown algorithm (1.2.3.4) with `parameters`.
-    func unknownKey(parameters: [UInt8]) -> CertificateBuilder {
+    func unknownKey(parameters: [UInt8]) -> AnyValueCertificate {
         var copy = self
         var algorithm = DERWriter()
         algorithm.append(.sequence) { a in
@@ -190,7 +190,7 @@ struct CertificateBuilder {
     }
 
     /// An unknown signature algorithm (1.2.3.5) with `parameters`, inside and outside.
-    func unknownSignatureAlgorithm(parameters: [UInt8]) -> CertificateBuilder {
+    func unknownSignatureAlgorithm(parameters: [UInt8]) -> AnyValueCertificate {
         var copy = self
         var algorithm = DERWriter()
         algorithm.append(.sequence) { a in

@@ -530,18 +530,14 @@ struct NameConstraintsTests {
 
     // MARK: Budget
 
-    @Test("1,000 SANs against 1,000 subtrees stop promptly with budgetExhausted")
+    @Test("1,000 SANs against 1,000 subtrees stop at the comparison budget")
     func budgetStopsQuadraticWork() {
         let subtrees = (0..<1_000).map { GeneralSubtree(base: Self.dns("n\($0).example.com")) }
         let constraints = NameConstraints(permittedSubtrees: subtrees, excludedSubtrees: nil)
         let names = (0..<1_000).map { Self.dns("host\($0).example.org") }
         var budget = 250_000
-        let clock = ContinuousClock()
-        var result = NameConstraintsResult.satisfied
-        let elapsed = clock.measure {
-            result = NameConstraintsChecker.check(subject: Self.emptyDN, subjectAlternativeNames: names,
+        var result = NameConstraintsChecker.check(subject: Self.emptyDN, subjectAlternativeNames: names,
                                                   constraints: constraints, comparisons: &budget)
-        }
         // The first SAN visits all 1,000 subtrees and is not permitted: that alone stops the check.
         #expect(result == .violation(NameConstraintViolation(name: Self.dns("host0.example.org"), source: .subjectAlternativeName,
                                                              reason: .notWithinPermittedSubtrees)))
@@ -550,14 +546,11 @@ struct NameConstraintsTests {
         // Every SAN permitted by the last subtree: 1,000 × 1,000 comparisons needed, 250,000 allowed.
         let permittedLast = (0..<1_000).map { Self.dns("host\($0).n999.example.com") }
         budget = 250_000
-        let elapsedExhausted = clock.measure {
-            result = NameConstraintsChecker.check(subject: Self.emptyDN, subjectAlternativeNames: permittedLast,
-                                                  constraints: constraints, comparisons: &budget)
-        }
+        // Bounded by the budget, not by time (timing belongs to the benchmark): exactly 250,000 comparisons.
+        result = NameConstraintsChecker.check(subject: Self.emptyDN, subjectAlternativeNames: permittedLast,
+                                              constraints: constraints, comparisons: &budget)
         #expect(result == .budgetExhausted)
         #expect(budget == 0)
-        #expect(elapsed < .seconds(2))
-        #expect(elapsedExhausted < .seconds(2))
     }
 
     @Test("Each (name, subtree) pair visited costs one comparison, excluded and permitted, any form")

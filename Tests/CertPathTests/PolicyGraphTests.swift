@@ -773,18 +773,14 @@ struct PolicyGraphBoundsTests {
           .timeLimit(.minutes(1)))
     func cartesianMappingsStaySmall() throws {
         let path = cartesianMappingPath(width: 10, depth: 10)
-        let clock = ContinuousClock()
         var processor = PolicyProcessor(pathLength: path.count, inputs: inputs(explicit: true))
-        let elapsed = try clock.measure {
-            for (offset, facts) in path.enumerated() {
-                try processor.processCertificate(facts, index: offset + 1)
-                if offset + 1 < path.count { try processor.prepareForNextCertificate(facts) }
-            }
+        for (offset, facts) in path.enumerated() {
+            try processor.processCertificate(facts, index: offset + 1)
+            if offset + 1 < path.count { try processor.prepareForNextCertificate(facts) }
         }
         // One node per policy per level (the tree would have 10^10 leaves), 10 x 10 edges between levels.
         #expect(processor.validPolicyGraphNodeCount == 1 + 10 * 10)
         #expect(processor.validPolicyGraphEdgeCount == 10 + 9 * 100)
-        #expect(elapsed < .seconds(5))
         let result = try processor.wrapUp(path[path.count - 1])
         #expect(result.authoritiesConstrainedPolicySet == .policies(Set(path[0].policies ?? [])))
         #expect(result.userConstrainedPolicySet == result.authoritiesConstrainedPolicySet)

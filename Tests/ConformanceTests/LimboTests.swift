@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import CertPath
-import CertPathLimbo
+@testable import CertPathLimbo
 
 /// x509-limbo through `../shared/vectors/limbo/limbo.json`: every case runs; the summary (passed,
 /// failed, skipped by feature with reason) and every mismatch are printed. The test fails on any
@@ -26,5 +26,49 @@ import CertPathLimbo
         #expect(results.count == suite.testcases.count)
         #expect(results.filter(\.isFalseAccept).isEmpty, "false accepts: \(results.filter(\.isFalseAccept).map(\.id))")
         #expect(mismatches.isEmpty, "\(mismatches.count) limbo cases neither pass nor are skipped: \(mismatches.map(\.id))")
+    }
+}
+
+/// The x509-limbo `crl::` cases, each with the exact reason CertPath gives: revocation (RFC 5280 6.3)
+/// under the library's default for an undetermined status.
+@Suite struct LimboCRLTests {
+    static let suite: LimboSuite? = TestData.sharedVectors.flatMap {
+        try? LimboSuite.load($0.appendingPathComponent("limbo/limbo.json"))
+    }
+
+    /// The expected failure code of each `crl::` case (nil: SUCCESS).
+    static let expectations: [String: String?] = [
+        "crl::revoked-certificate-with-crl": "revoked",
+        "crl::crlnumber-missing": "revocationUnknown",
+        "crl::crlnumber-critical": "revocationUnknown",
+        "crl::issuer-missing-crlsign": "revocationUnknown",
+        "crl::certificate-serial-on-crl-different-issuer": nil,
+        "crl::issuer-no-keyusage-extension": nil,
+        "crl::issuer-valid-crlsign-and-keycertsign": nil,
+    ]
+
+    @Test func everyCRLCaseIsKnown() throws {
+        guard let suite = Self.suite else {
+            TestData.skip("x509-limbo CRL cases", because: "../shared/vectors/limbo/limbo.json is not present")
+            return
+        }
+        let ids = suite.testcases.filter { $0.crls?.isEmpty == false || $0.id.hasPrefix("crl::") }.map(\.id)
+        #expect(Set(ids) == Set(Self.expectations.keys))
+    }
+
+    @Test(arguments: expectations.keys.sorted())
+    func crlCase(_ id: String) throws {
+        guard let suite = Self.suite else { return }
+        let testcase = try #require(suite.testcases.first { $0.id == id })
+        let expected = Self.expectations[id]!
+        #expect(testcase.expected_result == (expected == nil ? "SUCCESS" : "FAILURE"))
+        let evaluation = try LimboHarness().makeEvaluation(testcase)
+        switch evaluation.evaluate() {
+        case .trusted:
+            #expect(expected == nil, "\(id): trusted, expected \(expected ?? "")")
+        case .untrusted(let report):
+            #expect(report.primaryFailure.code == expected, "\(id): \(Diagnostics.describe(report.primaryFailure))")
+            print("\(id): \(Diagnostics.describe(report.primaryFailure))")
+        }
     }
 }

@@ -26,25 +26,42 @@ public struct TrustEvaluation: Sendable {
     public var leaf: Certificate
     /// Untrusted certificates that may complete a path (order does not matter).
     public var intermediates: [Certificate]
-    /// Anchors, trusted leaves and distrusted certificates.
+    /// Anchors, trusted leaves and distrusted certificates supplied by the caller.
     public var trustStore: TrustStore
+    /// Anchors only (SecTrustSetAnchorCertificatesOnly): when `true` (the default), only
+    /// ``trustStore`` and ``pins`` are trusted; when `false`, the system anchors
+    /// (``SystemTrustStore/shared``) count as well.
+    public var anchorsOnly: Bool
+    /// Certificates or keys trusted for this evaluation only, as anchors or as the end entity itself
+    /// (a pinned self-signed server certificate). A pin never overrides a distrusted entry.
+    public var pins: [Pin]
+    /// Trust exceptions applied last: an untrusted result whose failures are all recoverable and all
+    /// recorded for this exact leaf becomes trusted (``TrustedPath/acceptedFailures``).
+    public var exceptions: TrustExceptions?
+    /// The system anchors used when ``anchorsOnly`` is `false`; `nil` (default) means
+    /// ``SystemTrustStore/shared`` (loaded once per process, on first use).
+    public var systemAnchors: TrustStore?
     /// What the path is validated for and how.
     public var policy: ValidationPolicy
     /// The validation time (RFC 5280 6.1.1 (b)); `nil` means now.
     public var validationTime: UnixTime?
     /// The signature verifier and its shared caches.
-    public var signatureVerification: SignatureVerifier
+    public var signatureVerifier: SignatureVerifier
 
-    /// Creates an evaluation.
-    public init(leaf: Certificate, intermediates: [Certificate] = [], trustStore: TrustStore,
-                policy: ValidationPolicy = ValidationPolicy(), validationTime: UnixTime? = nil,
-                signatureVerification: SignatureVerifier = .shared) {
+    /// Creates an evaluation. With an empty `trustStore` and no pins, pass `anchorsOnly: false` to use
+    /// the system anchors.
+    public init(leaf: Certificate, intermediates: [Certificate] = [], trustStore: TrustStore, anchorsOnly: Bool = true,
+                pins: [Pin] = [], exceptions: TrustExceptions? = nil, policy: ValidationPolicy = ValidationPolicy(),
+                validationTime: UnixTime? = nil, signatureVerifier: SignatureVerifier = .shared) {
         self.leaf = leaf
         self.intermediates = intermediates
         self.trustStore = trustStore
+        self.anchorsOnly = anchorsOnly
+        self.pins = pins
+        self.exceptions = exceptions
         self.policy = policy
         self.validationTime = validationTime
-        self.signatureVerification = signatureVerification
+        self.signatureVerifier = signatureVerifier
     }
 
     /// The current time from the system clock.
@@ -52,34 +69,66 @@ public struct TrustEvaluation: Sendable {
         UnixTime(secondsSinceEpoch: Int64(time(nil)))
     }
 
-    /// Builds and validates paths; returns the first valid one or the explained failure.
+    /// Builds and validates paths; returns the first valid one or the explained failure, after
+    /// pins and trust exceptions.
     public func evaluate() -> TrustResult {
-        let context = EvaluationContext(policy: policy, validationTime: validationTime ?? Self.now(), crypto: signatureVerification)
-        let validator = PathValidator(context: context)
+        let result = evaluatePaths()
+        guard case .untrusted(let report) = result, let exceptions, report.isRecoverable,
+              exceptions.covers(leaf: leaf, failures: report.failures) else { return result }
+        return TrustResult.trusted(TrustedPath(certificates: report.bestAttempt.certificates, anchor: report.bestAttempt.anchor,
+                                               policyOutcome: report.bestAttempt.policyOutcome, acceptedFailures: report.failures,
+                                               attempts: report.attempts)).with(report.statistics)
+    }
 
-        if trustStore.isDistrusted(leaf) {
+    /// The stores consulted: the caller's, the pinned certificates, and the system's unless anchors only.
+    private func stores() -> [TrustStore] {
+        var stores = [trustStore]
+        if !pins.isEmpty {
+            let pinned = ([leaf] + intermediates).filter { certificate in pins.contains { $0.matches(certificate) } }
+            stores.append(TrustStore(pinned.map { TrustEntry($0, kind: .anchorOrLeaf) }))
+        }
+        if !anchorsOnly { stores.append(systemAnchors ?? SystemTrustStore.shared.store) }
+        return stores
+    }
+
+    private func evaluatePaths() -> TrustResult {
+        let context = EvaluationContext(policy: policy, validationTime: validationTime ?? Self.now(), crypto: signatureVerifier,
+                                        certificates: intermediates)
+        let validator = PathValidator(context: context)
+        let stores = stores()
+        context.anchorStores = stores
+
+        if stores.contains(where: { $0.isDistrusted(leaf) }) {
             let attempt = validator.validate(path: [leaf], anchor: nil, terminal: .distrusted(leaf))
             return .untrusted(UntrustedReport(primaryFailure: .distrusted(leaf), bestAttempt: attempt, attempts: [attempt]))
         }
-        if trustStore.trustsAsLeaf(leaf) {
+        if stores.contains(where: { $0.trustsAsLeaf(leaf) }) {
             // A directly trusted end entity (pinned certificate): its own validity, profile and purpose
             // are checked; it needs no issuer.
             let attempt = validator.validate(path: [leaf], anchor: nil)
-            if attempt.failures.isEmpty {
-                return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, policyOutcome: nil,
+            if attempt.failures.isEmpty && Self.pinFailure(policy, [leaf]) == nil {
+                return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, policyOutcome: nil, acceptedFailures: [],
                                             attempts: policy.collectAllAttempts ? [attempt] : []))
             }
         }
 
-        let builder = PathBuilder(context: context, index: IssuerIndex(store: trustStore, intermediates: intermediates))
+        let builder = PathBuilder(context: context, index: IssuerIndex(stores: stores, intermediates: intermediates))
         builder.run(leaf: leaf)
+        let statistics = context.statistics(prunedExplorations: builder.prunedExplorations)
         if let trusted = builder.trusted, let anchor = trusted.anchor {
-            return .trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, policyOutcome: trusted.policyOutcome,
-                                        attempts: builder.attempts))
+            return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, policyOutcome: trusted.policyOutcome,
+                                                   acceptedFailures: [], attempts: builder.attempts)).with(statistics)
         }
         let best = builder.best ?? validator.validate(path: [leaf], anchor: nil, terminal: .issuerNotFound(leaf))
         var primary = best.primaryFailure ?? .issuerNotFound(leaf)
         if let limit = context.exhausted { primary = .budgetExhausted(limit) }
-        return .untrusted(UntrustedReport(primaryFailure: primary, bestAttempt: best, attempts: builder.attempts))
+        return TrustResult.untrusted(UntrustedReport(primaryFailure: primary, bestAttempt: best, attempts: builder.attempts)).with(statistics)
+    }
+
+    /// ``ValidationFailure/pinMismatch`` when the policy requires a pinned key that `chain` lacks.
+    static func pinFailure(_ policy: ValidationPolicy, _ chain: [Certificate]) -> ValidationFailure? {
+        guard !policy.requiredKeyPins.isEmpty else { return nil }
+        let found = chain.contains { policy.requiredKeyPins.contains(SHA256Digest(hashing: $0.subjectPublicKeyInfo.der)) }
+        return found ? nil : .pinMismatch
     }
 }

@@ -1,20 +1,56 @@
+/// The work one evaluation did, against its ``Budget``.
+public struct EvaluationStatistics: Hashable, Sendable {
+    /// Signature verifications performed (memoized answers not counted).
+    public var signatureChecks = 0
+    /// Issuer candidates considered.
+    public var buildSteps = 0
+    /// Name-constraint subtree comparisons.
+    public var nameConstraintComparisons = 0
+    /// Explorations skipped because the certificate was already proven unable to reach an anchor.
+    public var prunedExplorations = 0
+
+    /// No work.
+    public init() {}
+}
+
 /// A trusted certification path: the outcome of a successful evaluation.
 public struct TrustedPath: Sendable {
     /// The certificates from the end entity up, trust anchor excluded.
     public let certificates: [Certificate]
-    /// The trust anchor ending the path (for a directly trusted leaf: the leaf itself).
-    public let anchor: Certificate
+    /// The trust anchor ending the path: for a directly trusted or pinned leaf, the leaf itself;
+    /// `nil` only when a trust exception accepted a path that reaches no anchor.
+    public let anchor: Certificate?
     /// The RFC 5280 6.1.6 policy outputs (authorities- and user-constrained policy sets).
     public let policyOutcome: PolicyOutcome?
+    /// The failures a trust exception accepted (empty for a path with no failure).
+    public let acceptedFailures: [ValidationFailure]
     /// Every attempted path, when the policy asked to collect them.
     public let attempts: [PathAttempt]
+    /// The work done.
+    public internal(set) var statistics = EvaluationStatistics()
 
-    /// The path from the end entity to the anchor, anchor included (unless the leaf is the anchor).
-    public var chain: [Certificate] { certificates.last === anchor ? certificates : certificates + [anchor] }
+    /// The path from the end entity to the anchor, anchor included once.
+    public var chain: [Certificate] {
+        guard let anchor, certificates.last !== anchor else { return certificates }
+        return certificates + [anchor]
+    }
+
+    /// Whether the path is trusted only because a trust exception accepted its failures.
+    public var isTrustedByException: Bool { !acceptedFailures.isEmpty }
+}
+
+/// One certificate of a report and what is wrong with it (like SecTrustCopyProperties).
+public struct CertificateReport: Sendable {
+    /// The certificate.
+    public let certificate: Certificate
+    /// Its place: `end entity`, `intermediate`, `trust anchor`.
+    public let role: String
+    /// Its failures (empty when nothing is wrong with it).
+    public let failures: [ValidationFailure]
 }
 
 /// Why an evaluation is untrusted: the primary failure, the best attempted path with the failures
-/// of each of its certificates (like SecTrustCopyProperties), and optionally every attempt.
+/// of each of its certificates, and optionally every attempt.
 public struct UntrustedReport: Sendable {
     /// The most specific failure of the best attempt (see ``ValidationFailure/rank``).
     public let primaryFailure: ValidationFailure
@@ -22,12 +58,50 @@ public struct UntrustedReport: Sendable {
     public let bestAttempt: PathAttempt
     /// Every attempted path, when the policy asked to collect them.
     public let attempts: [PathAttempt]
+    /// The work done.
+    public internal(set) var statistics = EvaluationStatistics()
 
     /// Every failure of the best attempt.
     public var failures: [ValidationFailure] { bestAttempt.failures }
 
     /// Whether every failure is recoverable (only then may a trust exception cover them).
     public var isRecoverable: Bool { failures.allSatisfy(\.isRecoverable) }
+
+    /// Each certificate of the best attempted path, end entity first, anchor last, with its failures.
+    public var certificateReports: [CertificateReport] {
+        var reports: [CertificateReport] = []
+        for (index, certificate) in bestAttempt.certificates.enumerated() {
+            reports.append(CertificateReport(certificate: certificate, role: index == 0 ? "end entity" : "intermediate",
+                                             failures: bestAttempt.failures(of: certificate)))
+        }
+        if let anchor = bestAttempt.anchor {
+            reports.append(CertificateReport(certificate: anchor, role: "trust anchor", failures: bestAttempt.failures(of: anchor)))
+        }
+        return reports
+    }
+
+    /// Failures not about one certificate (policy, budget, pins).
+    public var pathFailures: [ValidationFailure] { failures.filter { $0.certificate == nil } }
+
+    /// The trust exception that would accept exactly this outcome, or `nil` when some failure is fatal
+    /// (bad signature, malformed, constraint violation, revoked…), which can never be excepted.
+    public var exceptions: TrustExceptions? {
+        guard isRecoverable, let leaf = bestAttempt.certificates.first else { return nil }
+        let recorded = Set(failures.compactMap(ExceptedFailure.init))
+        guard !recorded.isEmpty else { return nil }
+        return TrustExceptions([TrustException(leaf: SHA256Digest(hashing: leaf.der), failures: recorded)])
+    }
+
+    /// A summary in plain words: the primary failure, then each certificate with its failures.
+    public var summary: String {
+        var lines = [Diagnostics.describe(primaryFailure)]
+        for report in certificateReports {
+            let status = report.failures.isEmpty ? "ok" : report.failures.map(Diagnostics.describe).joined(separator: "; ")
+            lines.append("  \(report.role): \(report.certificate.subject): \(status)")
+        }
+        for failure in pathFailures where failure != primaryFailure { lines.append("  path: \(Diagnostics.describe(failure))") }
+        return lines.joined(separator: "\n")
+    }
 }
 
 /// The outcome of ``TrustEvaluation/evaluate()``.
@@ -49,4 +123,24 @@ public enum TrustResult: Sendable {
 
     /// The primary failure of an untrusted result.
     public var primaryFailure: ValidationFailure? { report?.primaryFailure }
+
+    /// The work the evaluation did.
+    public var statistics: EvaluationStatistics {
+        switch self {
+        case .trusted(let path): return path.statistics
+        case .untrusted(let report): return report.statistics
+        }
+    }
+
+    /// The same result with `statistics` attached.
+    func with(_ statistics: EvaluationStatistics) -> TrustResult {
+        switch self {
+        case .trusted(var path):
+            path.statistics = statistics
+            return .trusted(path)
+        case .untrusted(var report):
+            report.statistics = statistics
+            return .untrusted(report)
+        }
+    }
 }

@@ -40,7 +40,7 @@ public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
     /// CA/B BR 7.1.2.1.3: a root's authorityKeyIdentifier, when present, MUST hold only a keyIdentifier
     /// equal to its subjectKeyIdentifier.
     case invalidRootAuthorityKeyIdentifier
-    /// CA/B BR 7.1.4.3: a subscriber's commonName, if present, MUST be one of its subjectAltName values.
+    /// CA/B BR 7.1.4.3: a TLS server certificate's commonName, if present, MUST be one of its subjectAltName values.
     case commonNameNotInSubjectAltName
 
     /// The rule in words.

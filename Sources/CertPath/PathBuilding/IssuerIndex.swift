@@ -15,27 +15,93 @@ struct IssuerIndex {
         let isAnchor: Bool
     }
 
-    let store: TrustStore
-    private let intermediatesBySubject: [NormalizedName: [Certificate]]
+    /// The trust stores consulted, in order (caller's, pinned, system).
+    let stores: [TrustStore]
+    /// The intermediates in the order given (without repeats when more than ``scanLimit``; short
+    /// lists skip repeats when scanned).
+    private let intermediates: [Certificate]
+    /// Intermediates by normalized subject, built only for long lists (short ones are scanned,
+    /// comparing names directly, which needs no normalized key for identically encoded names).
+    private let intermediatesBySubject: [NormalizedName: [Certificate]]?
 
-    init(store: TrustStore, intermediates: [Certificate]) {
-        self.store = store
-        var bySubject: [NormalizedName: [Certificate]] = [:]
-        var seen = Set<[UInt8]>()
-        for certificate in intermediates where seen.insert(certificate.der).inserted {
-            bySubject[certificate.subject.normalizedKey, default: []].append(certificate)
+    /// Lists at most this long are scanned rather than indexed.
+    private static let scanLimit = 8
+
+    init(stores: [TrustStore], intermediates: [Certificate]) {
+        self.stores = stores
+        if intermediates.count <= Self.scanLimit {
+            // Short lists are kept as given (no copy); a repeated certificate is skipped when scanned.
+            self.intermediates = intermediates
+            intermediatesBySubject = nil
+            return
         }
-        intermediatesBySubject = bySubject
+        var unique: [Certificate] = []
+        unique.reserveCapacity(intermediates.count)
+        var seen = Set<DERBytesKey>()
+        for certificate in intermediates where seen.insert(DERBytesKey(certificate.der[...])).inserted {
+            unique.append(certificate)
+        }
+        self.intermediates = unique
+        if unique.count <= Self.scanLimit {
+            intermediatesBySubject = nil
+        } else {
+            var bySubject: [NormalizedName: [Certificate]] = [:]
+            for certificate in unique { bySubject[certificate.subject.normalizedKey, default: []].append(certificate) }
+            intermediatesBySubject = bySubject
+        }
+    }
+
+    /// Whether any store distrusts `certificate` or its key.
+    func isDistrusted(_ certificate: Certificate) -> Bool {
+        stores.contains { $0.isDistrusted(certificate) }
     }
 
     /// Ranked issuer candidates for `child`.
     func candidates(for child: Certificate, at time: UnixTime) -> [Candidate] {
-        let key = child.issuer.normalizedKey
-        var all = store.anchors(named: key).map { Candidate(certificate: $0, isAnchor: true) }
-        all += (intermediatesBySubject[key] ?? []).map { Candidate(certificate: $0, isAnchor: false) }
-        guard all.count > 1 else { return all }
-        let childKeyID = child.authorityKeyIdentifier?.keyIdentifier
-        func rank(_ candidate: Candidate) -> (Int, Int, Int, Int, Int64) {
+        let issuer = child.issuer
+        var all: [Candidate] = []
+        for store in stores {
+            for index in store.anchorIndices(named: issuer) {
+                let anchor = store.entries[index].certificate
+                guard !isDistrusted(anchor), !all.contains(where: { $0.certificate.der == anchor.der }) else { continue }
+                all.append(Candidate(certificate: anchor, isAnchor: true))
+            }
+        }
+        if let intermediatesBySubject {
+            for certificate in intermediatesBySubject[issuer.normalizedKey] ?? [] {
+                all.append(Candidate(certificate: certificate, isAnchor: false))
+            }
+        } else {
+            for (position, certificate) in intermediates.enumerated() where certificate.subject.isEquivalent(to: issuer) {
+                let repeated = intermediates[..<position].contains { $0 === certificate || $0.der == certificate.der }
+                if !repeated { all.append(Candidate(certificate: certificate, isAnchor: false)) }
+            }
+        }
+        // Distrusted certificates of the stores come last: entering one ends that branch with
+        // `distrusted`, so a report says so rather than "issuer not found".
+        var distrusted: [Candidate] = []
+        for store in stores {
+            for certificate in store.distrustedCertificates(named: issuer)
+            where !all.contains(where: { $0.certificate.der == certificate.der })
+                && !distrusted.contains(where: { $0.certificate.der == certificate.der }) {
+                distrusted.append(Candidate(certificate: certificate, isAnchor: false))
+            }
+        }
+        guard all.count > 1 else { return distrusted.isEmpty ? all : all + distrusted }
+        let childKeyID = child.authorityKeyIdentifierKeyID
+        /// The ranking key, compared field by field (then by position, so the sort is stable).
+        struct Rank: Comparable {
+            let bucket: Int, keyID: Int, selfIssued: Int, invalid: Int, newerFirst: Int64, position: Int
+            static func < (a: Rank, b: Rank) -> Bool {
+                if a.bucket != b.bucket { return a.bucket < b.bucket }
+                if a.keyID != b.keyID { return a.keyID < b.keyID }
+                if a.selfIssued != b.selfIssued { return a.selfIssued < b.selfIssued }
+                if a.invalid != b.invalid { return a.invalid < b.invalid }
+                if a.newerFirst != b.newerFirst { return a.newerFirst < b.newerFirst }
+                return a.position < b.position
+            }
+        }
+        func rank(_ candidate: Candidate, _ position: Int) -> Rank {
             let keyID: Int  // 0 match, 1 unknown, 2 mismatch
             if let childKeyID, let candidateKeyID = candidate.certificate.subjectKeyIdentifier {
                 keyID = childKeyID == candidateKeyID ? 0 : 2
@@ -45,9 +111,13 @@ struct IssuerIndex {
             let bucket = keyID == 2 ? 2 : (candidate.isAnchor ? 0 : 1)
             let certificate = candidate.certificate
             let valid = certificate.notBefore <= time && time <= certificate.notAfter
-            return (bucket, keyID, certificate.isSelfIssued ? 1 : 0, valid ? 0 : 1, -certificate.notBefore.secondsSinceEpoch)
+            return Rank(bucket: bucket, keyID: keyID, selfIssued: certificate.isSelfIssued ? 1 : 0, invalid: valid ? 0 : 1,
+                        newerFirst: -certificate.notBefore.secondsSinceEpoch, position: position)
         }
-        let ranked = all.enumerated().map { (rank($0.element), $0.offset, $0.element) }
-        return ranked.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.2)
+        var order = all.indices.map { (rank: rank(all[$0], $0), index: $0) }
+        order.sort { $0.rank < $1.rank }
+        var ranked = order.map { all[$0.index] }
+        ranked.append(contentsOf: distrusted)
+        return ranked
     }
 }

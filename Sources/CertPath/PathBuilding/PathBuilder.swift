@@ -10,6 +10,10 @@
 ///   exists (an intermediate cross-signed by an expired and a valid root validates through the valid one).
 /// - Every dead end is recorded as a ``PathAttempt`` with why it ended; the ``Budget`` bounds the
 ///   whole search, and running out of it stops the search at once.
+/// - A certificate from which no anchor can be reached within `d` more certificates is remembered,
+///   and not explored again at a depth that leaves `d` or fewer: whether an anchor is reachable
+///   above a certificate does not depend on the path below it, unless the loop check cut a branch
+///   there (then nothing is remembered). This keeps cross-signed meshes linear instead of exponential.
 final class PathBuilder {
     private let context: EvaluationContext
     private let index: IssuerIndex
@@ -18,6 +22,20 @@ final class PathBuilder {
     private(set) var trusted: PathAttempt?
     private(set) var best: PathAttempt?
     private(set) var attempts: [PathAttempt] = []
+    /// Certificates proven unable to reach an anchor, with the most further certificates tried.
+    private var unreachable: [ObjectIdentifier: Int] = [:]
+    /// Explorations answered from ``unreachable`` (for tests and benchmarks).
+    private(set) var prunedExplorations = 0
+
+    /// What exploring above one certificate found.
+    private struct Exploration {
+        /// The search is over: a valid path was found, or the budget ran out.
+        var done = false
+        /// Some anchor was reached (its path validated, successfully or not) in this subtree.
+        var reachedAnchor = false
+        /// A candidate was skipped by the loop check in this subtree (the result depends on the path below).
+        var dependsOnPath = false
+    }
 
     init(context: EvaluationContext, index: IssuerIndex) {
         self.context = context
@@ -32,28 +50,38 @@ final class PathBuilder {
         _ = extend([leaf])
     }
 
-    /// Tries every candidate issuer of the top of `path`; `true` when the search is over (a valid path
-    /// was found or the budget ran out).
-    private func extend(_ path: [Certificate]) -> Bool {
+    /// Tries every candidate issuer of the top of `path`.
+    private func extend(_ path: [Certificate]) -> Exploration {
         let current = path[path.count - 1]
+        // Further certificates this exploration may still add (anchor excluded).
+        let remainingDepth = maximumIntermediates + 1 - path.count
+        if let proven = unreachable[ObjectIdentifier(current)], remainingDepth <= proven {
+            prunedExplorations += 1
+            return Exploration()
+        }
+        var outcome = Exploration()
         var explored = 0
         for candidate in index.candidates(for: current, at: context.validationTime) {
-            guard context.spendBuildStep() else { return true }
+            guard context.spendBuildStep() else { return Exploration(done: true) }
             let issuer = candidate.certificate
             if candidate.isAnchor {
                 explored += 1
+                outcome.reachedAnchor = true
                 let attempt = validator.validate(path: path, anchor: issuer)
                 record(attempt)
                 if attempt.isValid {
                     trusted = attempt
-                    return true
+                    return Exploration(done: true, reachedAnchor: true)
                 }
-                if context.exhausted != nil { return true }
+                if context.exhausted != nil { return Exploration(done: true, reachedAnchor: true) }
                 continue
             }
-            if path.contains(where: { Self.sameLoopKey($0, issuer) }) { continue }
+            if path.contains(where: { Self.sameLoopKey($0, issuer) }) {
+                outcome.dependsOnPath = true
+                continue
+            }
             explored += 1
-            if index.store.isDistrusted(issuer) {
+            if index.isDistrusted(issuer) {
                 record(validator.validate(path: path + [issuer], anchor: nil, terminal: .distrusted(issuer)))
                 continue
             }
@@ -62,11 +90,11 @@ final class PathBuilder {
                 continue
             }
             // The edge's signature, unless the issuer's DSA key inherits parameters only known later.
-            if case .dsa(nil, _) = issuer.subjectPublicKeyInfo.key {} else {
+            if !issuer.hasDSAKeyWithoutParameters {
                 let terminal: ValidationFailure?
                 switch context.signature(of: current, by: issuer) {
                 case .valid: terminal = nil
-                case .budgetExhausted: return true
+                case .budgetExhausted: return Exploration(done: true)
                 case .invalid: terminal = .badSignature(current, issuer: issuer.subject)
                 case .unsupportedAlgorithm: terminal = .unsupportedSignatureAlgorithm(current, current.signatureAlgorithm)
                 case .unusableKey(let reason): terminal = .unusablePublicKey(current, reason: reason)
@@ -76,10 +104,17 @@ final class PathBuilder {
                     continue
                 }
             }
-            if extend(path + [issuer]) { return true }
+            let above = extend(path + [issuer])
+            if above.done { return above }
+            outcome.reachedAnchor = outcome.reachedAnchor || above.reachedAnchor
+            outcome.dependsOnPath = outcome.dependsOnPath || above.dependsOnPath
         }
         if explored == 0 { record(deadEnd(path)) }
-        return context.exhausted != nil
+        if context.exhausted != nil { return Exploration(done: true) }
+        if !outcome.reachedAnchor && !outcome.dependsOnPath {
+            unreachable[ObjectIdentifier(current)] = max(unreachable[ObjectIdentifier(current)] ?? -1, remainingDepth)
+        }
+        return outcome
     }
 
     /// The attempt for a path whose top has no usable issuer candidate.
@@ -110,8 +145,7 @@ final class PathBuilder {
 
     /// RFC 4158 5.2 loop detection key: same subject, same public key and same subjectAltName.
     static func sameLoopKey(_ a: Certificate, _ b: Certificate) -> Bool {
-        a.subject.der == b.subject.der && a.subjectPublicKeyInfo.der == b.subjectPublicKeyInfo.der
-            && a.extension(KnownOID.subjectAltName)?.value == b.extension(KnownOID.subjectAltName)?.value
+        a === b || a.hasSameLoopKey(as: b)
     }
 }
 

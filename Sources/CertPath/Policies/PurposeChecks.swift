@@ -24,9 +24,12 @@ enum PurposeChecks {
         case .serverAuthentication(let reference):
             checkExtendedKeyUsage(KnownOID.serverAuth, path: path, anchor: anchor, policy: policy, &failures)
             if let reference { checkReference(reference, leaf: leaf, policy: policy, &failures) }
+            if policy.profile == .webPKI && !commonNamesAreSubjectAltNames(leaf) {
+                failures.append(.profileViolation(leaf, .commonNameNotInSubjectAltName))
+            }
             if policy.checkTLSKeyUsage, let usage = leaf.keyUsage {
                 var allowed: KeyUsage = .digitalSignature
-                if case .rsa = leaf.subjectPublicKeyInfo.key { allowed.insert(.keyEncipherment) }
+                if leaf.hasRSAKey { allowed.insert(.keyEncipherment) }
                 if usage.isDisjoint(with: allowed) { failures.append(.keyUsageForbids(leaf, required: allowed, present: usage)) }
             }
         case .clientAuthentication(let expectedNames):
@@ -44,30 +47,26 @@ enum PurposeChecks {
     private static func checkExtendedKeyUsage(
         _ purpose: OID, path: [Certificate], anchor: Certificate?, policy: ValidationPolicy, _ failures: inout [ValidationFailure]
     ) {
-        var chain = path
-        if let anchor, policy.anchorEnforcement.constraints { chain.append(anchor) }
-        for certificate in chain {
-            guard let usage = certificate.extendedKeyUsage else { continue }
-            if !usage.contains(purpose) && !usage.containsAnyExtendedKeyUsage {
-                failures.append(.extendedKeyUsageForbids(certificate, required: purpose, present: usage.usages))
-            }
+        func check(_ certificate: Certificate) {
+            guard certificate.extendedKeyUsageAllows(purpose) == false, let usage = certificate.extendedKeyUsage else { return }
+            failures.append(.extendedKeyUsageForbids(certificate, required: purpose, present: usage.usages))
         }
+        for certificate in path { check(certificate) }
+        if let anchor, policy.anchorEnforcement.constraints { check(anchor) }
     }
 
     private static func checkReference(_ reference: ReferenceIdentifier, leaf: Certificate, policy: ValidationPolicy,
                                        _ failures: inout [ValidationFailure]) {
         let options = PresentedIdentifierMatching.Options(publicSuffixList: policy.publicSuffixList)
-        if let names = leaf.subjectAlternativeNames {
-            for name in names {
-                switch name {
-                case .dNSName(let bytes):
-                    if PresentedIdentifierMatching.matches(presentedDNSName: bytes, reference: reference, options: options) { return }
-                case .iPAddress(let bytes):
-                    if PresentedIdentifierMatching.matches(presentedIPAddress: bytes, reference: reference) { return }
-                default:
-                    continue
-                }
+        let noMatch = leaf.forEachSubjectAlternativeName { tag, contents in
+            switch tag {
+            case 2: return !PresentedIdentifierMatching.matches(presentedDNSName: leaf.der[contents], reference: reference, options: options)
+            case 7: return !PresentedIdentifierMatching.matches(presentedIPAddress: leaf.der[contents], reference: reference)
+            default: return true
             }
+        }
+        if let noMatch {
+            if !noMatch { return }
         } else if policy.allowCommonNameFallback, case .dnsName = reference {
             for commonName in leaf.subject.values(of: KnownOID.commonName) {
                 if PresentedIdentifierMatching.matches(presentedDNSName: Array(commonName.utf8)[...], reference: reference, options: options) {
@@ -107,5 +106,51 @@ enum PurposeChecks {
             default: return nil
             }
         }
+    }
+
+    /// CA/B BR 7.1.4.3 for TLS server certificates: a commonName, if present, is a character-for-
+    /// character copy of a subjectAltName dNSName or the text of an iPAddress (IPv4 dotted decimal,
+    /// IPv6 RFC 5952). Not applied when a SAN is a wildcard name: x509-limbo's wildcard cases
+    /// (webpki::san::leftmost-wildcard-san, webpki::nc::nc-permits-dns-san-pattern) carry an
+    /// unrelated commonName and expect success.
+    static func commonNamesAreSubjectAltNames(_ leaf: Certificate) -> Bool {
+        let der = leaf.der
+        // No subjectAltName, or a wildcard dNSName among them: not applied.
+        guard let noWildcard = leaf.forEachSubjectAlternativeName({ tag, contents in
+            !(tag == 2 && contents.first.map { der[$0] == UInt8(ascii: "*") } == true)
+        }), noWildcard else { return true }
+        return leaf.subject.allStringValues(of: KnownOID.commonName) { commonName in
+            leaf.forEachSubjectAlternativeName { tag, contents in
+                switch tag {
+                case 2: return !commonName.elementsEqual(der[contents])
+                case 7: return IPAddress(bytes: der[contents])?.description != String(decoding: commonName, as: UTF8.self)
+                default: return true
+                }
+            } == false
+        }
+    }
+
+    /// ``equals(_:_:)-(String,_)`` with the commonName as UTF-8 bytes.
+    static func equals(_ commonName: UnsafeBufferPointer<UInt8>, _ name: GeneralName) -> Bool {
+        switch name {
+        case .dNSName(let bytes): return commonName.elementsEqual(bytes)
+        case .iPAddress(let bytes): return IPAddress(bytes: bytes)?.description == String(decoding: commonName, as: UTF8.self)
+        default: return false
+        }
+    }
+
+    /// Whether a commonName is exactly the text of a subjectAltName dNSName or iPAddress
+    /// (IPv4 dotted decimal, IPv6 in RFC 5952 form), as CA/B BR 7.1.4.3 requires.
+    static func equals(_ commonName: String, _ name: GeneralName) -> Bool {
+        switch name {
+        case .dNSName(let bytes): return commonName.utf8.elementsEqual(bytes)
+        case .iPAddress(let bytes): return IPAddress(bytes: bytes)?.description == commonName
+        default: return false
+        }
+    }
+
+    static func isWildcard(_ name: GeneralName) -> Bool {
+        if case .dNSName(let bytes) = name { return bytes.first == UInt8(ascii: "*") }
+        return false
     }
 }

@@ -158,6 +158,16 @@ public struct ValidationPolicy: Sendable {
     public var budget: Budget
     /// Keep every attempted path in the result (for `--explain`); off by default.
     public var collectAllAttempts: Bool
+    /// Key pins the path must contain (SHA-256 of a SubjectPublicKeyInfo, as HPKP `pin-sha256`): a path
+    /// with none of them, anchor included, fails with ``ValidationFailure/pinMismatch``. Empty: no requirement.
+    public var requiredKeyPins: Set<SHA256Digest> = []
+    /// CRLs for revocation checking of every certificate of a path (RFC 5280 6.1.3 (a)(3), 6.3). When
+    /// empty (the default) revocation is not checked, unless ``undeterminedRevocationStatus`` is
+    /// ``UndeterminedRevocationStatus/reject``.
+    public var crls: CRLStore = .empty
+    /// What a certificate whose revocation status cannot be determined does to its path (default:
+    /// ``UndeterminedRevocationStatus/rejectWhenIssuerHasCRLs``).
+    public var undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs
     /// A last check on a path that passed everything else; return a reason to refuse it.
     public var additionalCheck: (@Sendable ([Certificate]) -> String?)?
 

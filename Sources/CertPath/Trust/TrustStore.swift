@@ -32,38 +32,107 @@ public struct TrustEntry: Hashable, Sendable {
 public struct TrustStore: Sendable {
     /// Every entry, in insertion order.
     public let entries: [TrustEntry]
-    let anchorsBySubject: [NormalizedName: [Int]]
-    let distrustedCertificates: Set<[UInt8]>
-    let distrustedKeys: Set<ArraySlice<UInt8>>
-    let leafTrust: [[UInt8]: TrustKind]
+    /// The indexes below, in one shared object: copying a store (into a list of stores, an
+    /// evaluation) retains one reference instead of one per table.
+    let index: Index
+
+    /// A store's lookup tables (see the forwarding properties of ``TrustStore``).
+    final class Index: Sendable {
+        let anchorsBySubject: [NormalizedName: [Int]]
+        let anchorsBySubjectDER: [DERBytesKey: [Int]]
+        let anchorsByKeyHash: [Int: [Int]]
+        let anchorIndicesInOrder: [Int]
+        let overriddenAnchorsBySubject: [NormalizedName: [Int]]
+        let distrustedCertificates: Set<DERBytesKey>
+        let distrustedKeys: Set<DERBytesKey>
+        let leafTrust: [DERBytesKey: TrustKind]
+        let anchorKeys: AnchorKeys
+
+        init(anchorsBySubject: [NormalizedName: [Int]], anchorsBySubjectDER: [DERBytesKey: [Int]], anchorsByKeyHash: [Int: [Int]],
+             anchorIndicesInOrder: [Int], overriddenAnchorsBySubject: [NormalizedName: [Int]],
+             distrustedCertificates: Set<DERBytesKey>, distrustedKeys: Set<DERBytesKey>, leafTrust: [DERBytesKey: TrustKind],
+             anchorKeys: AnchorKeys) {
+            self.anchorsBySubject = anchorsBySubject
+            self.anchorsBySubjectDER = anchorsBySubjectDER
+            self.anchorsByKeyHash = anchorsByKeyHash
+            self.anchorIndicesInOrder = anchorIndicesInOrder
+            self.overriddenAnchorsBySubject = overriddenAnchorsBySubject
+            self.distrustedCertificates = distrustedCertificates
+            self.distrustedKeys = distrustedKeys
+            self.leafTrust = leafTrust
+            self.anchorKeys = anchorKeys
+        }
+    }
+
+    var anchorsBySubject: [NormalizedName: [Int]] { index.anchorsBySubject }
+    /// The same groups as ``anchorsBySubject``, also reachable by the exact DER of each anchor's
+    /// subject: the common lookup (an issuer name encoded as its anchor's subject) needs no key.
+    var anchorsBySubjectDER: [DERBytesKey: [Int]] { index.anchorsBySubjectDER }
+    /// Anchor indices by ``Name/normalizedKeyHash`` of their subject (groups whose hashes collide
+    /// merged, in entry order): other names are looked up without building a key.
+    var anchorsByKeyHash: [Int: [Int]] { index.anchorsByKeyHash }
+    /// Every anchor's index, in entry order (a small store is scanned instead of hashed).
+    var anchorIndicesInOrder: [Int] { index.anchorIndicesInOrder }
+    /// Anchors (or anchor-or-leaf entries) that a distrusted entry overrides, by subject: kept so
+    /// that a search reaching them can say "distrusted" instead of "issuer not found".
+    var overriddenAnchorsBySubject: [NormalizedName: [Int]] { index.overriddenAnchorsBySubject }
+    var distrustedCertificates: Set<DERBytesKey> { index.distrustedCertificates }
+    var distrustedKeys: Set<DERBytesKey> { index.distrustedKeys }
+    var leafTrust: [DERBytesKey: TrustKind] { index.leafTrust }
+    /// The anchors' public keys, loaded when the store is made (a trust anchor is a name and a
+    /// public key, RFC 5280 6.1.1 (d)), so no evaluation loads them again.
+    var anchorKeys: AnchorKeys { index.anchorKeys }
 
     /// Creates a store from entries.
     public init(_ entries: [TrustEntry]) {
         self.entries = entries
         var bySubject: [NormalizedName: [Int]] = [:]
-        var distrusted = Set<[UInt8]>(), distrustedKeys = Set<ArraySlice<UInt8>>()
-        var leaf: [[UInt8]: TrustKind] = [:]
+        var overridden: [NormalizedName: [Int]] = [:]
+        var distrusted = Set<DERBytesKey>(), distrustedKeys = Set<DERBytesKey>()
+        var leaf: [DERBytesKey: TrustKind] = [:]
         for entry in entries where entry.kind == .distrusted {
-            distrusted.insert(entry.certificate.der)
-            distrustedKeys.insert(entry.certificate.subjectPublicKeyInfo.der)
+            distrusted.insert(DERBytesKey(entry.certificate.der[...]))
+            distrustedKeys.insert(DERBytesKey(entry.certificate.subjectPublicKeyInfoDER))
         }
         for (index, entry) in entries.enumerated() {
             let certificate = entry.certificate
-            guard !distrusted.contains(certificate.der), !distrustedKeys.contains(certificate.subjectPublicKeyInfo.der) else { continue }
+            guard !distrusted.contains(DERBytesKey(certificate.der[...])),
+                  !distrustedKeys.contains(DERBytesKey(certificate.subjectPublicKeyInfoDER)) else {
+                if entry.kind == .anchor || entry.kind == .anchorOrLeaf || entry.kind == .distrusted {
+                    overridden[certificate.subject.normalizedKey, default: []].append(index)
+                }
+                continue
+            }
             switch entry.kind {
             case .anchor, .anchorOrLeaf:
                 bySubject[certificate.subject.normalizedKey, default: []].append(index)
-                if entry.kind == .anchorOrLeaf { leaf[certificate.der] = .anchorOrLeaf }
+                if entry.kind == .anchorOrLeaf { leaf[DERBytesKey(certificate.der[...])] = .anchorOrLeaf }
             case .leaf:
-                leaf[certificate.der] = .leaf
+                leaf[DERBytesKey(certificate.der[...])] = .leaf
             case .distrusted:
                 break
             }
         }
-        anchorsBySubject = bySubject
-        distrustedCertificates = distrusted
-        self.distrustedKeys = distrustedKeys
-        leafTrust = leaf
+        var bySubjectDER: [DERBytesKey: [Int]] = [:]
+        var byKeyHash: [Int: [Int]] = [:]
+        for group in bySubject.values {
+            for index in group { bySubjectDER[DERBytesKey(entries[index].certificate.subject.der)] = group }
+            byKeyHash[entries[group[0]].certificate.subject.normalizedKeyHash, default: []].append(contentsOf: group)
+        }
+        for key in byKeyHash.keys { byKeyHash[key]!.sort() }
+        var keys: [ObjectIdentifier: (Certificate, PublicKey)] = [:]
+        for group in bySubject.values {
+            for index in group {
+                let certificate = entries[index].certificate
+                let key = certificate.subjectPublicKey
+                if key.isDSAWithoutParameters { continue }
+                if let loaded = try? PublicKey(key) { keys[ObjectIdentifier(certificate)] = (certificate, loaded) }
+            }
+        }
+        index = Index(anchorsBySubject: bySubject, anchorsBySubjectDER: bySubjectDER, anchorsByKeyHash: byKeyHash,
+                      anchorIndicesInOrder: bySubject.values.flatMap { $0 }.sorted(), overriddenAnchorsBySubject: overridden,
+                      distrustedCertificates: distrusted, distrustedKeys: distrustedKeys, leafTrust: leaf,
+                      anchorKeys: AnchorKeys(keys))
     }
 
     /// A store whose every certificate is an anchor.
@@ -79,21 +148,60 @@ public struct TrustStore: Sendable {
         (anchorsBySubject[name] ?? []).map { entries[$0].certificate }
     }
 
+    /// Indices in ``entries`` of the anchors whose subject matches `name` (RFC 5280 7.1); the key
+    /// is computed only when no anchor's subject is encoded exactly as `name`.
+    func anchorIndices(named name: Name) -> [Int] {
+        guard !anchorsBySubject.isEmpty else { return [] }
+        if anchorIndicesInOrder.count <= 4 {
+            return anchorIndicesInOrder.filter { entries[$0].certificate.subject.isEquivalent(to: name) }
+        }
+        if let group = anchorsBySubjectDER[DERBytesKey(name.der)] { return group }
+        guard let group = anchorsByKeyHash[name.normalizedKeyHash] else { return [] }
+        return group.filter { entries[$0].certificate.subject.isEquivalent(to: name) }
+    }
+
+    /// Distrusted certificates whose subject matches `name`.
+    func distrustedCertificates(named name: NormalizedName) -> [Certificate] {
+        (overriddenAnchorsBySubject[name] ?? []).map { entries[$0].certificate }
+    }
+
+    /// Distrusted certificates whose subject matches `name` (no key is computed when there are none).
+    func distrustedCertificates(named name: Name) -> [Certificate] {
+        overriddenAnchorsBySubject.isEmpty ? [] : distrustedCertificates(named: name.normalizedKey)
+    }
+
     /// Whether `certificate`, or its public key, is distrusted.
     public func isDistrusted(_ certificate: Certificate) -> Bool {
-        distrustedCertificates.contains(certificate.der) || distrustedKeys.contains(certificate.subjectPublicKeyInfo.der)
+        if distrustedCertificates.isEmpty { return false }
+        return distrustedCertificates.contains(DERBytesKey(certificate.der[...]))
+            || distrustedKeys.contains(DERBytesKey(certificate.subjectPublicKeyInfoDER))
     }
 
     /// Whether `certificate` is trusted as an end entity by itself (`.leaf` or `.anchorOrLeaf` entry, not distrusted).
     public func trustsAsLeaf(_ certificate: Certificate) -> Bool {
-        !isDistrusted(certificate) && leafTrust[certificate.der] != nil
+        !leafTrust.isEmpty && !isDistrusted(certificate) && leafTrust[DERBytesKey(certificate.der[...])] != nil
     }
 
     /// Whether `certificate` is an anchor of this store (same DER, not distrusted).
     public func isAnchor(_ certificate: Certificate) -> Bool {
-        anchors(named: certificate.subject.normalizedKey).contains { $0.der == certificate.der }
+        anchorIndices(named: certificate.subject).contains { entries[$0].certificate.der == certificate.der }
     }
 
     /// A store with the entries of both; `other`'s entries come after this one's.
     public func merging(_ other: TrustStore) -> TrustStore { TrustStore(entries + other.entries) }
+}
+
+/// The loaded public keys of a store's anchors, by certificate object.
+final class AnchorKeys: Sendable {
+    private let keys: [ObjectIdentifier: (Certificate, PublicKey)]
+
+    init(_ keys: [ObjectIdentifier: (Certificate, PublicKey)]) {
+        self.keys = keys
+    }
+
+    /// The loaded key of `certificate` when it is one of the store's anchor certificates.
+    func key(for certificate: Certificate) -> PublicKey? {
+        guard let (anchor, key) = keys[ObjectIdentifier(certificate)], anchor === certificate else { return nil }
+        return key
+    }
 }

@@ -7,18 +7,52 @@ final class EvaluationContext {
     private(set) var remaining: Budget
     /// The limit that ran out, which stops the search.
     private(set) var exhausted: BudgetLimit?
+    /// The first signature results, scanned (an evaluation usually checks two or three)…
+    private var recentSignatures: [(key: SignatureKey, outcome: SignatureOutcome)] = []
+    /// …and the rest, hashed.
     private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
+    private static let scannedSignatures = 16
+    /// The stores consulted, whose anchors' keys are already loaded (see ``TrustStore``).
+    var anchorStores: [TrustStore] = []
+    /// RFC 5280 6.3 revocation checking, shared with derived contexts; `nil` when the policy checks none.
+    let revocation: RevocationChecker?
 
+    /// A signed object (certificate or CRL) and the key checking its signature.
     struct SignatureKey: Hashable {
         let child: ObjectIdentifier
-        let issuer: ObjectIdentifier
+        let issuerKey: DERBytesKey
     }
 
-    init(policy: ValidationPolicy, validationTime: UnixTime, crypto: SignatureVerifier) {
+    /// - Parameter certificates: the presented intermediates, also candidates for CRL issuers' paths.
+    init(policy: ValidationPolicy, validationTime: UnixTime, crypto: SignatureVerifier, certificates: [Certificate] = []) {
         self.policy = policy
         self.validationTime = validationTime
         self.crypto = crypto
         remaining = policy.budget
+        revocation = RevocationChecker(policy: policy, certificates: certificates)
+    }
+
+    /// A context for validating a CRL issuer's certification path (RFC 5280 6.3.3 (f)) under `policy`:
+    /// it shares `parent`'s revocation state and starts from its remaining budget and signature memo;
+    /// ``absorb(_:)`` hands back what it spent.
+    init(deriving parent: EvaluationContext, policy: ValidationPolicy) {
+        self.policy = policy
+        validationTime = parent.validationTime
+        crypto = parent.crypto
+        remaining = parent.remaining
+        exhausted = parent.exhausted
+        recentSignatures = parent.recentSignatures
+        signatureMemo = parent.signatureMemo
+        anchorStores = parent.anchorStores
+        revocation = parent.revocation
+    }
+
+    /// Takes over the budget left, the exhausted limit and the signature results of a derived context.
+    func absorb(_ child: EvaluationContext) {
+        remaining = child.remaining
+        if let limit = child.exhausted { exhaust(limit) }
+        recentSignatures = child.recentSignatures
+        signatureMemo = child.signatureMemo
     }
 
     /// Spends one build step; `false` (and the search stops) when none is left.
@@ -38,6 +72,16 @@ final class EvaluationContext {
         set { remaining.nameConstraintComparisons = newValue }
     }
 
+    /// The work done so far.
+    func statistics(prunedExplorations: Int) -> EvaluationStatistics {
+        var statistics = EvaluationStatistics()
+        statistics.signatureChecks = policy.budget.signatureChecks - remaining.signatureChecks
+        statistics.buildSteps = policy.budget.buildSteps - remaining.buildSteps
+        statistics.nameConstraintComparisons = policy.budget.nameConstraintComparisons - remaining.nameConstraintComparisons
+        statistics.prunedExplorations = prunedExplorations
+        return statistics
+    }
+
     /// Marks a limit as exhausted.
     func exhaust(_ limit: BudgetLimit) {
         if exhausted == nil { exhausted = limit }
@@ -47,15 +91,52 @@ final class EvaluationContext {
     /// signature check of the budget). `inheritedDSAParameters` are the working public key
     /// parameters (RFC 5280 6.1.4 (f)) when the issuer's DSA key has none.
     func signature(of child: Certificate, by issuer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
-        let key = SignatureKey(child: ObjectIdentifier(child), issuer: ObjectIdentifier(issuer))
-        if let known = signatureMemo[key] { return known }
+        memoized(ObjectIdentifier(child), issuer.subjectPublicKeyInfoDER, issuer.hasDSAKeyWithoutParameters) {
+            var preloaded: PublicKey? = nil
+            for store in anchorStores {
+                if let key = store.index.anchorKeys.key(for: issuer) {
+                    preloaded = key
+                    break
+                }
+            }
+            return crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters,
+                                 preloadedKey: preloaded)
+        }
+    }
+
+    /// Whether `crl`'s signature verifies with `signer`'s key (RFC 5280 6.3.3 (g), (h)); memoized and
+    /// budgeted like certificate signatures.
+    func signature(of crl: CertificateRevocationList, by signer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
+        memoized(ObjectIdentifier(crl), signer.subjectPublicKeyInfoDER, signer.hasDSAKeyWithoutParameters) {
+            crypto.verify(crl, issuerKey: signer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
+        }
+    }
+
+    /// One signature check: answered from the memo, or spending one check of the budget.
+    /// A signature is identified by the signed object and the verifying key (not the issuing
+    /// certificate: in a cross-signed mesh many certificates carry one key, and the answer is the
+    /// same); keys that inherit DSA parameters depend on the path above them and are never memoized.
+    private func memoized(_ signed: ObjectIdentifier, _ spki: ArraySlice<UInt8>, _ inheritsParameters: Bool,
+                          _ verify: () -> SignatureOutcome) -> SignatureOutcome {
+        let memoKey = inheritsParameters ? nil : SignatureKey(child: signed, issuerKey: DERBytesKey(spki))
+        if let memoKey {
+            for entry in recentSignatures where entry.key == memoKey { return entry.outcome }
+            if !signatureMemo.isEmpty, let known = signatureMemo[memoKey] { return known }
+        }
         guard remaining.signatureChecks > 0 else {
             exhaust(.signatureChecks)
             return .budgetExhausted
         }
         remaining.signatureChecks -= 1
-        let outcome = crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
-        signatureMemo[key] = outcome
+        let outcome = verify()
+        if let memoKey {
+            if recentSignatures.count < Self.scannedSignatures {
+                if recentSignatures.isEmpty { recentSignatures.reserveCapacity(4) }
+                recentSignatures.append((memoKey, outcome))
+            } else {
+                signatureMemo[memoKey] = outcome
+            }
+        }
         return outcome
     }
 }

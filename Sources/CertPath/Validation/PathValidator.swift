@@ -52,10 +52,10 @@ struct PathValidator {
         var policyProcessor: PolicyProcessor? = anchor == nil ? nil : PolicyProcessor(pathLength: n, inputs: policy.policyInputs)
         var policyOutcome: PolicyOutcome? = nil
         var workingIssuer: Certificate? = anchor
-        var workingDSAParameters: DSAParameters? = anchor.flatMap { Self.dsaParameters($0.subjectPublicKeyInfo.key) }
+        var workingDSAParameters: DSAParameters? = anchor.flatMap { Self.dsaParameters($0.subjectPublicKey) }
 
         if let anchor {
-            if let refusal = policy.algorithms.refusal(of: anchor.subjectPublicKeyInfo.key) {
+            if let refusal = policy.algorithms.refusal(of: anchor.subjectPublicKey) {
                 failures.append(.weakKey(anchor, key: refusal))
             }
             if policy.anchorEnforcement.validity { checkValidity(anchor, time, &failures) }
@@ -96,8 +96,13 @@ struct PathValidator {
             if !policy.algorithms.accepts(certificate.signatureAlgorithm) {
                 failures.append(.disallowedSignatureAlgorithm(certificate, certificate.signatureAlgorithm))
             }
-            // (a)(2): validity at the validation time. (a)(3), revocation, is applied by the CRL layer.
+            // (a)(2): validity at the validation time.
             checkValidity(certificate, time, &failures)
+            // (a)(3): revocation status (RFC 5280 6.3), for a path that reached an anchor.
+            if let anchor, let revocation = context.revocation,
+               let failure = revocation.failure(for: certificate, above: prospective[..<index], anchor: anchor, context: context) {
+                failures.append(failure)
+            }
 
             // (b), (c): name constraints, except for self-issued intermediates.
             if !(isSelfIssued && !isLast) {
@@ -138,7 +143,7 @@ struct PathValidator {
             for rule in ProfileChecks.violations(certificate, at: isLast ? .endEntity : .intermediate, profile: policy.profile) {
                 failures.append(.profileViolation(certificate, rule))
             }
-            if let refusal = policy.algorithms.refusal(of: certificate.subjectPublicKeyInfo.key) {
+            if let refusal = policy.algorithms.refusal(of: certificate.subjectPublicKey) {
                 failures.append(.weakKey(certificate, key: refusal))
             }
             checkCriticalExtensions(certificate, &failures)
@@ -147,7 +152,7 @@ struct PathValidator {
             // 6.1.4 Preparation for certificate i+1.
             // (c)–(f): working issuer name and public key (DSA parameters inherited when absent).
             workingIssuer = certificate
-            if case .dsa(let parameters, _) = certificate.subjectPublicKeyInfo.key {
+            if case .dsa(let parameters, _) = certificate.subjectPublicKey {
                 if let parameters { workingDSAParameters = parameters }
             } else {
                 workingDSAParameters = nil
@@ -179,6 +184,7 @@ struct PathValidator {
 
         // The purpose: extended key usage, names, TLS key usage.
         failures.append(contentsOf: PurposeChecks.failures(path: path, anchor: anchor, policy: policy))
+        if anchor != nil, let mismatch = TrustEvaluation.pinFailure(policy, path + [anchor!]) { failures.append(mismatch) }
         if failures.isEmpty, anchor != nil, let check = policy.additionalCheck, let reason = check(path) {
             failures.append(.rejectedByCaller(reason))
         }
@@ -208,7 +214,7 @@ struct PathValidator {
     /// The policy-related extension values of a certificate (RFC 5280 6.1.3, 6.1.4 inputs).
     static func policyFacts(_ certificate: Certificate, isSelfIssued: Bool) -> CertificatePolicyFacts {
         CertificatePolicyFacts(
-            policies: certificate.certificatePolicies?.map(\.policyIdentifier),
+            policies: certificate.policyIdentifiers,
             policyMappings: certificate.policyMappings?.map {
                 CertificatePolicyFacts.PolicyMapping(issuerDomainPolicy: $0.issuerDomainPolicy, subjectDomainPolicy: $0.subjectDomainPolicy)
             },

@@ -36,8 +36,26 @@ public struct PolicyProcessor: Sendable {
     /// RFC 5280 6.1.2 (f) `policy_mapping`: while positive, policy mappings are applied.
     public private(set) var policyMapping: Int
 
-    /// RFC 9618 `valid_policy_graph`; `nil` is NULL (RFC 5280 6.1.2 (a) as updated).
+    /// RFC 9618 `valid_policy_graph`; `nil` is NULL (RFC 5280 6.1.2 (a) as updated), unless
+    /// ``simpleGraph`` stands for it.
     private var validPolicyGraph: ValidPolicyGraph?
+    /// The graph while no certificate has asserted anyPolicy or mapped policies: each node then
+    /// expects only its own policy and has one parent, so a level is a list of policies — those of
+    /// the certificate that the level above also holds (all of them at depth 1, under anyPolicy) —
+    /// and the graph is NULL once a level is empty. The common Web PKI path stays in this form;
+    /// anything else turns it into the graph by replaying its levels (``promote()``). `nil` once
+    /// promoted (or when ``PolicyGraphLimits/allowsSimpleGraph`` is off).
+    private var simpleGraph: SimpleGraph?
+
+    private struct SimpleGraph: Sendable {
+        /// The policies lists given to each level, in order (to replay them into a graph).
+        var history: [[OID]] = []
+        /// The valid policies of the deepest level, in creation order.
+        var deepest: [OID] = []
+        var isNull = false
+        /// Lists longer than this take the graph (scans stay short).
+        static let maximumPolicies = 64
+    }
     /// Nodes and edges created so far, kept after the graph becomes NULL.
     private var graphNodeCount = 1
     private var graphEdgeCount = 0
@@ -65,18 +83,66 @@ public struct PolicyProcessor: Sendable {
         self.explicitPolicy = inputs.initialExplicitPolicy ? 0 : unconstrained
         self.inhibitAnyPolicy = inputs.initialAnyPolicyInhibit ? 0 : unconstrained
         self.policyMapping = inputs.initialPolicyMappingInhibit ? 0 : unconstrained
-        self.validPolicyGraph = ValidPolicyGraph(limits: limits)
+        if limits.allowsSimpleGraph {
+            self.simpleGraph = SimpleGraph()
+            self.validPolicyGraph = nil
+        } else {
+            self.validPolicyGraph = ValidPolicyGraph(limits: limits)
+        }
         self.stage = .expectingCertificate
     }
 
     /// Whether the valid_policy_graph is NULL: no policy is valid for the path so far.
-    public var isValidPolicyGraphNull: Bool { validPolicyGraph == nil }
+    public var isValidPolicyGraphNull: Bool { simpleGraph.map(\.isNull) ?? (validPolicyGraph == nil) }
 
     /// The nodes created in the valid_policy_graph so far (deleted ones included; the depth-0 node counts).
-    public var validPolicyGraphNodeCount: Int { validPolicyGraph?.nodeCount ?? graphNodeCount }
+    public var validPolicyGraphNodeCount: Int {
+        simpleGraph != nil ? graphNodeCount : (validPolicyGraph?.nodeCount ?? graphNodeCount)
+    }
 
     /// The parent edges created in the valid_policy_graph so far (deleted ones included).
-    public var validPolicyGraphEdgeCount: Int { validPolicyGraph?.edgeCount ?? graphEdgeCount }
+    public var validPolicyGraphEdgeCount: Int {
+        simpleGraph != nil ? graphEdgeCount : (validPolicyGraph?.edgeCount ?? graphEdgeCount)
+    }
+
+    /// Adds a level to the simple form (RFC 9618 4.3 (d)(1) for a certificate without anyPolicy:
+    /// each listed policy that the level above holds, or every listed policy at depth 1), or
+    /// returns `false` when `policies` needs the graph.
+    private mutating func addSimpleLevel(_ policies: [OID]) -> Bool {
+        let anyPolicy = CertificatePolicySet.anyPolicyIdentifier
+        guard policies.count <= SimpleGraph.maximumPolicies, !policies.contains(anyPolicy),
+              graphNodeCount + policies.count <= limits.maximumNodes,
+              graphEdgeCount + policies.count <= limits.maximumEdges else { return false }
+        let atDepthOne = simpleGraph!.history.isEmpty
+        var level: [OID] = []
+        for policy in policies where !level.contains(policy) && (atDepthOne || simpleGraph!.deepest.contains(policy)) {
+            level.append(policy)
+        }
+        graphNodeCount += level.count
+        graphEdgeCount += level.count
+        simpleGraph!.history.append(policies)
+        simpleGraph!.deepest = level
+        // (d)(3): an empty level leaves every node above it childless, down to the root.
+        if level.isEmpty { simpleGraph!.isNull = true }
+        return true
+    }
+
+    /// Replaces the simple form by the graph it stands for, built by replaying its levels.
+    private mutating func promote() throws(PolicyFailure) {
+        guard let simple = simpleGraph else { return }
+        simpleGraph = nil
+        guard !simple.isNull else {
+            validPolicyGraph = nil
+            return
+        }
+        var graph = ValidPolicyGraph(limits: limits)
+        for policies in simple.history {
+            try graph.addLevel(policies: policies, anyPolicyApplies: false)
+        }
+        graphNodeCount = graph.nodeCount
+        graphEdgeCount = graph.edgeCount
+        validPolicyGraph = graph.isNull ? nil : graph
+    }
 
     // MARK: RFC 5280 6.1.3 (d)(e)(f)
 
@@ -100,7 +166,10 @@ public struct PolicyProcessor: Sendable {
 
         if let policies = facts.policies {
             // (d): only while the graph is not NULL.
-            if var graph = takeGraph() {
+            if let simple = simpleGraph, !simple.isNull, !addSimpleLevel(policies) {
+                try promote()
+            }
+            if simpleGraph == nil, var graph = takeGraph() {
                 let assertsAnyPolicy = policies.contains(CertificatePolicySet.anyPolicyIdentifier)
                 let anyPolicyApplies = assertsAnyPolicy
                     && (inhibitAnyPolicy > 0 || (i < pathLength && facts.isSelfIssued))
@@ -109,11 +178,15 @@ public struct PolicyProcessor: Sendable {
             }
         } else {
             // (e)
-            _ = takeGraph()
+            if simpleGraph != nil {
+                simpleGraph!.isNull = true
+            } else {
+                _ = takeGraph()
+            }
         }
 
         // (f)
-        guard explicitPolicy > 0 || validPolicyGraph != nil else {
+        guard explicitPolicy > 0 || !isValidPolicyGraphNull else {
             throw .explicitPolicyRequired(certificateIndex: i)
         }
         stage = i < pathLength ? .expectingPreparation : .expectingWrapUp
@@ -145,7 +218,8 @@ public struct PolicyProcessor: Sendable {
                 throw .anyPolicyInMapping(certificateIndex: i)
             }
             // (b)
-            if !mappings.isEmpty, var graph = takeGraph() {
+            if !mappings.isEmpty, let simple = simpleGraph, !simple.isNull { try promote() }
+            if !mappings.isEmpty, simpleGraph == nil, var graph = takeGraph() {
                 defer { putGraph(graph) }
                 try graph.applyPolicyMappings(Self.grouped(mappings), policyMappingAllowed: policyMapping > 0)
             }
@@ -193,7 +267,14 @@ public struct PolicyProcessor: Sendable {
         if facts.requireExplicitPolicy == 0 { explicitPolicy = 0 }
 
         // (g)
-        let authoritiesConstrainedPolicySet = validPolicyGraph?.authoritiesConstrainedPolicySet ?? .empty
+        let authoritiesConstrainedPolicySet: CertificatePolicySet
+        if let simple = simpleGraph {
+            // The live depth-1 nodes (the only ones whose parent is anyPolicy) are those with
+            // descendants down to depth n: the deepest level's policies.
+            authoritiesConstrainedPolicySet = simple.isNull ? .empty : .policies(Set(simple.deepest))
+        } else {
+            authoritiesConstrainedPolicySet = validPolicyGraph?.authoritiesConstrainedPolicySet ?? .empty
+        }
         let userConstrainedPolicySet = Self.userConstrainedPolicySet(
             authoritiesConstrainedPolicySet: authoritiesConstrainedPolicySet,
             userInitialPolicySet: inputs.userInitialPolicySet)

@@ -175,6 +175,12 @@ public struct PolicyGraphLimits: Sendable, Hashable {
     public var maximumNodes: Int
     /// The most parent edges the graph may hold; default 100,000.
     public var maximumEdges: Int
+    /// Levels of the graph with more nodes than this are indexed by hash instead of scanned (an
+    /// implementation setting; tests set 0 to run the indexed code on small graphs).
+    var indexedLevelSize = 16
+    /// Whether the processor may keep the graph as a list of policies while it has that shape
+    /// (see ``PolicyProcessor``); tests turn it off to compare with the graph itself.
+    var allowsSimpleGraph = true
 
     /// Creates limits; real paths use a few dozen nodes at most.
     public init(maximumNodes: Int = 10_000, maximumEdges: Int = 100_000) {

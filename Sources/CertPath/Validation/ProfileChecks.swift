@@ -12,52 +12,49 @@ enum ProfileChecks {
     /// The rules `certificate` breaks at `position` under `profile`.
     static func violations(_ certificate: Certificate, at position: CertificatePosition, profile: CertificateProfile) -> [ProfileRule] {
         var found: [ProfileRule] = []
-        let isSelfIssued = certificate.isSelfIssued
-        let bc = certificate.extension(KnownOID.basicConstraints)
+        let bcCritical = certificate.isCritical(.basicConstraints)
         let isCA = certificate.isCertificateAuthority
 
         // RFC 5280 (both profiles).
-        if certificate.issuer.isEmpty { found.append(.emptyIssuer) }
-        if certificate.subject.isEmpty {
-            let sanCritical = certificate.extension(KnownOID.subjectAltName)?.isCritical ?? false
+        if certificate.hasEmptyIssuer { found.append(.emptyIssuer) }
+        if certificate.hasEmptySubject {
+            let sanCritical = certificate.isCritical(.subjectAltName) ?? false
             if position.isIssuer || isCA || !sanCritical { found.append(.emptySubject) }
         }
         // RFC 5280 4.2.1.9 asks CAs for a critical basicConstraints, but 6.1 validation does not
         // require it (PKITS 4.6.4 expects a non-critical one to be honoured): it is checked on trust
         // anchors whose constraints are enforced, and on every CA under the Web PKI profile.
-        if position.isIssuer, let bc, !bc.isCritical, position == .anchor || profile == .webPKI {
+        if position.isIssuer, bcCritical == false, position == .anchor || profile == .webPKI {
             found.append(.basicConstraintsNotCritical)
         }
         if let keyUsage = certificate.keyUsage, keyUsage.contains(.keyCertSign), !isCA { found.append(.keyCertSignWithoutCA) }
-        if let aki = certificate.extension(KnownOID.authorityKeyIdentifier) {
-            if aki.isCritical { found.append(.authorityKeyIdentifierCritical) }
-        } else if !isSelfIssued && certificate.version == .v3 && profile == .rfc5280 {
+        if let akiCritical = certificate.isCritical(.authorityKeyIdentifier) {
+            if akiCritical { found.append(.authorityKeyIdentifierCritical) }
+        } else if certificate.version == .v3 && profile == .rfc5280 && !certificate.isSelfIssued {
             found.append(.missingAuthorityKeyIdentifier)
         }
         if position.isIssuer && certificate.version == .v3 && certificate.subjectKeyIdentifier == nil {
             found.append(.missingSubjectKeyIdentifier)
         }
-        if let nc = certificate.extension(KnownOID.nameConstraints) {
+        if let ncCritical = certificate.isCritical(.nameConstraints) {
             if position == .endEntity && !isCA { found.append(.nameConstraintsInEndEntity) }
-            if !nc.isCritical && profile == .rfc5280 { found.append(.nameConstraintsNotCritical) }
+            if !ncCritical && profile == .rfc5280 { found.append(.nameConstraintsNotCritical) }
         }
         // RFC 5280 4.2.1.11 asks for a critical policyConstraints; PKITS 4.8-4.12 expect non-critical
         // ones to be processed, so only the Web PKI profile refuses them.
-        if profile == .webPKI, let pc = certificate.extension(KnownOID.policyConstraints), !pc.isCritical {
+        if profile == .webPKI, certificate.isCritical(.policyConstraints) == false {
             found.append(.policyConstraintsNotCritical)
         }
-        if let names = certificate.subjectAlternativeNames {
-            for case .dNSName(let bytes) in names where DNSNameSyntax.check(bytes, allowWildcard: true) != nil {
-                found.append(.invalidDNSNameInSubjectAltName)
-                break
-            }
+        let allValid = certificate.forEachSubjectAlternativeName { tag, contents in
+            tag != 2 || DNSNameSyntax.check(certificate.der[contents], allowWildcard: true) == nil
         }
+        if allValid == false { found.append(.invalidDNSNameInSubjectAltName) }
 
         // CA/Browser Forum Baseline Requirements (Web PKI profile only).
         guard profile == .webPKI else { return found }
         if certificate.version != .v3 { found.append(.notVersion3) }
         if position == .endEntity && isCA { found.append(.certificateAuthorityAsEndEntity) }
-        if position == .endEntity, !certificate.subject.isEmpty, certificate.extension(KnownOID.subjectAltName)?.isCritical == true {
+        if position == .endEntity, !certificate.hasEmptySubject, certificate.isCritical(.subjectAltName) == true {
             found.append(.subjectAltNameCriticalWithSubject)
         }
         let serial = certificate.serialNumber
@@ -65,21 +62,11 @@ enum ProfileChecks {
         let isZero = serial.allSatisfy { $0 == 0 }
         let octets = serial.first == 0 ? serial.count - 1 : serial.count
         if position != .anchor && (isNegative || isZero || octets > 20) { found.append(.invalidSerialNumber) }
-        // BR 7.1.4.3 (commonName is a copy of a SAN value). Not applied when a SAN is a wildcard name:
-        // x509-limbo's wildcard cases (webpki::san::leftmost-wildcard-san,
-        // webpki::nc::nc-permits-dns-san-pattern) carry an unrelated commonName and expect success.
-        if position == .endEntity, let names = certificate.subjectAlternativeNames, !names.contains(where: Self.isWildcard) {
-            for commonName in certificate.subject.values(of: KnownOID.commonName) where !names.contains(where: { Self.equals(commonName, $0) }) {
-                found.append(.commonNameNotInSubjectAltName)
-                break
-            }
-        }
-        let years = (certificate.notBefore.components.year, certificate.notAfter.components.year)
-        if (certificate.validityUsesGeneralizedTime.notBefore && years.0 < 2050)
-            || (certificate.validityUsesGeneralizedTime.notAfter && years.1 < 2050) {
+        if (certificate.validityUsesGeneralizedTime.notBefore && certificate.notBefore.components.year < 2050)
+            || (certificate.validityUsesGeneralizedTime.notAfter && certificate.notAfter.components.year < 2050) {
             found.append(.generalizedTimeBefore2050)
         }
-        if isSelfIssued && position == .anchor, let aki = certificate.authorityKeyIdentifier {
+        if position == .anchor, let aki = certificate.authorityKeyIdentifier, certificate.isSelfIssued {
             let keyMatches = aki.keyIdentifier != nil
                 && (certificate.subjectKeyIdentifier == nil || aki.keyIdentifier == certificate.subjectKeyIdentifier)
             if !keyMatches || aki.authorityCertIssuer != nil || aki.authorityCertSerialNumber != nil {
@@ -87,20 +74,5 @@ enum ProfileChecks {
             }
         }
         return found
-    }
-
-    /// Whether a commonName is exactly the text of a subjectAltName dNSName or iPAddress
-    /// (IPv4 dotted decimal, IPv6 in RFC 5952 form), as CA/B BR 7.1.4.3 requires.
-    private static func equals(_ commonName: String, _ name: GeneralName) -> Bool {
-        switch name {
-        case .dNSName(let bytes): return commonName.utf8.elementsEqual(bytes)
-        case .iPAddress(let bytes): return IPAddress(bytes: bytes)?.description == commonName
-        default: return false
-        }
-    }
-
-    private static func isWildcard(_ name: GeneralName) -> Bool {
-        if case .dNSName(let bytes) = name { return bytes.first == UInt8(ascii: "*") }
-        return false
     }
 }

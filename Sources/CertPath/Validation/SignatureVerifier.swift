@@ -20,31 +20,43 @@ public struct SignatureVerifier: Sendable {
 
     /// Verifies `certificate`'s signature over its TBSCertificate with `issuerKey`.
     ///
-    /// - Parameter inheritedDSAParameters: the working public key parameters, for a DSA issuer key
-    ///   without its own (RFC 5280 6.1.4 (f)).
-    func verify(_ certificate: Certificate, issuerKey: SubjectPublicKeyInfo, inheritedDSAParameters: DSAParameters?) -> SignatureOutcome {
+    /// - Parameters:
+    ///   - inheritedDSAParameters: the working public key parameters, for a DSA issuer key without
+    ///     its own (RFC 5280 6.1.4 (f)).
+    ///   - preloadedKey: `issuerKey` already loaded (a trust anchor's key, loaded with its store),
+    ///     used instead of the key cache or a fresh load.
+    func verify(_ certificate: Certificate, issuerKey: SubjectPublicKeyInfo, inheritedDSAParameters: DSAParameters?,
+                preloadedKey: PublicKey? = nil) -> SignatureOutcome {
+        verifySignedData(signature: certificate.signature, unusedBits: certificate.signatureUnusedBits,
+                         message: certificate.tbsCertificateBytes, algorithm: certificate.signatureAlgorithm,
+                         issuerKey: issuerKey, inheritedDSAParameters: inheritedDSAParameters, preloadedKey: preloadedKey)
+    }
+
+    /// Verifies a SIGNED{…} structure (RFC 5280 4.1.1.3, 5.1.1.3): `signature` over `message` with `issuerKey`.
+    func verifySignedData(signature: ArraySlice<UInt8>, unusedBits: UInt8, message: ArraySlice<UInt8>,
+                          algorithm: SignatureAlgorithm, issuerKey: SubjectPublicKeyInfo,
+                          inheritedDSAParameters: DSAParameters?, preloadedKey: PublicKey? = nil) -> SignatureOutcome {
         // Every supported algorithm signs whole bytes: padding bits mean a corrupted signature.
-        guard certificate.signatureUnusedBits == 0 else { return .invalid }
-        if case .unsupported = certificate.signatureAlgorithm { return .unsupportedAlgorithm }
-        if issuerKey.isRestrictedToRSASSAPSS, case .rsaPSS = certificate.signatureAlgorithm {} else if issuerKey.isRestrictedToRSASSAPSS {
-            return .unusableKey("the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)")
+        guard unusedBits == 0 else { return .invalid }
+        if case .unsupported = algorithm { return .unsupportedAlgorithm }
+        if issuerKey.isRestrictedToRSASSAPSS {
+            guard case .rsaPSS = algorithm else { return .unusableKey("the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)") }
         }
-        let load: () throws(PublicKeyError) -> PublicKey
-        if case .dsa(nil, _) = issuerKey.key {
-            load = { () throws(PublicKeyError) in try PublicKey(issuerKey.key, inheritedDSAParameters: inheritedDSAParameters) }
-        } else if let keyCache {
-            load = { () throws(PublicKeyError) in try keyCache.publicKey(for: issuerKey) }
-        } else {
-            load = { () throws(PublicKeyError) in try PublicKey(issuerKey) }
+        // A local function, not a closure value: nothing is allocated to capture the context.
+        func load() throws(PublicKeyError) -> PublicKey {
+            if issuerKey.key.isDSAWithoutParameters {
+                return try PublicKey(issuerKey.key, inheritedDSAParameters: inheritedDSAParameters)
+            }
+            if let preloadedKey { return preloadedKey }
+            if let keyCache { return try keyCache.publicKey(for: issuerKey) }
+            return try PublicKey(issuerKey)
         }
         let result: SignatureVerificationResult
         do throws(PublicKeyError) {
-            if let signatureCache, !(issuerKey.key.isDSAWithoutParameters) {
-                result = try signatureCache.verify(signature: certificate.signature, message: certificate.tbsCertificateBytes,
-                                                   algorithm: certificate.signatureAlgorithm, spki: issuerKey, key: load)
+            if let signatureCache, !issuerKey.key.isDSAWithoutParameters {
+                result = try signatureCache.verify(signature: signature, message: message, algorithm: algorithm, spki: issuerKey, key: load)
             } else {
-                result = try load().verify(signature: certificate.signature, message: certificate.tbsCertificateBytes,
-                                           algorithm: certificate.signatureAlgorithm)
+                result = try load().verify(signature: signature, message: message, algorithm: algorithm)
             }
         } catch {
             return .unusableKey(error.description)
@@ -53,7 +65,7 @@ public struct SignatureVerifier: Sendable {
         case .verified: return .valid
         case .invalidSignature, .malformedSignature: return .invalid
         case .unsupportedAlgorithm: return .unsupportedAlgorithm
-        case .algorithmKeyMismatch: return .unusableKey("the issuer's \(issuerKey.key.summary) key cannot verify \(certificate.signatureAlgorithm)")
+        case .algorithmKeyMismatch: return .unusableKey("the issuer's \(issuerKey.key.summary) key cannot verify \(algorithm)")
         }
     }
 }

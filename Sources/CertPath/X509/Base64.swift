@@ -43,32 +43,45 @@ public enum Base64 {
         var padding = 0
         if utf8.last == UInt8(ascii: "=") { padding = 1 }
         if padding == 1, utf8.count >= 2, utf8[utf8.count - 2] == UInt8(ascii: "=") { padding = 2 }
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count / 4 * 3)
-        var group: UInt32 = 0
-        for (i, c) in utf8.enumerated() {
-            let value: UInt32
-            if i >= utf8.count - padding {
-                value = 0
-            } else {
-                guard let v = symbolValue(c) else { return nil }
-                value = v
-            }
-            group = group << 6 | value
-            if i % 4 == 3 {
-                out.append(UInt8(group >> 16 & 0xFF))
-                out.append(UInt8(group >> 8 & 0xFF))
-                out.append(UInt8(group & 0xFF))
-                group = 0
+        let symbols = utf8.count - padding
+        var valid = true
+        let decoded = [UInt8](unsafeUninitializedCapacity: utf8.count / 4 * 3) { out, initialized in
+            utf8.withUnsafeBufferPointer { input in
+                var written = 0
+                var group: UInt32 = 0
+                for i in 0..<input.count {
+                    let value: UInt32
+                    if i >= symbols {
+                        value = 0
+                    } else {
+                        let v = decodeTable[Int(input[i])]
+                        if v == 0xFF { valid = false; break }
+                        value = UInt32(v)
+                    }
+                    group = group << 6 | value
+                    if i & 3 == 3 {
+                        out[written] = UInt8(group >> 16 & 0xFF)
+                        out[written + 1] = UInt8(group >> 8 & 0xFF)
+                        out[written + 2] = UInt8(group & 0xFF)
+                        written += 3
+                        group = 0
+                    }
+                }
+                initialized = written
             }
         }
-        guard padding > 0 else { return out }
+        guard valid else { return nil }
+        guard padding > 0 else { return decoded }
         // The dropped bytes must be zero: otherwise the last symbol carried non-zero unused bits.
+        var out = decoded
         for _ in 0..<padding {
             guard out.removeLast() == 0 else { return nil }
         }
         return out
     }
+
+    /// Symbol values by byte, `0xFF` for bytes outside the standard alphabet.
+    private static let decodeTable: [UInt8] = (0..<256).map { symbolValue(UInt8($0)).map(UInt8.init) ?? 0xFF }
 
     private static func symbolValue(_ c: UInt8) -> UInt32? {
         switch c {

@@ -61,75 +61,106 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``DERError``: malformed DER; `.unexpectedTag` for a tag outside `[0]`…`[8]` or with
     ///   the wrong constructed bit; `.invalidString` for non-IA5 text; `.invalidValue` for an
     ///   iPAddress of the wrong length for `context`.
-    static func read(_ reader: inout DERReader, _ context: Context, _ expected: String) throws(DERError) -> GeneralName {
-        let element = try reader.readElement("GeneralName in \(expected)")
-        let tag = element.tag
+    static func read(_ reader: inout DERReader, _ context: Context, _ expected: @autoclosure () -> String) throws(DERError) -> GeneralName {
+        let found = try validate(&reader, context, expected())
+        let element = found.element
         let bytes = reader.bytes
-        guard tag.tagClass == .contextSpecific, tag.number <= 8,
-              tag.isConstructed == [0, 3, 4, 5].contains(tag.number) else {
-            throw DERError(.unexpectedTag, at: element.offset, expected: "GeneralName [0]…[8] in \(expected), found \(tag)")
+        switch element.tag.number {
+        case 0: return .otherName(typeID: OID(validatedEncoding: bytes[found.inner.lowerBound]), value: bytes[found.inner.upperBound])
+        case 1: return .rfc822Name(bytes[element.value])
+        case 2: return .dNSName(bytes[element.value])
+        case 3: return .x400Address(bytes[element.encoded])
+        case 4: return .directoryName(Name(validatedDER: bytes[element.value]))
+        case 5: return .ediPartyName(bytes[element.encoded])
+        case 6: return .uniformResourceIdentifier(bytes[element.value])
+        case 7: return .iPAddress(bytes[element.value])
+        default: return .registeredID(OID(validatedEncoding: bytes[element.value]))
         }
-        func ia5() throws(DERError) -> ArraySlice<UInt8> {
-            let value = bytes[element.value]
-            guard DERString.isValid(value, tag: .ia5String) else {
-                throw DERError(.invalidString, at: element.offset, expected: "IA5String in \(expected)")
+    }
+
+    /// Reads and validates one GeneralName as ``read(_:_:_:)`` does, without making views: returns
+    /// the element and, for an otherName, the offsets of its type-id contents and of its value's
+    /// complete encoding.
+    static func validate(
+        _ reader: inout DERReader, _ context: Context, _ expected: @autoclosure () -> String
+    ) throws(DERError) -> (element: DERElement, inner: (lowerBound: Range<Int>, upperBound: Range<Int>)) {
+        let element = try reader.readElement("GeneralName in \(expected())")
+        let tag = element.tag
+        let constructed = tag.number == 0 || tag.number == 3 || tag.number == 4 || tag.number == 5
+        guard tag.tagClass == .contextSpecific, tag.number <= 8, tag.isConstructed == constructed else {
+            throw DERError(.unexpectedTag, at: element.offset, expected: "GeneralName [0]…[8] in \(expected()), found \(tag)")
+        }
+        let none = (lowerBound: 0..<0, upperBound: 0..<0)
+        func ia5() throws(DERError) {
+            guard reader.withUnsafeBytes(of: element.value, { DERString.isValid($0, tag: .ia5String) }) else {
+                throw DERError(.invalidString, at: element.offset, expected: "IA5String in \(expected())")
             }
-            return value
         }
         switch tag.number {
         case 0:
-            var inner = try reader.contents(of: element, "otherName")
-            let typeID = try inner.readOID("otherName type-id")
-            let value = try inner.read(.contextSpecific(0, constructed: true), "otherName value")
-            var explicit = try inner.contents(of: value, "otherName value")
-            let any = try explicit.readAny("otherName value")
-            try explicit.finish("otherName value")
-            try inner.finish("otherName")
-            return .otherName(typeID: typeID, value: bytes[any.encoded])
-        case 1: return .rfc822Name(try ia5())
-        case 2: return .dNSName(try ia5())
-        case 3:
-            try reader.validateTree(element, "x400Address in \(expected)")
-            return .x400Address(bytes[element.encoded])
+            return try reader.enter(element, "otherName") {
+                (inner: inout DERReader) throws(DERError) -> (element: DERElement, inner: (lowerBound: Range<Int>, upperBound: Range<Int>)) in
+                let typeID = try inner.readObjectIdentifier("otherName type-id")
+                let value = try inner.read(.contextSpecific(0, constructed: true), "otherName value")
+                let any = try inner.enter(value, "otherName value") { (explicit: inout DERReader) throws(DERError) -> DERElement in
+                    let any = try explicit.readAny("otherName value")
+                    try explicit.finish("otherName value")
+                    return any
+                }
+                try inner.finish("otherName")
+                return (element, (typeID.value, any.encoded))
+            }
+        case 1, 2, 6:
+            try ia5()
         case 4:
-            var inner = try reader.contents(of: element, "directoryName")
-            let name = try Name.read(&inner, "directoryName in \(expected)")
-            try inner.finish("directoryName")
-            return .directoryName(name)
-        case 5:
-            try reader.validateTree(element, "ediPartyName in \(expected)")
-            return .ediPartyName(bytes[element.encoded])
-        case 6: return .uniformResourceIdentifier(try ia5())
+            try reader.enter(element, "directoryName") { (inner: inout DERReader) throws(DERError) in
+                _ = try Name.readRange(&inner, "directoryName in \(expected())")
+                try inner.finish("directoryName")
+            }
         case 7:
             let count = element.value.count
             let valid = context == .name ? (count == 4 || count == 16) : (count == 8 || count == 32)
             guard valid else {
                 throw DERError(.invalidValue, at: element.offset,
-                               expected: context == .name ? "iPAddress of 4 or 16 octets in \(expected)"
-                                                          : "iPAddress and mask of 8 or 32 octets in \(expected)")
+                               expected: context == .name ? "iPAddress of 4 or 16 octets in \(expected())"
+                                                          : "iPAddress and mask of 8 or 32 octets in \(expected())")
             }
-            return .iPAddress(bytes[element.value])
-        default:
+        case 8:
             let oidElement = DERElement(tag: .objectIdentifier, offset: element.offset, value: element.value)
-            try reader.validateObjectIdentifier(oidElement, "registeredID in \(expected)")
-            return .registeredID(OID(validatedEncoding: bytes[element.value]))
+            try reader.validateObjectIdentifier(oidElement, "registeredID in \(expected())")
+        default:
+            // x400Address, ediPartyName: kept uninterpreted, but DER all the way down.
+            try reader.validateTree(element, tag.number == 3 ? "x400Address" : "ediPartyName")
         }
+        return (element, none)
     }
 
     /// Reads `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName`.
     ///
     /// - Throws: ``DERError``, with `.invalidValue` for an empty sequence.
-    static func readSequence(_ reader: inout DERReader, _ context: Context, _ expected: String) throws(DERError) -> [GeneralName] {
-        let element = try reader.read(.sequence, expected)
-        var inner = try reader.contents(of: element, expected)
-        return try readNames(&inner, element, context, expected)
+    static func readSequence(_ reader: inout DERReader, _ context: Context, _ expected: @autoclosure () -> String) throws(DERError) -> [GeneralName] {
+        let element = try reader.read(.sequence, expected())
+        return try reader.enter(element, expected()) { (inner: inout DERReader) throws(DERError) -> [GeneralName] in
+            try readNames(&inner, element, context, expected())
+        }
     }
 
-    /// Reads the contents of a GeneralNames (already entered), requiring at least one name.
-    static func readNames(_ inner: inout DERReader, _ element: DERElement, _ context: Context, _ expected: String) throws(DERError) -> [GeneralName] {
+    /// Reads the contents of a GeneralNames (already entered), requiring at least one name. With
+    /// `build` false the names are only validated and the result is empty.
+    static func readNames(
+        _ inner: inout DERReader, _ element: DERElement, _ context: Context, _ expected: @autoclosure () -> String, build: Bool = true
+    ) throws(DERError) -> [GeneralName] {
         var names: [GeneralName] = []
-        while !inner.isAtEnd { names.append(try read(&inner, context, expected)) }
-        guard !names.isEmpty else { throw DERError(.invalidValue, at: element.offset, expected: "at least one GeneralName in \(expected)") }
+        var count = 0
+        while !inner.isAtEnd {
+            if build {
+                names.append(try read(&inner, context, expected()))
+            } else {
+                _ = try validate(&inner, context, expected())
+            }
+            count += 1
+        }
+        guard count > 0 else { throw DERError(.invalidValue, at: element.offset, expected: "at least one GeneralName in \(expected())") }
         return names
     }
 }

@@ -45,41 +45,50 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
     public var isEmpty: Bool { der.count == 2 }
 
     /// Reads and validates a Name: a SEQUENCE OF non-empty SETs of AttributeTypeAndValue, each SET in
-    /// DER order, each value a valid element and, for string types, valid for its alphabet.
+    /// DER order, each value a valid element and, for string types, valid for its alphabet; values of
+    /// other types DER all the way down (``DERReader/validateTree(_:_:)``).
     ///
     /// - Throws: ``DERError``: malformed DER; `.invalidValue` for an empty RDN; `.unsortedSet` for a
     ///   multi-valued RDN out of DER order; `.invalidString` for a string value outside its alphabet.
-    static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> Name {
-        let element = try reader.read(.sequence, expected)
-        var sequence = try reader.contents(of: element, expected)
-        while !sequence.isAtEnd {
-            let set = try sequence.read(.set, "RelativeDistinguishedName of \(expected)")
-            var attributes = try sequence.contents(of: set, "RelativeDistinguishedName")
-            guard !attributes.isAtEnd else {
-                throw DERError(.invalidValue, at: set.offset, expected: "non-empty RelativeDistinguishedName in \(expected)")
-            }
-            var previous: Range<Int>? = nil
-            while !attributes.isAtEnd {
-                let atv = try attributes.read(.sequence, "AttributeTypeAndValue in \(expected)")
-                var fields = try attributes.contents(of: atv, "AttributeTypeAndValue")
-                _ = try fields.readObjectIdentifier("attribute type in \(expected)")
-                let value = try fields.readElement("attribute value in \(expected)")
-                try fields.finish("AttributeTypeAndValue")
-                if DERString.isStringType(value.tag) {
-                    guard DERString.isValid(fields.bytes[value.value], tag: value.tag) else {
-                        throw DERError(.invalidString, at: value.offset, expected: "valid \(value.tag) in \(expected)")
+    static func read(_ reader: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> Name {
+        Name(validatedDER: reader.bytes[try readRange(&reader, expected())])
+    }
+
+    /// ``read(_:_:)``, returning the offsets of the Name's complete encoding instead of a view.
+    static func readRange(_ reader: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> Range<Int> {
+        let element = try reader.read(.sequence, expected())
+        try reader.enter(element, expected()) { (sequence: inout DERReader) throws(DERError) in
+            while !sequence.isAtEnd {
+                let set = try sequence.read(.set, "RelativeDistinguishedName of \(expected())")
+                try sequence.enter(set, "RelativeDistinguishedName") { (attributes: inout DERReader) throws(DERError) in
+                    guard !attributes.isAtEnd else {
+                        throw DERError(.invalidValue, at: set.offset, expected: "non-empty RelativeDistinguishedName in \(expected())")
                     }
-                } else {
-                    // Any other type (the value is ANY, X.501): still DER all the way down.
-                    try fields.validateTree(value, "attribute value in \(expected)")
+                    var previous: Range<Int>? = nil
+                    while !attributes.isAtEnd {
+                        let atv = try attributes.read(.sequence, "AttributeTypeAndValue in \(expected())")
+                        try attributes.enter(atv, "AttributeTypeAndValue") { (fields: inout DERReader) throws(DERError) in
+                            _ = try fields.readObjectIdentifier("attribute type in \(expected())")
+                            let value = try fields.readElement("attribute value in \(expected())")
+                            try fields.finish("AttributeTypeAndValue")
+                            if DERString.isStringType(value.tag) {
+                                guard fields.withUnsafeBytes(of: value.value, { DERString.isValid($0, tag: value.tag) }) else {
+                                    throw DERError(.invalidString, at: value.offset, expected: "valid \(value.tag) in \(expected())")
+                                }
+                            } else {
+                                // Any other type (the value is ANY, X.501): still DER all the way down.
+                                try fields.validateTree(value, "attribute value in \(expected())")
+                            }
+                        }
+                        if let previous, !Name.precedesOrEqual(attributes.bytes[previous], attributes.bytes[atv.encoded]) {
+                            throw DERError(.unsortedSet, at: atv.offset, expected: "multi-valued RDN in DER SET OF order in \(expected())")
+                        }
+                        previous = atv.encoded
+                    }
                 }
-                if let previous, !Name.precedesOrEqual(reader.bytes[previous], reader.bytes[atv.encoded]) {
-                    throw DERError(.unsortedSet, at: atv.offset, expected: "multi-valued RDN in DER SET OF order in \(expected)")
-                }
-                previous = atv.encoded
             }
         }
-        return Name(validatedDER: reader.bytes[element.encoded])
+        return element.encoded
     }
 
     /// DER SET OF order (X.690 11.6): encodings compared as octet strings, shorter padded with zeros.
@@ -115,6 +124,32 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
         } catch {
             preconditionFailure("Name.der was validated when read: \(error)")
         }
+    }
+
+    /// Whether `body` holds for the UTF-8 of every string value of `type`, in order (the values
+    /// ``values(of:)`` returns), without building strings for values already in UTF-8.
+    func allStringValues(of type: OID, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        let result = der.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) -> Bool? in
+            var holds = true
+            let complete = NameWalker.forEachAttribute(buffer) { (_, typeRange, tag, value, _) -> Bool in
+                guard typeRange.count == type.encoded.count,
+                      type.encoded.withUnsafeBufferPointer({ $0.elementsEqual(UnsafeBufferPointer(rebasing: buffer[typeRange])) })
+                else { return true }
+                switch DERTag(rawValue: tag) {
+                case .utf8String, .printableString, .ia5String, .visibleString, .numericString:
+                    holds = body(UnsafeBufferPointer(rebasing: buffer[value]))  // validated: already UTF-8
+                default:
+                    guard let text = DERString.decode(der[(der.startIndex + value.lowerBound)..<(der.startIndex + value.upperBound)],
+                                                      tag: DERTag(rawValue: tag)) else { return true }
+                    holds = Array(text.utf8).withUnsafeBufferPointer(body)
+                }
+                return holds
+            }
+            return complete || !holds ? holds : nil
+        }
+        if let result { return result }
+        // Not read by the walker (it should always be): the general decoding.
+        return values(of: type).allSatisfy { Array($0.utf8).withUnsafeBufferPointer(body) }
     }
 
     /// All attributes of the name, in order.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A distinguished name prepared for the RFC 5280 7.1 comparison: equal keys mean matching names.
 ///
 /// Values of PrintableString, UTF8String, BMPString and UniversalString are transcoded to UTF-8,
@@ -8,11 +14,23 @@
 public struct NormalizedName: Hashable, Sendable {
     /// An encoding of the prepared RDNs; opaque, only compared and hashed.
     public let bytes: [UInt8]
+
+    /// Hashes the bytes in one pass (an array of bytes would otherwise be hashed byte by byte).
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 }
 
 extension Name {
     /// The key of this name for RFC 5280 7.1 comparison and for indexing issuers by subject.
     public var normalizedKey: NormalizedName {
+        if let key = asciiNormalizedKey() { return NormalizedName(bytes: key) }
+        return NormalizedName(bytes: generalNormalizedKey())
+    }
+
+    /// ``normalizedKey``'s bytes by the general construction (every string type transcoded through
+    /// `String`), which the ASCII construction must reproduce.
+    func generalNormalizedKey() -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(der.count)
         forEachRDN { attributes in
@@ -21,12 +39,106 @@ extension Name {
             key.append(0xF0)  // RDN separator
             for attribute in prepared { key.append(contentsOf: attribute) }
         }
-        return NormalizedName(bytes: key)
+        return key
     }
 
     /// Whether `other` names the same entity under RFC 5280 7.1 (byte equality is the fast path).
+    ///
+    /// Equivalent to comparing ``normalizedKey``s. Names of single-valued RDNs are compared
+    /// attribute by attribute without building keys (ASCII strings prepared on the fly); anything
+    /// else compares the keys.
     public func isEquivalent(to other: Name) -> Bool {
-        der == other.der || normalizedKey == other.normalizedKey
+        if der.count == other.der.count && Name.bytesEqual(der, other.der) { return true }
+        switch NameWalker.compare(der, other.der) {
+        case .equal: return true
+        case .different: return false
+        case .undecided: return generalNormalizedKey() == other.generalNormalizedKey()
+        }
+    }
+
+    static func bytesEqual(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
+        }
+    }
+
+    /// A hash of ``normalizedKey`` (this process's seeded `Hasher` over its bytes), computed without
+    /// building the key when ``writeASCIINormalizedKey(into:)`` applies.
+    var normalizedKeyHash: Int {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: der.count * 2 + 16) { buffer in
+            var hasher = Hasher()
+            if let count = writeASCIINormalizedKey(into: buffer) {
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<count])))
+            } else {
+                generalNormalizedKey().withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
+            return hasher.finalize()
+        }
+    }
+
+    /// ``normalizedKey`` built directly from the DER when every RDN has one attribute and every
+    /// PrintableString or UTF8String value is ASCII (the key bytes are then the same as the general
+    /// construction's); `nil` otherwise.
+    private func asciiNormalizedKey() -> [UInt8]? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: der.count * 2 + 16) { buffer in
+            guard let count = writeASCIINormalizedKey(into: buffer) else { return nil }
+            return Array(buffer[0..<count])
+        }
+    }
+
+    /// Writes the bytes of ``normalizedKey`` into `out` when every RDN has one attribute and every
+    /// PrintableString or UTF8String value is ASCII, and they fit; returns how many, or `nil`.
+    ///
+    /// Each single-valued RDN is `F0`, the attribute type (4-byte length, contents octets), then `00`
+    /// and the prepared ASCII text (4-byte length, bytes) for PrintableString and UTF8String, or `01`
+    /// and the value's complete encoding (4-byte length, bytes) for other types but BMPString and
+    /// UniversalString (which take the general construction).
+    private func writeASCIINormalizedKey(into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        der.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) -> Int? in
+            var count = 0
+            var fits = true
+            @inline(__always) func put(_ byte: UInt8) {
+                if count < out.count { out[count] = byte } else { fits = false }
+                count += 1
+            }
+            @inline(__always) func putLength(_ length: Int, at position: Int) {
+                guard position + 4 <= out.count else { fits = false; return }
+                out[position] = UInt8(truncatingIfNeeded: length >> 24)
+                out[position + 1] = UInt8(truncatingIfNeeded: length >> 16)
+                out[position + 2] = UInt8(truncatingIfNeeded: length >> 8)
+                out[position + 3] = UInt8(truncatingIfNeeded: length)
+            }
+            @inline(__always) func putBytes(_ range: Range<Int>) {
+                putLength(range.count, at: count)
+                count += 4
+                for index in range { put(buffer[index]) }
+            }
+            let complete = NameWalker.forEachAttribute(buffer) { (single, type, tag, value, encoded) -> Bool in
+                guard single else { return false }
+                put(0xF0)
+                putBytes(type)
+                switch tag {
+                case DERTag.printableString.rawValue, DERTag.utf8String.rawValue:
+                    let text = UnsafeBufferPointer(rebasing: buffer[value])
+                    guard NameWalker.isASCII(text) else { return false }
+                    put(0)
+                    let lengthAt = count
+                    count += 4
+                    let start = count
+                    NameWalker.forEachPreparedASCII(text) { put($0) }
+                    putLength(count - start, at: lengthAt)
+                case DERTag.bmpString.rawValue, DERTag.universalString.rawValue:
+                    return false
+                default:
+                    put(1)
+                    putBytes(encoded)
+                }
+                return fits
+            }
+            return complete && fits ? count : nil
+        }
     }
 
     private static func prepare(_ attribute: AttributeTypeAndValue) -> [UInt8] {
@@ -69,5 +181,190 @@ extension Name {
             folded.unicodeScalars.append(scalar)
         }
         return folded.lowercased()
+    }
+}
+
+/// Reading of a validated Name's DER for comparison, without building values: RDNs, their
+/// attributes, and RFC 4518 preparation of ASCII strings (whitespace U+0009–U+000D and U+0020
+/// trimmed and folded to one space, A–Z lowercased, as the general preparation does for ASCII).
+enum NameWalker {
+    enum Comparison { case equal, different, undecided }
+
+    /// Reads one TLV at `index` (DER already validated; bounds still checked): its tag, the range
+    /// of its contents and of its whole encoding.
+    @inline(__always)
+    static func element(_ p: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) -> (tag: UInt8, value: Range<Int>, encoded: Range<Int>)? {
+        let start = index
+        guard end - start >= 2 else { return nil }
+        let tag = p[start]
+        var length = Int(p[start + 1])
+        var cursor = start + 2
+        if length >= 0x80 {
+            let count = length & 0x7F
+            guard count >= 1, count <= 4, end - cursor >= count else { return nil }
+            length = 0
+            for _ in 0..<count {
+                length = length << 8 | Int(p[cursor])
+                cursor += 1
+            }
+        }
+        guard end - cursor >= length else { return nil }
+        index = cursor + length
+        return (tag, cursor..<(cursor + length), start..<(cursor + length))
+    }
+
+    /// Calls `body(isSingleValuedRDN, typeContents, valueTag, valueContents, valueEncoding)` for each
+    /// attribute in order; stops when `body` returns `false`. Returns whether every attribute was
+    /// visited (`false` also for a structure that does not read).
+    static func forEachAttribute(
+        _ p: UnsafeBufferPointer<UInt8>,
+        _ body: (Bool, Range<Int>, UInt8, Range<Int>, Range<Int>) -> Bool
+    ) -> Bool {
+        var index = 0
+        guard let name = element(p, &index, p.count), name.tag == 0x30 else { return false }
+        var rdnIndex = name.value.lowerBound
+        while rdnIndex < name.value.upperBound {
+            guard let rdn = element(p, &rdnIndex, name.value.upperBound), rdn.tag == 0x31 else { return false }
+            var atvIndex = rdn.value.lowerBound
+            var first = true
+            while atvIndex < rdn.value.upperBound {
+                guard let atv = element(p, &atvIndex, rdn.value.upperBound), atv.tag == 0x30 else { return false }
+                let single = first && atvIndex == rdn.value.upperBound
+                first = false
+                var fieldIndex = atv.value.lowerBound
+                guard let type = element(p, &fieldIndex, atv.value.upperBound), type.tag == 0x06,
+                      let value = element(p, &fieldIndex, atv.value.upperBound) else { return false }
+                guard body(single, type.value, value.tag, value.value, value.encoded) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Whether every byte is below 0x80.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var combined: UInt8 = 0
+        for byte in bytes { combined |= byte }
+        return combined < 0x80
+    }
+
+    @inline(__always)
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+
+    /// The RFC 4518 prepared form of an ASCII string, byte by byte.
+    @inline(__always)
+    static func forEachPreparedASCII(_ text: UnsafeBufferPointer<UInt8>, _ body: (UInt8) -> Void) {
+        var pendingSpace = false
+        var started = false
+        for byte in text {
+            if isSpace(byte) {
+                pendingSpace = started
+                continue
+            }
+            if pendingSpace {
+                body(0x20)
+                pendingSpace = false
+            }
+            started = true
+            body(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+        }
+    }
+
+    /// Whether the prepared forms of two ASCII strings are equal.
+    static func preparedASCIIEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Common case first: same length, compared case-insensitively byte by byte; a difference
+        // other than a space is final unless whitespace needs folding (then the general loop).
+        if a.count == b.count {
+            var index = 0
+            while index < a.count {
+                let x = a[index], y = b[index]
+                if x != y && (x | 0x20 != y | 0x20 || !(x | 0x20 >= 0x61 && x | 0x20 <= 0x7A)) { break }
+                index += 1
+            }
+            if index == a.count {
+                // Equal up to case; equal prepared unless whitespace is folded differently, which
+                // cannot happen when the bytes at whitespace positions are the same.
+                return true
+            }
+        }
+        var i = 0, j = 0
+        // Leading whitespace is dropped.
+        while i < a.count && isSpace(a[i]) { i += 1 }
+        while j < b.count && isSpace(b[j]) { j += 1 }
+        while true {
+            // Whitespace runs: one space if more text follows, nothing at the end.
+            var spaceA = false, spaceB = false
+            while i < a.count && isSpace(a[i]) { i += 1; spaceA = true }
+            while j < b.count && isSpace(b[j]) { j += 1; spaceB = true }
+            let endA = i == a.count, endB = j == b.count
+            if endA || endB { return endA && endB }
+            guard spaceA == spaceB else { return false }
+            let x = a[i], y = b[j]
+            let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
+            let ly = y >= 0x41 && y <= 0x5A ? y | 0x20 : y
+            guard lx == ly else { return false }
+            i += 1
+            j += 1
+        }
+    }
+
+    /// Compares two validated Names attribute by attribute when both have single-valued RDNs:
+    /// types must be equal; PrintableString/UTF8String ASCII values are compared prepared, values of
+    /// other types than PrintableString, UTF8String, BMPString and UniversalString byte for byte
+    /// (tag included). `undecided` when something needs the general comparison.
+    static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Comparison {
+        a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                compare(pa, pb)
+            }
+        }
+    }
+
+    private static func isPreparedType(_ tag: UInt8) -> Bool {
+        tag == DERTag.printableString.rawValue || tag == DERTag.utf8String.rawValue
+            || tag == DERTag.bmpString.rawValue || tag == DERTag.universalString.rawValue
+    }
+
+    private static func compare(_ pa: UnsafeBufferPointer<UInt8>, _ pb: UnsafeBufferPointer<UInt8>) -> Comparison {
+        var ia = 0, ib = 0
+        guard let na = element(pa, &ia, pa.count), na.tag == 0x30,
+              let nb = element(pb, &ib, pb.count), nb.tag == 0x30 else { return .undecided }
+        var ra = na.value.lowerBound, rb = nb.value.lowerBound
+        while true {
+            let doneA = ra >= na.value.upperBound, doneB = rb >= nb.value.upperBound
+            if doneA || doneB { return doneA && doneB ? .equal : .different }
+            guard let rdnA = element(pa, &ra, na.value.upperBound), rdnA.tag == 0x31,
+                  let rdnB = element(pb, &rb, nb.value.upperBound), rdnB.tag == 0x31 else { return .undecided }
+            var xa = rdnA.value.lowerBound, xb = rdnB.value.lowerBound
+            guard let atvA = element(pa, &xa, rdnA.value.upperBound), atvA.tag == 0x30, xa == rdnA.value.upperBound,
+                  let atvB = element(pb, &xb, rdnB.value.upperBound), atvB.tag == 0x30, xb == rdnB.value.upperBound
+            else { return .undecided }  // a multi-valued RDN: compared as a set by the general path
+            var fa = atvA.value.lowerBound, fb = atvB.value.lowerBound
+            guard let typeA = element(pa, &fa, atvA.value.upperBound), let valueA = element(pa, &fa, atvA.value.upperBound),
+                  let typeB = element(pb, &fb, atvB.value.upperBound), let valueB = element(pb, &fb, atvB.value.upperBound)
+            else { return .undecided }
+            guard typeA.value.count == typeB.value.count,
+                  memcmp(pa.baseAddress! + typeA.value.lowerBound, pb.baseAddress! + typeB.value.lowerBound, typeA.value.count) == 0
+            else { return .different }
+            // The same encoding (tag, length, contents) is equal however it is prepared.
+            if valueA.encoded.count == valueB.encoded.count,
+               memcmp(pa.baseAddress! + valueA.encoded.lowerBound, pb.baseAddress! + valueB.encoded.lowerBound,
+                      valueA.encoded.count) == 0 {
+                continue
+            }
+            let preparedA = isPreparedType(valueA.tag), preparedB = isPreparedType(valueB.tag)
+            if !preparedA && !preparedB {
+                guard valueA.encoded.count == valueB.encoded.count,
+                      memcmp(pa.baseAddress! + valueA.encoded.lowerBound, pb.baseAddress! + valueB.encoded.lowerBound,
+                             valueA.encoded.count) == 0
+                else { return .different }
+                continue
+            }
+            let textA = UnsafeBufferPointer(rebasing: pa[valueA.value]), textB = UnsafeBufferPointer(rebasing: pb[valueB.value])
+            guard valueA.tag != DERTag.bmpString.rawValue, valueA.tag != DERTag.universalString.rawValue,
+                  valueB.tag != DERTag.bmpString.rawValue, valueB.tag != DERTag.universalString.rawValue,
+                  preparedA && preparedB, isASCII(textA), isASCII(textB) else { return .undecided }
+            guard preparedASCIIEqual(textA, textB) else { return .different }
+        }
     }
 }

@@ -68,6 +68,8 @@ public enum PEM {
             return line
         }
         func label(_ line: ArraySlice<UInt8>, _ prefix: String) -> String? {
+            // Base64 and text lines end here, without building the markers.
+            guard line.first == UInt8(ascii: "-") else { return nil }
             let head = Array("-----\(prefix) ".utf8), tail = Array("-----".utf8)
             guard line.count >= head.count + tail.count, line.starts(with: head), line.suffix(tail.count).elementsEqual(tail) else { return nil }
             return String(decoding: line.dropFirst(head.count).dropLast(tail.count), as: UTF8.self)
@@ -112,7 +114,12 @@ public enum PEM {
                     inHeaders = false
                 } else {
                     inHeaders = false
-                    for byte in body where byte != 0x20 && byte != 0x09 && byte != 0x0D { base64.append(byte) }
+                    if base64.isEmpty { base64.reserveCapacity(2048) }
+                    if body.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                        for byte in body where byte != 0x20 && byte != 0x09 && byte != 0x0D { base64.append(byte) }
+                    } else {
+                        base64.append(contentsOf: body)
+                    }
                 }
                 index += 1
             }

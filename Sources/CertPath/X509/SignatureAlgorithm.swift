@@ -65,23 +65,23 @@ extension SignatureAlgorithm {
     ///
     /// - Throws: ``DERError`` for malformed DER or parameters that break the rules of the algorithm's RFC
     ///   (`.invalidValue`), for example ECDSA with parameters or PKCS #1 with non-NULL parameters.
-    static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> SignatureAlgorithm {
-        try reader.sequence(expected) { (r: inout DERReader) throws(DERError) -> SignatureAlgorithm in
-            let oidElement = try r.readObjectIdentifier("\(expected) algorithm")
+    static func read(_ reader: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> SignatureAlgorithm {
+        try reader.sequence(expected()) { (r: inout DERReader) throws(DERError) -> SignatureAlgorithm in
+            let oidElement = try r.readObjectIdentifier("\(expected()) algorithm")
             guard let known = table.first(where: { r.contentsEqual(oidElement, $0.oid.encoded) }) else {
                 // Unknown algorithm: its parameters (ANY, one element at most) are left undecoded.
-                if !r.isAtEnd { _ = try r.readAny("parameters of \(expected)") }
+                if !r.isAtEnd { _ = try r.readAny("parameters of \(expected())") }
                 return .unsupported(OID(validatedEncoding: r.bytes[oidElement.value]))
             }
             switch known.parameters {
             case .nullOrAbsent:
-                if !r.isAtEnd { try r.readNull("NULL parameters of \(expected)") }
+                if !r.isAtEnd { try r.readNull("NULL parameters of \(expected())") }
             case .absent:
                 if !r.isAtEnd {
-                    throw DERError(.invalidValue, at: r.position, expected: "absent parameters for \(known.oid) (\(expected))")
+                    throw DERError(.invalidValue, at: r.position, expected: "absent parameters for \(known.oid) (\(expected()))")
                 }
             case .pss:
-                return try readPSSParameters(&r, oid: known.oid, expected)
+                return try readPSSParameters(&r, oid: known.oid, expected())
             }
             return known.algorithm
         }
@@ -112,8 +112,8 @@ extension SignatureAlgorithm {
     ]
 
     /// RSASSA-PSS-params (RFC 4055 3.1), which DER encodes without the DEFAULT (SHA-1) values.
-    static func readPSSParameters(_ r: inout DERReader, oid: OID, _ expected: String) throws(DERError) -> SignatureAlgorithm {
-        try r.sequence("RSASSA-PSS-params of \(expected)") { (p: inout DERReader) throws(DERError) -> SignatureAlgorithm in
+    static func readPSSParameters(_ r: inout DERReader, oid: OID, _ expected: @autoclosure () -> String) throws(DERError) -> SignatureAlgorithm {
+        try r.sequence("RSASSA-PSS-params of \(expected())") { (p: inout DERReader) throws(DERError) -> SignatureAlgorithm in
             var supported = true
             var hash: HashAlgorithm = .sha1
             if let h = try p.nestedOptional(.contextSpecific(0, constructed: true), "hashAlgorithm", { (e: inout DERReader) throws(DERError) in
@@ -162,10 +162,10 @@ extension SignatureAlgorithm {
 
     /// Reads a hash AlgorithmIdentifier (parameters NULL or absent, RFC 4055 2.1).
     /// - Returns: the hash, or `nil` for a hash CertPath does not know (the caller reports the algorithm unsupported).
-    static func readHashAlgorithm(_ r: inout DERReader, _ expected: String) throws(DERError) -> HashAlgorithm? {
-        try r.sequence(expected) { (h: inout DERReader) throws(DERError) -> HashAlgorithm? in
-            let element = try h.readObjectIdentifier(expected)
-            if !h.isAtEnd { try h.readNull("NULL parameters of \(expected)") }
+    static func readHashAlgorithm(_ r: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> HashAlgorithm? {
+        try r.sequence(expected()) { (h: inout DERReader) throws(DERError) -> HashAlgorithm? in
+            let element = try h.readObjectIdentifier(expected())
+            if !h.isAtEnd { try h.readNull("NULL parameters of \(expected())") }
             for (oid, hash) in hashTable where h.contentsEqual(element, oid.encoded) { return hash }
             return nil
         }

@@ -111,104 +111,174 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     ///   non-positive RSA modulus or exponent); `.unsupported` for explicit or implicit EC domain
     ///   parameters (RFC 5480 2.1.1 allows only namedCurve).
     static func read(_ reader: inout DERReader) throws(DERError) -> SubjectPublicKeyInfo {
+        try readLayout(&reader).materialize(reader.bytes)
+    }
+
+    /// ``read(_:)``, returning where the parts are instead of views of them.
+    static func readLayout(_ reader: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout {
         let element = try reader.read(.sequence, "SubjectPublicKeyInfo")
-        var spki = try reader.contents(of: element, "SubjectPublicKeyInfo")
-        var algorithm = try spki.contents(of: try spki.read(.sequence, "SubjectPublicKeyInfo algorithm"), "AlgorithmIdentifier")
-        let oid = try algorithm.readObjectIdentifier("SubjectPublicKeyInfo algorithm")
-        let parametersStart = algorithm.position
-        let parameters: DERElement? = algorithm.isAtEnd ? nil : try algorithm.readAny("algorithm parameters")
-        try algorithm.finish("AlgorithmIdentifier")
-        let bits = try spki.readBitString("subjectPublicKey")
-        try spki.finish("SubjectPublicKeyInfo")
-        guard bits.unusedBits == 0 else {
-            throw DERError(.invalidBitString, at: bits.bytes.lowerBound - 1, expected: "subjectPublicKey of whole bytes")
-        }
-        let r = spki
-        let keyBytes = r.bytes[bits.bytes]
-        let key: SubjectPublicKey
-        func positive(_ k: DERReader, _ e: DERElement, _ what: String) throws(DERError) -> ArraySlice<UInt8> {
-            var value = k.bytes[e.value]
-            if k.isNegativeInteger(e) { throw DERError(.negativeInteger, at: e.offset, expected: "positive \(what)") }
-            if value.first == 0 { value = value.dropFirst() }
-            guard !value.isEmpty else { throw DERError(.invalidValue, at: e.offset, expected: "non-zero \(what)") }
-            return value
-        }
-        let keyElement = DERElement(tag: .bitString, offset: bits.bytes.lowerBound, value: bits.bytes)
-        var pssOnly = false
-        if r.contentsEqual(oid, KnownOID.rsaEncryption.encoded) || r.contentsEqual(oid, KnownOID.rsassaPSS.encoded) {
-            if r.contentsEqual(oid, KnownOID.rsaEncryption.encoded) {
-                guard let parameters, parameters.tag == .null, parameters.value.isEmpty else {
-                    throw DERError(.invalidValue, at: parametersStart, expected: "NULL parameters for rsaEncryption (RFC 3279 2.3.1)")
-                }
-            } else {
-                // id-RSASSA-PSS: parameters absent or RSASSA-PSS-params restricting the key (RFC 4055 3.1).
-                pssOnly = true
-                if let parameters {
+        return try reader.enter(element, "SubjectPublicKeyInfo") { (r: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout in
+            let algorithmElement = try r.read(.sequence, "SubjectPublicKeyInfo algorithm")
+            let (oid, parameters, parametersStart) = try r.enter(algorithmElement, "AlgorithmIdentifier") {
+                (algorithm: inout DERReader) throws(DERError) -> (DERElement, DERElement?, Int) in
+                let oid = try algorithm.readObjectIdentifier("SubjectPublicKeyInfo algorithm")
+                let parametersStart = algorithm.position
+                let parameters: DERElement? = algorithm.isAtEnd ? nil : try algorithm.readAny("algorithm parameters")
+                try algorithm.finish("AlgorithmIdentifier")
+                return (oid, parameters, parametersStart)
+            }
+            let bits = try r.readBitString("subjectPublicKey")
+            try r.finish("SubjectPublicKeyInfo")
+            guard bits.unusedBits == 0 else {
+                throw DERError(.invalidBitString, at: bits.bytes.lowerBound - 1, expected: "subjectPublicKey of whole bytes")
+            }
+            let keyBytes = bits.bytes
+            let keyElement = DERElement(tag: .bitString, offset: bits.bytes.lowerBound, value: bits.bytes)
+            func positive(_ k: DERReader, _ e: DERElement, _ what: String) throws(DERError) -> Range<Int> {
+                var value = e.value
+                if k.isNegativeInteger(e) { throw DERError(.negativeInteger, at: e.offset, expected: "positive \(what)") }
+                if k.bytes[value.lowerBound] == 0 { value = value.dropFirst() }
+                guard !value.isEmpty else { throw DERError(.invalidValue, at: e.offset, expected: "non-zero \(what)") }
+                return value
+            }
+            func layout(_ key: SubjectPublicKeyLayout.Key, pssOnly: Bool = false) -> SubjectPublicKeyLayout {
+                SubjectPublicKeyLayout(der: element.encoded, key: key, isRestrictedToRSASSAPSS: pssOnly)
+            }
+            let isRSA = r.contentsEqual(oid, KnownOID.rsaEncryption.encoded)
+            if isRSA || r.contentsEqual(oid, KnownOID.rsassaPSS.encoded) {
+                if isRSA {
+                    guard let parameters, parameters.tag == .null, parameters.value.isEmpty else {
+                        throw DERError(.invalidValue, at: parametersStart, expected: "NULL parameters for rsaEncryption (RFC 3279 2.3.1)")
+                    }
+                } else if let parameters {
+                    // id-RSASSA-PSS: parameters absent or RSASSA-PSS-params restricting the key (RFC 4055 3.1).
                     guard parameters.tag == .sequence else {
                         throw DERError(.invalidValue, at: parameters.offset, expected: "absent or RSASSA-PSS-params for id-RSASSA-PSS keys")
                     }
-                    var params = DERReader(r.bytes, range: parameters.encoded, depth: r.depth + 1)
-                    _ = try SignatureAlgorithm.readPSSParameters(&params, oid: KnownOID.rsassaPSS, "id-RSASSA-PSS key")
+                    try r.within(parameters.encoded, depth: r.depth + 1) { (params: inout DERReader) throws(DERError) in
+                        _ = try SignatureAlgorithm.readPSSParameters(&params, oid: KnownOID.rsassaPSS, "id-RSASSA-PSS key")
+                    }
                 }
-            }
-            var rsa = try r.contents(of: keyElement, "RSAPublicKey")
-            key = try rsa.sequence("RSAPublicKey") { (k: inout DERReader) throws(DERError) -> SubjectPublicKey in
-                let modulus = try k.readInteger("RSAPublicKey modulus")
-                let exponent = try k.readInteger("RSAPublicKey publicExponent")
-                return .rsa(modulus: try positive(k, modulus, "modulus"), publicExponent: try positive(k, exponent, "publicExponent"))
-            }
-            try rsa.finish("RSAPublicKey")
-        } else if r.contentsEqual(oid, KnownOID.dsa.encoded) {
-            var dsaParameters: DSAParameters? = nil
-            if let parameters {
-                guard parameters.tag == .sequence else {
-                    throw DERError(.unexpectedTag, at: parameters.offset, expected: "Dss-Parms SEQUENCE or absent parameters")
+                let key = try r.enter(keyElement, "RSAPublicKey") { (rsa: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout.Key in
+                    let key = try rsa.sequence("RSAPublicKey") { (k: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout.Key in
+                        let modulus = try k.readInteger("RSAPublicKey modulus")
+                        let exponent = try k.readInteger("RSAPublicKey publicExponent")
+                        return .rsa(modulus: try positive(k, modulus, "modulus"), publicExponent: try positive(k, exponent, "publicExponent"))
+                    }
+                    try rsa.finish("RSAPublicKey")
+                    return key
                 }
-                var params = DERReader(r.bytes, range: parameters.encoded, depth: r.depth + 1)
-                dsaParameters = try params.sequence("Dss-Parms") { (d: inout DERReader) throws(DERError) -> DSAParameters in
-                    let p = try d.readInteger("Dss-Parms p"), q = try d.readInteger("Dss-Parms q"), g = try d.readInteger("Dss-Parms g")
-                    return DSAParameters(p: try positive(d, p, "DSA p"), q: try positive(d, q, "DSA q"), g: try positive(d, g, "DSA g"))
+                return layout(key, pssOnly: !isRSA)
+            } else if r.contentsEqual(oid, KnownOID.dsa.encoded) {
+                var dsaParameters: SubjectPublicKeyLayout.DSAParameters? = nil
+                if let parameters {
+                    guard parameters.tag == .sequence else {
+                        throw DERError(.unexpectedTag, at: parameters.offset, expected: "Dss-Parms SEQUENCE or absent parameters")
+                    }
+                    dsaParameters = try r.within(parameters.encoded, depth: r.depth + 1) {
+                        (params: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout.DSAParameters in
+                        try params.sequence("Dss-Parms") { (d: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout.DSAParameters in
+                            let p = try d.readInteger("Dss-Parms p"), q = try d.readInteger("Dss-Parms q"), g = try d.readInteger("Dss-Parms g")
+                            return SubjectPublicKeyLayout.DSAParameters(
+                                p: try positive(d, p, "DSA p"), q: try positive(d, q, "DSA q"), g: try positive(d, g, "DSA g"))
+                        }
+                    }
                 }
+                let y = try r.enter(keyElement, "DSAPublicKey") { (y: inout DERReader) throws(DERError) -> Range<Int> in
+                    let element = try y.readInteger("DSAPublicKey")
+                    try y.finish("DSAPublicKey")
+                    return try positive(y, element, "DSA public key")
+                }
+                return layout(.dsa(parameters: dsaParameters, publicKey: y))
+            } else if r.contentsEqual(oid, KnownOID.ecPublicKey.encoded) {
+                guard let parameters else {
+                    throw DERError(.invalidValue, at: parametersStart, expected: "ECParameters namedCurve (RFC 5480 2.1.1)")
+                }
+                guard parameters.tag == .objectIdentifier else {
+                    throw DERError(.unsupported, at: parameters.offset, expected: "namedCurve; explicit or implicit curve parameters are forbidden (RFC 5480 2.1.1)")
+                }
+                try r.validateObjectIdentifier(parameters, "namedCurve")
+                let curve: NamedCurve
+                if r.contentsEqual(parameters, KnownOID.secp256r1.encoded) {
+                    curve = .p256
+                } else if r.contentsEqual(parameters, KnownOID.secp384r1.encoded) {
+                    curve = .p384
+                } else if r.contentsEqual(parameters, KnownOID.secp521r1.encoded) {
+                    curve = .p521
+                } else {
+                    return layout(.unsupportedCurve(parameters.value))
+                }
+                let length = curve.coordinateLength
+                let validPoint: Bool
+                switch keyBytes.isEmpty ? nil : r.bytes[keyBytes.lowerBound] {
+                case 0x04: validPoint = keyBytes.count == 1 + 2 * length
+                case 0x02, 0x03: validPoint = keyBytes.count == 1 + length
+                default: validPoint = false
+                }
+                guard validPoint else {
+                    throw DERError(.invalidValue, at: bits.bytes.lowerBound, expected: "SEC 1 \(curve.rawValue) point (RFC 5480 2.2)")
+                }
+                return layout(.ec(curve, point: keyBytes))
+            } else if r.contentsEqual(oid, KnownOID.ed25519.encoded) || r.contentsEqual(oid, KnownOID.ed448.encoded) {
+                let is25519 = r.contentsEqual(oid, KnownOID.ed25519.encoded)
+                guard parameters == nil else {
+                    throw DERError(.invalidValue, at: parametersStart, expected: "absent parameters for EdDSA keys (RFC 8410 3)")
+                }
+                guard keyBytes.count == (is25519 ? 32 : 57) else {
+                    throw DERError(.invalidValue, at: bits.bytes.lowerBound, expected: "\(is25519 ? 32 : 57)-byte EdDSA public key (RFC 8410 4)")
+                }
+                return layout(is25519 ? .ed25519(keyBytes) : .ed448(keyBytes))
+            } else {
+                return layout(.unsupported(algorithm: oid.value))
             }
-            var y = try r.contents(of: keyElement, "DSAPublicKey")
-            let element = try y.readInteger("DSAPublicKey")
-            try y.finish("DSAPublicKey")
-            key = .dsa(parameters: dsaParameters, publicKey: try positive(y, element, "DSA public key"))
-        } else if r.contentsEqual(oid, KnownOID.ecPublicKey.encoded) {
-            guard let parameters else {
-                throw DERError(.invalidValue, at: parametersStart, expected: "ECParameters namedCurve (RFC 5480 2.1.1)")
-            }
-            guard parameters.tag == .objectIdentifier else {
-                throw DERError(.unsupported, at: parameters.offset, expected: "namedCurve; explicit or implicit curve parameters are forbidden (RFC 5480 2.1.1)")
-            }
-            try r.validateObjectIdentifier(parameters, "namedCurve")
-            guard let curve = NamedCurve.allCases.first(where: { r.contentsEqual(parameters, $0.oid.encoded) }) else {
-                key = .unsupported(algorithm: KnownOID.ecPublicKey, curve: OID(validatedEncoding: r.bytes[parameters.value]))
-                return SubjectPublicKeyInfo(der: reader.bytes[element.encoded], key: key)
-            }
-            let length = curve.coordinateLength
-            let validPoint: Bool
-            switch keyBytes.first {
-            case 0x04: validPoint = keyBytes.count == 1 + 2 * length
-            case 0x02, 0x03: validPoint = keyBytes.count == 1 + length
-            default: validPoint = false
-            }
-            guard validPoint else {
-                throw DERError(.invalidValue, at: bits.bytes.lowerBound, expected: "SEC 1 \(curve.rawValue) point (RFC 5480 2.2)")
-            }
-            key = .ec(curve: curve, point: keyBytes)
-        } else if r.contentsEqual(oid, KnownOID.ed25519.encoded) || r.contentsEqual(oid, KnownOID.ed448.encoded) {
-            let is25519 = r.contentsEqual(oid, KnownOID.ed25519.encoded)
-            guard parameters == nil else {
-                throw DERError(.invalidValue, at: parametersStart, expected: "absent parameters for EdDSA keys (RFC 8410 3)")
-            }
-            guard keyBytes.count == (is25519 ? 32 : 57) else {
-                throw DERError(.invalidValue, at: bits.bytes.lowerBound, expected: "\(is25519 ? 32 : 57)-byte EdDSA public key (RFC 8410 4)")
-            }
-            key = is25519 ? .ed25519(keyBytes) : .ed448(keyBytes)
-        } else {
-            key = .unsupported(algorithm: OID(validatedEncoding: r.bytes[oid.value]), curve: nil)
         }
-        return SubjectPublicKeyInfo(der: reader.bytes[element.encoded], key: key, isRestrictedToRSASSAPSS: pssOnly)
+    }
+}
+
+/// Where the parts of a SubjectPublicKeyInfo are, as offsets in the buffer it was read from: what
+/// ``SubjectPublicKeyInfo/readLayout(_:)`` finds, kept by ``Certificate`` without holding views.
+struct SubjectPublicKeyLayout: Hashable, Sendable {
+    /// Offsets of DSA domain parameters.
+    struct DSAParameters: Hashable, Sendable {
+        let p: Range<Int>, q: Range<Int>, g: Range<Int>
+    }
+
+    /// The decoded key, as offsets (mirrors ``SubjectPublicKey``).
+    enum Key: Hashable, Sendable {
+        case rsa(modulus: Range<Int>, publicExponent: Range<Int>)
+        case ec(NamedCurve, point: Range<Int>)
+        case ed25519(Range<Int>)
+        case ed448(Range<Int>)
+        case dsa(parameters: DSAParameters?, publicKey: Range<Int>)
+        /// An ecPublicKey on a curve CertPath does not support (the curve OID's contents).
+        case unsupportedCurve(Range<Int>)
+        /// Another algorithm (its OID's contents).
+        case unsupported(algorithm: Range<Int>)
+    }
+
+    /// The complete SubjectPublicKeyInfo encoding.
+    let der: Range<Int>
+    let key: Key
+    let isRestrictedToRSASSAPSS: Bool
+
+    /// The key with views into `bytes` (the buffer the offsets are indices of).
+    func subjectPublicKey(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKey {
+        switch key {
+        case .rsa(let modulus, let exponent): return .rsa(modulus: bytes[modulus], publicExponent: bytes[exponent])
+        case .ec(let curve, let point): return .ec(curve: curve, point: bytes[point])
+        case .ed25519(let raw): return .ed25519(bytes[raw])
+        case .ed448(let raw): return .ed448(bytes[raw])
+        case .dsa(let parameters, let y):
+            return .dsa(parameters: parameters.map { CertPath.DSAParameters(p: bytes[$0.p], q: bytes[$0.q], g: bytes[$0.g]) }, publicKey: bytes[y])
+        case .unsupportedCurve(let curve):
+            return .unsupported(algorithm: KnownOID.ecPublicKey, curve: OID(validatedEncoding: bytes[curve]))
+        case .unsupported(let algorithm):
+            return .unsupported(algorithm: OID(validatedEncoding: bytes[algorithm]), curve: nil)
+        }
+    }
+
+    /// The SubjectPublicKeyInfo with views into `bytes`.
+    func materialize(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKeyInfo {
+        SubjectPublicKeyInfo(der: bytes[der], key: subjectPublicKey(bytes), isRestrictedToRSASSAPSS: isRestrictedToRSASSAPSS)
     }
 }

@@ -11,15 +11,29 @@ enum AuthorityInformationAccess {
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list.
     static func decode(_ ext: Extension) throws(DERError) -> [AccessDescription] {
-        try ext.parse(.sequence, "AuthorityInfoAccessSyntax") { (r: inout DERReader) throws(DERError) -> [AccessDescription] in
+        var reader = DERReader(ext.value)
+        return try read(&reader)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
+    /// validates and returns an empty list.
+    static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [AccessDescription] {
+        try reader.extensionValue(.sequence, "AuthorityInfoAccessSyntax") { (r: inout DERReader) throws(DERError) -> [AccessDescription] in
             var descriptions: [AccessDescription] = []
+            var count = 0
             while !r.isAtEnd {
-                descriptions.append(try r.sequence("AccessDescription") { (a: inout DERReader) throws(DERError) -> AccessDescription in
-                    AccessDescription(accessMethod: try a.readOID("accessMethod"),
-                                      accessLocation: try GeneralName.read(&a, .name, "accessLocation"))
-                })
+                try r.sequence("AccessDescription") { (a: inout DERReader) throws(DERError) in
+                    if build {
+                        descriptions.append(AccessDescription(accessMethod: try a.readOID("accessMethod"),
+                                                              accessLocation: try GeneralName.read(&a, .name, "accessLocation")))
+                    } else {
+                        _ = try a.readObjectIdentifier("accessMethod")
+                        _ = try GeneralName.validate(&a, .name, "accessLocation")
+                    }
+                }
+                count += 1
             }
-            guard !descriptions.isEmpty else { throw DERError(.invalidValue, at: r.position, expected: "at least one AccessDescription") }
+            guard count > 0 else { throw DERError(.invalidValue, at: r.position, expected: "at least one AccessDescription") }
             return descriptions
         }
     }

@@ -18,7 +18,13 @@ public struct BasicConstraints: Hashable, Sendable {
     ///   pathLenConstraint without `cA` TRUE (4.2.1.9: "CAs MUST NOT include the pathLenConstraint
     ///   field unless the cA boolean is asserted").
     static func decode(_ ext: Extension) throws(DERError) -> BasicConstraints {
-        try ext.parse(.sequence, "BasicConstraints") { (r: inout DERReader) throws(DERError) -> BasicConstraints in
+        var reader = DERReader(ext.value)
+        return try read(&reader)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
+    static func read(_ reader: inout DERReader) throws(DERError) -> BasicConstraints {
+        return try reader.extensionValue(.sequence, "BasicConstraints") { (r: inout DERReader) throws(DERError) -> BasicConstraints in
             let isCA = try r.readBooleanDefaultFalse("BasicConstraints cA")
             var pathLength: Int? = nil
             if let element = try r.readOptional(.integer, "BasicConstraints pathLenConstraint") {

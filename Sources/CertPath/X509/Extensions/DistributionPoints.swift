@@ -27,15 +27,10 @@ public struct ReasonFlags: OptionSet, Hashable, Sendable {
     /// Decodes a ReasonFlags BIT STRING element (named bit list DER rules).
     ///
     /// - Throws: ``DERError``; `.invalidValue` for bits beyond aACompromise.
-    static func read(_ reader: DERReader, _ element: DERElement, _ expected: String) throws(DERError) -> ReasonFlags {
-        let bits = try reader.bitString(DERElement(tag: .bitString, offset: element.offset, value: element.value), expected, namedBits: true)
-        guard bits.bitCount <= 9 else { throw DERError(.invalidValue, at: element.offset, expected: "\(expected) bits 0…8") }
-        var value: UInt16 = 0
-        for (index, byteIndex) in bits.bytes.enumerated() {
-            let byte = reader.bytes[byteIndex]
-            for bit in 0..<8 where byte & (0x80 >> bit) != 0 { value |= 1 << UInt16(index * 8 + bit) }
-        }
-        return ReasonFlags(rawValue: value)
+    static func read(_ reader: DERReader, _ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> ReasonFlags {
+        let bits = try reader.bitString(DERElement(tag: .bitString, offset: element.offset, value: element.value), expected(), namedBits: true)
+        guard bits.bitCount <= 9 else { throw DERError(.invalidValue, at: element.offset, expected: "\(expected()) bits 0…8") }
+        return ReasonFlags(rawValue: UInt16(reader.namedBits(bits)))
     }
 }
 
@@ -48,16 +43,17 @@ public struct DistributionPoint: Hashable, Sendable {
     /// `[2] cRLIssuer`.
     public let cRLIssuer: [GeneralName]?
 
-    /// Reads one DistributionPoint (also used for a CRL's issuingDistributionPoint name).
+    /// Reads one DistributionPoint (also used for a CRL's issuingDistributionPoint name). With
+    /// `build` false it only validates and returns a DistributionPoint with nothing in it.
     ///
     /// - Throws: ``DERError``; `.invalidValue` when both distributionPoint and cRLIssuer are absent
     ///   (4.2.1.13: "MUST NOT consist of only the reasons field").
-    static func read(_ reader: inout DERReader) throws(DERError) -> DistributionPoint {
+    static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> DistributionPoint {
         let start = reader.position
         return try reader.sequence("DistributionPoint") { (d: inout DERReader) throws(DERError) -> DistributionPoint in
             let name = try d.nestedOptional(.contextSpecific(0, constructed: true), "distributionPoint") {
-                (n: inout DERReader) throws(DERError) -> DistributionPointName in
-                try readName(&n)
+                (n: inout DERReader) throws(DERError) -> DistributionPointName? in
+                try readName(&n, build: build)
             }
             var reasons: ReasonFlags? = nil
             if let element = try d.readOptional(.contextSpecific(1), "reasons") {
@@ -66,38 +62,50 @@ public struct DistributionPoint: Hashable, Sendable {
             let issuer = try d.nestedOptional(.contextSpecific(2, constructed: true), "cRLIssuer") {
                 (n: inout DERReader) throws(DERError) -> [GeneralName] in
                 let element = DERElement(tag: .sequence, offset: n.position, value: n.position..<n.end)
-                return try GeneralName.readNames(&n, element, .name, "cRLIssuer")
+                return try GeneralName.readNames(&n, element, .name, "cRLIssuer", build: build)
             }
             guard name != nil || issuer != nil else {
                 throw DERError(.invalidValue, at: start, expected: "distributionPoint or cRLIssuer (RFC 5280 4.2.1.13)")
             }
-            return DistributionPoint(name: name, reasons: reasons, cRLIssuer: issuer)
+            guard build else { return DistributionPoint(name: nil, reasons: nil, cRLIssuer: nil) }
+            return DistributionPoint(name: name ?? nil, reasons: reasons, cRLIssuer: issuer)
         }
     }
 
     /// Reads a DistributionPointName CHOICE (the contents of its EXPLICIT-like `[0]` wrapper).
     static func readName(_ n: inout DERReader) throws(DERError) -> DistributionPointName {
+        try readName(&n, build: true)!
+    }
+
+    /// ``readName(_:)``; with `build` false it only validates and returns `.some(nil)`.
+    private static func readName(_ n: inout DERReader, build: Bool) throws(DERError) -> DistributionPointName? {
         let element = try n.readElement("DistributionPointName")
-        var inner = try n.contents(of: element, "DistributionPointName")
-        switch element.tag {
-        case .contextSpecific(0, constructed: true):
-            return .fullName(try GeneralName.readNames(&inner, element, .name, "fullName"))
-        case .contextSpecific(1, constructed: true):
-            var attributes: [AttributeTypeAndValue] = []
-            while !inner.isAtEnd {
-                try inner.sequence("AttributeTypeAndValue") { (a: inout DERReader) throws(DERError) in
-                    let type = try a.readOID("attribute type")
-                    let value = try a.readAny("attribute value")
-                    attributes.append(AttributeTypeAndValue(type: type, valueTag: value.tag, value: a.bytes[value.value],
-                                                            encodedValue: a.bytes[value.encoded]))
+        return try n.enter(element, "DistributionPointName") { (inner: inout DERReader) throws(DERError) -> DistributionPointName? in
+            switch element.tag {
+            case .contextSpecific(0, constructed: true):
+                let names = try GeneralName.readNames(&inner, element, .name, "fullName", build: build)
+                return build ? .fullName(names) : nil
+            case .contextSpecific(1, constructed: true):
+                var attributes: [AttributeTypeAndValue] = []
+                var count = 0
+                while !inner.isAtEnd {
+                    try inner.sequence("AttributeTypeAndValue") { (a: inout DERReader) throws(DERError) in
+                        let type = try a.readObjectIdentifier("attribute type")
+                        let value = try a.readAny("attribute value")
+                        if build {
+                            attributes.append(AttributeTypeAndValue(type: OID(validatedEncoding: a.bytes[type.value]), valueTag: value.tag,
+                                                                    value: a.bytes[value.value], encodedValue: a.bytes[value.encoded]))
+                        }
+                    }
+                    count += 1
                 }
+                guard count > 0 else {
+                    throw DERError(.invalidValue, at: element.offset, expected: "non-empty nameRelativeToCRLIssuer")
+                }
+                return build ? .nameRelativeToCRLIssuer(attributes) : nil
+            default:
+                throw DERError(.unexpectedTag, at: element.offset, expected: "fullName [0] or nameRelativeToCRLIssuer [1], found \(element.tag)")
             }
-            guard !attributes.isEmpty else {
-                throw DERError(.invalidValue, at: element.offset, expected: "non-empty nameRelativeToCRLIssuer")
-            }
-            return .nameRelativeToCRLIssuer(attributes)
-        default:
-            throw DERError(.unexpectedTag, at: element.offset, expected: "fullName [0] or nameRelativeToCRLIssuer [1], found \(element.tag)")
         }
     }
 }
@@ -107,10 +115,22 @@ enum CRLDistributionPoints {
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list.
     static func decode(_ ext: Extension) throws(DERError) -> [DistributionPoint] {
-        try ext.parse(.sequence, "CRLDistributionPoints") { (r: inout DERReader) throws(DERError) -> [DistributionPoint] in
+        var reader = DERReader(ext.value)
+        return try read(&reader)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
+    /// validates and returns an empty list.
+    static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [DistributionPoint] {
+        try reader.extensionValue(.sequence, "CRLDistributionPoints") { (r: inout DERReader) throws(DERError) -> [DistributionPoint] in
             var points: [DistributionPoint] = []
-            while !r.isAtEnd { points.append(try DistributionPoint.read(&r)) }
-            guard !points.isEmpty else { throw DERError(.invalidValue, at: r.position, expected: "at least one DistributionPoint") }
+            var count = 0
+            while !r.isAtEnd {
+                let point = try DistributionPoint.read(&r, build: build)
+                if build { points.append(point) }
+                count += 1
+            }
+            guard count > 0 else { throw DERError(.invalidValue, at: r.position, expected: "at least one DistributionPoint") }
             return points
         }
     }

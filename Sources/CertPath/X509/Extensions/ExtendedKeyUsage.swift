@@ -28,10 +28,25 @@ public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list.
     static func decode(_ ext: Extension) throws(DERError) -> ExtendedKeyUsage {
-        try ext.parse(.sequence, "ExtKeyUsageSyntax") { (r: inout DERReader) throws(DERError) -> ExtendedKeyUsage in
+        var reader = DERReader(ext.value)
+        return try read(&reader)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
+    /// validates and returns an empty list.
+    static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> ExtendedKeyUsage {
+        try reader.extensionValue(.sequence, "ExtKeyUsageSyntax") { (r: inout DERReader) throws(DERError) -> ExtendedKeyUsage in
             var usages: [OID] = []
-            while !r.isAtEnd { usages.append(try r.readOID("KeyPurposeId")) }
-            guard !usages.isEmpty else {
+            var count = 0
+            while !r.isAtEnd {
+                if build {
+                    usages.append(try r.readOID("KeyPurposeId"))
+                } else {
+                    _ = try r.readObjectIdentifier("KeyPurposeId")
+                }
+                count += 1
+            }
+            guard count > 0 else {
                 throw DERError(.invalidValue, at: r.position, expected: "at least one KeyPurposeId (RFC 5280 4.2.1.12)")
             }
             return ExtendedKeyUsage(usages: usages)

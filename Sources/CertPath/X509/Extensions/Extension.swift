@@ -18,8 +18,20 @@ public struct Extension: Hashable, Sendable {
     /// Parses ``value`` as exactly one element tagged `tag`, running `body` over its contents.
     ///
     /// - Throws: ``DERError`` from `body`, or for a wrong tag or trailing data.
-    func parse<T>(_ tag: DERTag, _ expected: String, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
-        try DERReader.parse(value, tag, expected, body)
+    func parse<T>(_ tag: DERTag, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
+        try DERReader.parse(value, tag, expected(), body)
+    }
+}
+
+extension DERReader {
+    /// What ``Extension``'s `parse` does, over the extnValue this reader spans: exactly one element
+    /// tagged `tag`, `body` run over its contents, nothing after it.
+    mutating func extensionValue<T>(
+        _ tag: DERTag, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T
+    ) throws(DERError) -> T {
+        let result = try nested(tag, expected(), body)
+        try finish(expected())
+        return result
     }
 }
 
@@ -52,6 +64,36 @@ public enum KnownExtension: CaseIterable, Sendable {
 
     /// The known extension with this OID, if any.
     static func identify(_ oid: OID) -> KnownExtension? {
-        allCases.first { $0.oid == oid }
+        oid.encoded.withUnsafeBufferPointer { identify(encoded: $0) }
+    }
+
+    /// The known extension whose OID has these contents octets, if any: id-ce arcs (2.5.29.n,
+    /// encoded `55 1D n`) are told apart by their last octet, authorityInfoAccess
+    /// (1.3.6.1.5.5.7.1.1) by all eight.
+    static func identify(encoded bytes: UnsafeBufferPointer<UInt8>) -> KnownExtension? {
+        if bytes.count == 3 {
+            guard bytes[0] == 0x55, bytes[1] == 0x1D else { return nil }
+            switch bytes[2] {
+            case 14: return .subjectKeyIdentifier
+            case 15: return .keyUsage
+            case 17: return .subjectAltName
+            case 18: return .issuerAltName
+            case 19: return .basicConstraints
+            case 30: return .nameConstraints
+            case 31: return .cRLDistributionPoints
+            case 32: return .certificatePolicies
+            case 33: return .policyMappings
+            case 35: return .authorityKeyIdentifier
+            case 36: return .policyConstraints
+            case 37: return .extKeyUsage
+            case 54: return .inhibitAnyPolicy
+            default: return nil
+            }
+        }
+        if bytes.count == 8, bytes[0] == 0x2B, bytes[1] == 0x06, bytes[2] == 0x01, bytes[3] == 0x05, bytes[4] == 0x05,
+           bytes[5] == 0x07, bytes[6] == 0x01, bytes[7] == 0x01 {
+            return .authorityInfoAccess
+        }
+        return nil
     }
 }

@@ -34,6 +34,11 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
     ///   set to 1") or a bit beyond decipherOnly is set.
     static func decode(_ ext: Extension) throws(DERError) -> KeyUsage {
         var reader = DERReader(ext.value)
+        return try read(&reader)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
+    static func read(_ reader: inout DERReader) throws(DERError) -> KeyUsage {
         let element = try reader.read(.bitString, "KeyUsage")
         try reader.finish("KeyUsage")
         let bits = try reader.bitString(element, "KeyUsage", namedBits: true)
@@ -43,11 +48,6 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
         guard bits.bitCount <= 9 else {
             throw DERError(.invalidValue, at: element.offset, expected: "KeyUsage bits 0 (digitalSignature) to 8 (decipherOnly)")
         }
-        var value: UInt16 = 0
-        for (index, byteIndex) in bits.bytes.enumerated() {
-            let byte = reader.bytes[byteIndex]
-            for bit in 0..<8 where byte & (0x80 >> bit) != 0 { value |= 1 << UInt16(index * 8 + bit) }
-        }
-        return KeyUsage(rawValue: value)
+        return KeyUsage(rawValue: UInt16(reader.namedBits(bits)))
     }
 }

@@ -20,11 +20,18 @@ public struct NameConstraints: Hashable, Sendable {
     ///   or an iPAddress mask is not a contiguous prefix; `.explicitDefault` for `minimum 0` encoded;
     ///   `.unsupported` for a non-zero minimum or a maximum, which RFC 5280 forbids.
     static func decode(_ ext: Extension) throws(DERError) -> NameConstraints {
-        try ext.parse(.sequence, "NameConstraints") { (r: inout DERReader) throws(DERError) -> NameConstraints in
+        var reader = DERReader(ext.value)
+        return try read(&reader)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
+    static func read(_ reader: inout DERReader) throws(DERError) -> NameConstraints {
+        let start = reader.position
+        return try reader.extensionValue(.sequence, "NameConstraints") { (r: inout DERReader) throws(DERError) -> NameConstraints in
             let permitted = try r.nestedOptional(.contextSpecific(0, constructed: true), "permittedSubtrees", readSubtrees)
             let excluded = try r.nestedOptional(.contextSpecific(1, constructed: true), "excludedSubtrees", readSubtrees)
             guard permitted != nil || excluded != nil else {
-                throw DERError(.invalidValue, at: ext.value.startIndex, expected: "permittedSubtrees or excludedSubtrees (RFC 5280 4.2.1.10)")
+                throw DERError(.invalidValue, at: start, expected: "permittedSubtrees or excludedSubtrees (RFC 5280 4.2.1.10)")
             }
             return NameConstraints(permittedSubtrees: permitted, excludedSubtrees: excluded)
         }

@@ -19,7 +19,14 @@ public struct PolicyConstraints: Hashable, Sendable {
     /// - Throws: ``DERError``; `.invalidValue` for an empty sequence (4.2.1.11: "MUST NOT issue …
     ///   where policy constraints is an empty sequence"); integer errors for negative or huge counts.
     static func decode(_ ext: Extension) throws(DERError) -> PolicyConstraints {
-        try ext.parse(.sequence, "PolicyConstraints") { (r: inout DERReader) throws(DERError) -> PolicyConstraints in
+        var reader = DERReader(ext.value)
+        return try read(&reader)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
+    static func read(_ reader: inout DERReader) throws(DERError) -> PolicyConstraints {
+        let start = reader.position
+        return try reader.extensionValue(.sequence, "PolicyConstraints") { (r: inout DERReader) throws(DERError) -> PolicyConstraints in
             func skipCerts(_ number: UInt8, _ name: String) throws(DERError) -> Int? {
                 guard let element = try r.readOptional(.contextSpecific(number), name) else { return nil }
                 return Int(try r.unsignedInteger(DERElement(tag: .integer, offset: element.offset, value: element.value), name, as: UInt32.self))
@@ -27,7 +34,7 @@ public struct PolicyConstraints: Hashable, Sendable {
             let require = try skipCerts(0, "requireExplicitPolicy")
             let inhibit = try skipCerts(1, "inhibitPolicyMapping")
             guard require != nil || inhibit != nil else {
-                throw DERError(.invalidValue, at: ext.value.startIndex, expected: "requireExplicitPolicy or inhibitPolicyMapping")
+                throw DERError(.invalidValue, at: start, expected: "requireExplicitPolicy or inhibitPolicyMapping")
             }
             return PolicyConstraints(requireExplicitPolicy: require, inhibitPolicyMapping: inhibit)
         }
@@ -39,7 +46,13 @@ enum PolicyMappings {
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list.
     static func decode(_ ext: Extension) throws(DERError) -> [PolicyMapping] {
-        try ext.parse(.sequence, "PolicyMappings") { (r: inout DERReader) throws(DERError) -> [PolicyMapping] in
+        var reader = DERReader(ext.value)
+        return try read(&reader)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
+    static func read(_ reader: inout DERReader) throws(DERError) -> [PolicyMapping] {
+        return try reader.extensionValue(.sequence, "PolicyMappings") { (r: inout DERReader) throws(DERError) -> [PolicyMapping] in
             var mappings: [PolicyMapping] = []
             while !r.isAtEnd {
                 mappings.append(try r.sequence("PolicyMapping") { (m: inout DERReader) throws(DERError) -> PolicyMapping in
@@ -59,6 +72,11 @@ enum InhibitAnyPolicy {
     /// - Throws: ``DERError``: `.negativeInteger` for a negative count, other integer errors.
     static func decode(_ ext: Extension) throws(DERError) -> Int {
         var reader = DERReader(ext.value)
+        return try read(&reader)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
+    static func read(_ reader: inout DERReader) throws(DERError) -> Int {
         let value = try reader.readUnsigned("InhibitAnyPolicy SkipCerts", as: UInt32.self)
         try reader.finish("InhibitAnyPolicy")
         return Int(value)

@@ -1,0 +1,382 @@
+// The benchmark's scenarios (see Benchmarks/README.md): parsing, chain evaluation against the
+// libcrypto floor, large anchor sets, the cross-signed mesh, limbo's pathological inputs and two
+// threads sharing one trust store and caches.
+import CBenchSupport
+import CertPath
+import CertPathLimbo
+import Foundation
+
+/// One line of the results table (and one object of the JSON output).
+struct Result: Codable {
+    /// `evaluate/rsa-2048/cold`, …
+    let name: String
+    /// What one operation is.
+    let operation: String
+    /// Iterations per timed run.
+    let iterations: Int
+    /// Microseconds per operation over the runs.
+    let microseconds: Statistics
+    /// 1 / median.
+    let operationsPerSecond: Double
+    /// Heap allocations per operation (all of them: Swift runtime and libcrypto), on the timed thread.
+    let allocationsPerOperation: Double?
+    /// The floor scenario this one is compared with, measured in alternating runs.
+    let floor: String?
+    /// The floor's median µs in those runs.
+    let floorMicroseconds: Double?
+    /// median / floor median.
+    let ratioToFloor: Double?
+    /// Two threads' throughput over one thread's (thread scenarios only).
+    let throughputRatio: Double?
+    /// The target, in words.
+    let target: String?
+    /// Whether the target is met.
+    let targetMet: Bool?
+}
+
+/// The inputs, read once.
+struct Inputs {
+    struct Chain {
+        let name: String
+        let rootDER: [UInt8]
+        let intermediateDER: [UInt8]
+        let leafDER: [UInt8]
+        let root: Certificate
+        let intermediate: Certificate
+        let leaf: Certificate
+    }
+
+    let root: URL
+    let rsa: Chain
+    let ecdsa: Chain
+    let anchors150: [Certificate]
+    let meshLeaf: Certificate
+    let meshIntermediates: [Certificate]
+    let meshAnchor: Certificate
+    let bundle: [UInt8]?
+    let bundlePath = "/etc/ssl/certs/ca-certificates.crt"
+    let limboPath: URL
+
+    init(root: URL) throws {
+        self.root = root
+        let bench = root.appendingPathComponent("TestVectors/bench")
+        func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: bench.appendingPathComponent(path))) }
+        func chain(_ name: String, _ folder: String) throws -> Chain {
+            let rootDER = try bytes("\(folder)/root.der"), intermediateDER = try bytes("\(folder)/intermediate.der")
+            let leafDER = try bytes("\(folder)/leaf.der")
+            return Chain(name: name, rootDER: rootDER, intermediateDER: intermediateDER, leafDER: leafDER,
+                         root: try Certificate(derEncoded: rootDER), intermediate: try Certificate(derEncoded: intermediateDER),
+                         leaf: try Certificate(derEncoded: leafDER))
+        }
+        func pem(_ path: String) throws -> [Certificate] { try PEM.readCertificates(try bytes(path)).certificates }
+        rsa = try chain("rsa-2048", "rsa")
+        ecdsa = try chain("p-256", "ecdsa")
+        anchors150 = try pem("anchors-150.pem")
+        meshLeaf = try pem("mesh/leaf.pem")[0]
+        meshIntermediates = try pem("mesh/intermediates.pem")
+        meshAnchor = try pem("mesh/anchor.pem")[0]
+        bundle = FileManager.default.contents(atPath: bundlePath).map { [UInt8]($0) }
+        limboPath = root.deletingLastPathComponent().appendingPathComponent("shared/vectors/limbo/limbo.json")
+    }
+}
+
+/// Runs the scenarios and collects results.
+final class Benchmark {
+    let settings: Settings
+    let inputs: Inputs
+    let filter: [String]
+    private(set) var results: [Result] = []
+    private(set) var notes: [String] = []
+
+    /// A fixed validation time inside every bench certificate's validity (2025–2045).
+    static let validationTime = UnixTime(rfc3339: "2026-06-01T00:00:00Z")!
+    static let hostname = "bench.example.test"
+
+    init(settings: Settings, inputs: Inputs, filter: [String]) {
+        self.settings = settings
+        self.inputs = inputs
+        self.filter = filter
+    }
+
+    private func selected(_ name: String) -> Bool {
+        filter.isEmpty || filter.contains { name.contains($0) }
+    }
+
+    private func note(_ text: String) {
+        notes.append(text)
+        print("note: \(text)")
+    }
+
+    private func record(_ result: Result) {
+        results.append(result)
+        Report.printRow(result)
+    }
+
+    private func record(_ name: String, _ operation: String, _ timed: Timed, target: String? = nil,
+                        met: ((Statistics, Double) -> Bool)? = nil) {
+        let stats = Statistics(timed.microseconds)
+        record(Result(name: name, operation: operation, iterations: timed.iterations, microseconds: stats,
+                      operationsPerSecond: 1e6 / stats.median, allocationsPerOperation: timed.allocationsPerOperation,
+                      floor: nil, floorMicroseconds: nil, ratioToFloor: nil, throughputRatio: nil,
+                      target: target, targetMet: met.map { $0(stats, timed.allocationsPerOperation) }))
+    }
+
+    func runAll() throws {
+        try parsing()
+        for chain in [inputs.rsa, inputs.ecdsa] { try evaluation(chain) }
+        try manyAnchors()
+        try mesh()
+        try pathological()
+        try threads()
+    }
+
+    // MARK: Parsing
+
+    private func parsing() throws {
+        for chain in [inputs.rsa, inputs.ecdsa] {
+            let name = "parse/\(chain.name)-leaf"
+            guard selected(name) else { continue }
+            let der = chain.leafDER
+            let timed = Harness.measure(settings) { consume(try! Certificate(derEncoded: der)) }
+            record(name, "Certificate(derEncoded:) of the \(der.count)-byte leaf", timed,
+                   target: "≤ 0.75 µs, ≤ 3 allocations") { stats, allocations in stats.median <= 0.75 && allocations <= 3 }
+        }
+        let name = "parse/system-bundle"
+        guard selected(name) else { return }
+        guard let bundle = inputs.bundle else {
+            note("\(inputs.bundlePath) is absent: system bundle parse not measured")
+            return
+        }
+        // Certificate by certificate: a bundle may hold certificates that strict DER refuses.
+        @Sendable func parseBundle() -> (parsed: Int, refused: [String]) {
+            guard let document = try? PEM.decode(bundle) else { return (0, ["PEM"]) }
+            var parsed = 0, refused: [String] = []
+            for block in document.blocks where PEM.certificateLabels.contains(block.label) {
+                do throws(DERError) {
+                    consume(try Certificate(derEncoded: block.der))
+                    parsed += 1
+                } catch {
+                    refused.append("line \(block.line): \(error)")
+                }
+            }
+            return (parsed, refused)
+        }
+        let (count, refused) = parseBundle()
+        let timed = Harness.measure(settings) { consume(parseBundle()) }
+        record(name, "PEM decode + Certificate(derEncoded:) of each block of \(inputs.bundlePath) (\(count + refused.count) certificates, \(bundle.count) bytes)", timed)
+        note(String(format: "system bundle: %.2f µs per certificate (PEM decoding included)",
+                    Statistics(timed.microseconds).median / Double(count + refused.count)))
+        for reason in refused { note("system bundle: certificate refused by the strict DER parser: \(reason)") }
+    }
+
+    // MARK: Chain evaluation
+
+    /// The evaluation every chain scenario times: leaf and intermediate parsed from DER, anchors
+    /// prepared once, server policy with the bench hostname, fixed validation time.
+    static func evaluate(_ chain: Inputs.Chain, store: TrustStore, policy: ValidationPolicy, verifier: SignatureVerifier) -> Bool {
+        let leaf = try! Certificate(derEncoded: chain.leafDER)
+        let intermediate = try! Certificate(derEncoded: chain.intermediateDER)
+        let evaluation = TrustEvaluation(leaf: leaf, intermediates: [intermediate], trustStore: store, policy: policy,
+                                         validationTime: validationTime, signatureVerifier: verifier)
+        if case .trusted = evaluation.evaluate() { return true }
+        return false
+    }
+
+    private static func check(_ trusted: Bool, _ what: String) {
+        guard trusted else { fatalError("\(what): the chain did not validate") }
+    }
+
+    private func evaluation(_ chain: Inputs.Chain) throws {
+        let policy = try ValidationPolicy.server(hostname: Self.hostname)
+        let store = TrustStore(anchors: [chain.root])
+        let pairs = [(chain.leaf, chain.intermediate), (chain.intermediate, chain.root)]
+        let floor = SignatureFloor(pairs)
+        let floorName = "floor/\(chain.name)"
+
+        if selected(floorName) {
+            let timed = Harness.measure(settings) { consume(floor.run()) }
+            record(floorName, "2 × EVP_DigestVerify (fresh EVP_MD_CTX, SHA-256), keys loaded beforehand", timed)
+            let primitives = PrimitiveFloor(pairs)
+            let name = "floor/\(chain.name)/certpath-primitives"
+            let primitiveTimed = Harness.measure(settings) { consume(primitives.run()) }
+            record(name, "2 × CertPath PublicKey.verify (low-level libcrypto), keys loaded beforehand", primitiveTimed)
+        }
+
+        // What the cold and signature-cache settings add, measured alone: building the
+        // intermediate's key from its SPKI and verifying once with it (a fresh key also pays
+        // libcrypto's first-use setup, such as RSA's Montgomery context), and the two
+        // signature-cache keys (SHA-256 over algorithm, SPKI, signature and signed bytes).
+        let keyName = "keys/\(chain.name)/load-and-first-verify"
+        if selected(keyName) {
+            let spki = chain.intermediate.subjectPublicKeyInfo, leaf = chain.leaf
+            let timed = Harness.measure(settings) {
+                let key = try! PublicKey(spki)
+                consume(key.verify(signature: leaf.signature, message: leaf.tbsCertificateBytes, algorithm: leaf.signatureAlgorithm))
+            }
+            record(keyName, "PublicKey(spki) of the intermediate + one verify of the leaf with that fresh key", timed)
+            let loadName = "keys/\(chain.name)/load"
+            let loadTimed = Harness.measure(settings) { consume(try! PublicKey(spki)) }
+            record(loadName, "PublicKey(spki) of the intermediate (built from its components)", loadTimed)
+        }
+        let cacheKeyName = "keys/\(chain.name)/signature-cache-keys"
+        if selected(cacheKeyName) {
+            let leaf = chain.leaf, intermediate = chain.intermediate, root = chain.root
+            let timed = Harness.measure(settings) {
+                consume(SignatureCache.Key(algorithm: leaf.signatureAlgorithm, spki: intermediate.subjectPublicKeyInfo.der,
+                                           signature: leaf.signature, message: leaf.tbsCertificateBytes))
+                consume(SignatureCache.Key(algorithm: intermediate.signatureAlgorithm, spki: root.subjectPublicKeyInfo.der,
+                                           signature: intermediate.signature, message: intermediate.tbsCertificateBytes))
+            }
+            record(cacheKeyName, "the two SignatureCache.Key values of one evaluation (SHA-256)", timed)
+        }
+
+        let variants: [(String, String, SignatureVerifier, String, Double)] = [
+            ("cold", "no caches: SignatureVerifier(keyCache: nil)", SignatureVerifier(keyCache: nil),
+             chain.name == "rsa-2048" ? "≤ 1.10 × floor" : "≤ 1.05 × floor", chain.name == "rsa-2048" ? 1.10 : 1.05),
+            ("warm", "warm key cache", SignatureVerifier(keyCache: PublicKeyCache()), "≤ 1.05 × floor", 1.05),
+            ("signature-cache", "repeated chain, SignatureVerifier(keyCache:signatureCache: SignatureCache())",
+             SignatureVerifier(keyCache: PublicKeyCache(), signatureCache: SignatureCache()), "≥ 10 × faster than floor", 0.10),
+        ]
+        for (variant, operation, verifier, target, limit) in variants {
+            let name = "evaluate/\(chain.name)/\(variant)"
+            guard selected(name) else { continue }
+            Self.check(Self.evaluate(chain, store: store, policy: policy, verifier: verifier), name)
+            let (body, floorTimed) = Harness.measurePaired(settings, {
+                consume(Self.evaluate(chain, store: store, policy: policy, verifier: verifier))
+            }, floor: { consume(floor.run()) })
+            recordAgainstFloor(name, "parse leaf + intermediate, evaluate (\(operation))", body, floorName, floorTimed,
+                               target: target, limit: limit)
+        }
+    }
+
+    private func recordAgainstFloor(_ name: String, _ operation: String, _ body: Timed, _ floorName: String, _ floor: Timed,
+                                    target: String?, limit: Double?) {
+        let stats = Statistics(body.microseconds)
+        let floorMedian = Statistics(floor.microseconds).median
+        let ratio = stats.median / floorMedian
+        record(Result(name: name, operation: operation, iterations: body.iterations, microseconds: stats,
+                      operationsPerSecond: 1e6 / stats.median, allocationsPerOperation: body.allocationsPerOperation,
+                      floor: floorName, floorMicroseconds: floorMedian, ratioToFloor: ratio, throughputRatio: nil,
+                      target: target, targetMet: limit.map { ratio <= $0 }))
+    }
+
+    // MARK: Many anchors
+
+    private func manyAnchors() throws {
+        let store = TrustStore(anchors: inputs.anchors150)
+        let policy = try ValidationPolicy.server(hostname: Self.hostname)
+        for chain in [inputs.rsa, inputs.ecdsa] {
+            let name = "evaluate/\(chain.name)/150-anchors"
+            guard selected(name) else { continue }
+            let floor = SignatureFloor([(chain.leaf, chain.intermediate), (chain.intermediate, chain.root)])
+            let verifier = SignatureVerifier(keyCache: PublicKeyCache())
+            Self.check(Self.evaluate(chain, store: store, policy: policy, verifier: verifier), name)
+            let (body, floorTimed) = Harness.measurePaired(settings, {
+                consume(Self.evaluate(chain, store: store, policy: policy, verifier: verifier))
+            }, floor: { consume(floor.run()) })
+            recordAgainstFloor(name, "as warm, with \(inputs.anchors150.count) anchors in the store", body,
+                               "floor/\(chain.name)", floorTimed, target: nil, limit: nil)
+        }
+    }
+
+    // MARK: Mesh
+
+    private func mesh() throws {
+        let name = "evaluate/mesh-budget"
+        guard selected(name) else { return }
+        let store = TrustStore(anchors: [inputs.meshAnchor])
+        let policy = try ValidationPolicy.server(hostname: "mesh.bench.example.test")
+        let verifier = SignatureVerifier(keyCache: PublicKeyCache())
+        let leaf = inputs.meshLeaf, intermediates = inputs.meshIntermediates
+        func run() -> ValidationFailure? {
+            let evaluation = TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: store, policy: policy,
+                                             validationTime: Self.validationTime, signatureVerifier: verifier)
+            if case .untrusted(let report) = evaluation.evaluate() { return report.primaryFailure }
+            return nil
+        }
+        guard let failure = run(), case .budgetExhausted(let limit) = failure else {
+            fatalError("\(name): expected the budget to end the search, got \(String(describing: run()))")
+        }
+        var quick = settings
+        quick.runs = min(settings.runs, 9)
+        let timed = Harness.measure(quick) { consume(run()) }
+        record(name, "\(intermediates.count) cross-signed intermediates (pre-parsed), no path; ends with budgetExhausted(\(limit)), default budget",
+               timed, target: "ends by the budget")  { _, _ in true }
+    }
+
+    // MARK: Limbo pathological inputs
+
+    private func pathological() throws {
+        // Reading limbo.json takes a while: only when some limbo scenario can be selected.
+        guard filter.isEmpty || filter.contains(where: { $0.contains("limbo") || $0.contains("pathological") || "limbo/pathological::".contains($0) })
+        else { return }
+        guard FileManager.default.fileExists(atPath: inputs.limboPath.path) else {
+            note("\(inputs.limboPath.path) is absent: limbo pathological inputs not measured")
+            return
+        }
+        let suite = try LimboSuite.load(inputs.limboPath)
+        let harness = LimboHarness()
+        let cases = suite.testcases.filter { $0.id.hasPrefix("pathological::") }
+        if cases.isEmpty { note("no pathological:: cases in \(inputs.limboPath.path)") }
+        var quick = settings
+        quick.runs = min(settings.runs, 9)
+        quick.runSeconds = min(settings.runSeconds, 0.02)
+        for testcase in cases {
+            let name = "limbo/\(testcase.id)"
+            guard selected(name) else { continue }
+            let outcome = harness.run(testcase)
+            if !outcome.matches {
+                note("\(testcase.id): expected \(testcase.expected_result), got \(outcome.actual_result) (\(outcome.context ?? ""))")
+            }
+            let timed = Harness.measure(quick) { consume(harness.run(testcase)) }
+            record(name, "LimboHarness.run: PEM parse, store, evaluate (\(testcase.expected_result) expected, \(outcome.actual_result))",
+                   timed, target: "≤ 5 ms") { stats, _ in stats.median <= 5000 && outcome.matches }
+        }
+    }
+
+    // MARK: Threads
+
+    private func threads() throws {
+        let policy = try ValidationPolicy.server(hostname: Self.hostname)
+        let sharedKeys = PublicKeyCache()
+        let variants: [(String, Inputs.Chain, SignatureVerifier)] = [
+            ("rsa-2048/warm", inputs.rsa, SignatureVerifier(keyCache: sharedKeys)),
+            ("p-256/warm", inputs.ecdsa, SignatureVerifier(keyCache: sharedKeys)),
+            ("rsa-2048/signature-cache", inputs.rsa, SignatureVerifier(keyCache: sharedKeys, signatureCache: SignatureCache())),
+        ]
+        // The machine's own scaling: the floor (libcrypto alone) on two threads.
+        let floorName = "threads/floor-rsa-2048"
+        if selected(floorName) {
+            let floor = SignatureFloor([(inputs.rsa.leaf, inputs.rsa.intermediate), (inputs.rsa.intermediate, inputs.rsa.root)])
+            try threadScaling(floorName, "2 × EVP_DigestVerify on each of two threads (the machine's scaling, for comparison)",
+                              target: nil) { consume(floor.run()) }
+        }
+        for (variant, chain, verifier) in variants {
+            let name = "threads/\(variant)"
+            guard selected(name) else { continue }
+            let store = TrustStore(anchors: [chain.root])
+            let body: @Sendable () -> Void = { consume(Benchmark.evaluate(chain, store: store, policy: policy, verifier: verifier)) }
+            Self.check(Self.evaluate(chain, store: store, policy: policy, verifier: verifier), name)
+            try threadScaling(name, "evaluate as \(variant), two threads sharing one store and verifier; µs = wall time / operations",
+                              target: "≥ 1.8 × one thread", body)
+        }
+    }
+
+    private func threadScaling(_ name: String, _ operation: String, target: String?, _ body: @escaping @Sendable () -> Void) throws {
+            let iterations = Harness.calibrate(seconds: settings.runSeconds * 2, fixed: settings.fixedIterations, body)
+            var ratios: [Double] = [], twoThreadMicroseconds: [Double] = []
+            let runs = max(3, settings.runs / 2)
+            for _ in 0..<runs {
+                let one = Harness.wallTime(threads: 1, iterations: iterations, body)
+                let two = Harness.wallTime(threads: 2, iterations: iterations, body)
+                ratios.append(2 * one / two)
+                twoThreadMicroseconds.append(two * 1e6 / Double(2 * iterations))
+            }
+            let ratio = Statistics(ratios).median
+            let stats = Statistics(twoThreadMicroseconds)
+            record(Result(name: name, operation: operation,
+                          iterations: iterations, microseconds: stats, operationsPerSecond: 1e6 / stats.median,
+                          allocationsPerOperation: nil, floor: nil, floorMicroseconds: nil, ratioToFloor: nil,
+                          throughputRatio: ratio, target: target, targetMet: target == nil ? nil : ratio >= 1.8))
+    }
+}

@@ -1,0 +1,53 @@
+/// A pinned certificate or public key: trusted for one evaluation as an anchor, or as the end entity
+/// itself ("trust this specific certificate"), whoever issued it.
+public struct Pin: Hashable, Sendable, CustomStringConvertible {
+    /// What the digest covers.
+    public enum Kind: String, Hashable, Sendable {
+        /// SHA-256 of the certificate's DER.
+        case certificate
+        /// SHA-256 of the SubjectPublicKeyInfo DER (an HPKP `pin-sha256`, RFC 7469 2.4).
+        case publicKey
+    }
+
+    /// What the digest covers.
+    public let kind: Kind
+    /// The SHA-256 digest.
+    public let digest: SHA256Digest
+
+    /// Creates a pin.
+    public init(_ kind: Kind, _ digest: SHA256Digest) {
+        self.kind = kind
+        self.digest = digest
+    }
+
+    /// Pins `certificate` itself (its DER).
+    public init(certificate: Certificate) {
+        self.init(.certificate, SHA256Digest(hashing: certificate.der))
+    }
+
+    /// Pins the public key of `certificate` (its SPKI).
+    public init(publicKeyOf certificate: Certificate) {
+        self.init(.publicKey, SHA256Digest(hashing: certificate.subjectPublicKeyInfo.der))
+    }
+
+    /// Parses an HPKP-style key pin: base64 of the SPKI SHA-256 (44 characters).
+    ///
+    /// - Returns: `nil` unless `base64` is a canonical base64 SHA-256 digest.
+    public init?(publicKeySHA256Base64 base64: String) {
+        guard let digest = SHA256Digest(base64: base64) else { return nil }
+        self.init(.publicKey, digest)
+    }
+
+    /// Whether `certificate` is the pinned certificate or carries the pinned key.
+    public func matches(_ certificate: Certificate) -> Bool {
+        switch kind {
+        case .certificate: return SHA256Digest(hashing: certificate.der) == digest
+        case .publicKey: return SHA256Digest(hashing: certificate.subjectPublicKeyInfo.der) == digest
+        }
+    }
+
+    /// `pin-sha256="…"` for key pins, `sha256/<hex>` for certificate pins.
+    public var description: String {
+        kind == .publicKey ? "pin-sha256=\"\(digest.base64)\"" : "certificate sha256/\(digest.hex)"
+    }
+}

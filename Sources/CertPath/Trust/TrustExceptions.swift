@@ -1,0 +1,238 @@
+/// One recoverable failure as a trust exception records it: the failure's code, the certificate it is
+/// about (SHA-256 of its DER) and, for name mismatches, the name that was asked for.
+///
+/// Two failures are "the same" for an exception exactly when these three values are equal: an
+/// exception for an expired leaf does not cover a hostname mismatch, nor the same mismatch for
+/// another hostname, nor an expired intermediate.
+public struct ExceptedFailure: Hashable, Sendable, CustomStringConvertible {
+    /// The ``ValidationFailure/code`` (only recoverable codes occur).
+    public let code: String
+    /// SHA-256 of the DER of the certificate concerned.
+    public let certificate: SHA256Digest
+    /// For `hostnameMismatch`: the reference identifier; for `nameMismatch`: the expected name.
+    public let detail: String?
+
+    /// The codes a trust exception may hold: the recoverable failures.
+    public static let recoverableCodes: Set<String> = [
+        "expired", "notYetValid", "issuerNotFound", "selfSignedNotTrusted", "noTrustedAnchor", "hostnameMismatch", "nameMismatch",
+    ]
+
+    /// Creates a record directly (used when reading the text form).
+    public init?(code: String, certificate: SHA256Digest, detail: String?) {
+        guard Self.recoverableCodes.contains(code) else { return nil }
+        self.code = code
+        self.certificate = certificate
+        self.detail = detail
+    }
+
+    /// The record of `failure`, or `nil` when the failure is fatal (it can never be excepted).
+    public init?(_ failure: ValidationFailure) {
+        guard failure.isRecoverable, let certificate = failure.certificate else { return nil }
+        var detail: String? = nil
+        switch failure {
+        case .hostnameMismatch(_, let reference, _): detail = reference
+        case .nameMismatch(_, let expected, _): detail = expected
+        default: break
+        }
+        self.init(code: failure.code, certificate: SHA256Digest(hashing: certificate.der), detail: detail)
+    }
+
+    /// `expired sha256/…` or `hostnameMismatch sha256/… for example.com`.
+    public var description: String { "\(code) sha256/\(certificate.hex)\(detail.map { " for \($0)" } ?? "")" }
+}
+
+/// A trust exception (like SecTrustCopyExceptions): one end-entity certificate (SHA-256 of its DER)
+/// and exactly the recoverable failures its evaluation showed.
+public struct TrustException: Hashable, Sendable {
+    /// SHA-256 of the end-entity certificate's DER.
+    public let leaf: SHA256Digest
+    /// The failures accepted for it.
+    public let failures: Set<ExceptedFailure>
+
+    /// Creates an exception.
+    public init(leaf: SHA256Digest, failures: Set<ExceptedFailure>) {
+        self.leaf = leaf
+        self.failures = failures
+    }
+
+    /// Whether this exception covers an evaluation of `leaf` that failed with `failures`: the same
+    /// certificate, and every failure recoverable and among those recorded.
+    public func covers(leaf certificate: Certificate, failures observed: [ValidationFailure]) -> Bool {
+        guard SHA256Digest(hashing: certificate.der) == leaf, !observed.isEmpty else { return false }
+        return observed.allSatisfy { failure in ExceptedFailure(failure).map(failures.contains) ?? false }
+    }
+}
+
+/// Why a trust-exceptions text could not be read.
+public struct TrustExceptionsError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// 1-based line (0 for the document as a whole).
+    public let line: Int
+    /// What is wrong.
+    public let reason: String
+
+    public var description: String { line > 0 ? "trust exceptions, line \(line): \(reason)" : "trust exceptions: \(reason)" }
+}
+
+/// A set of trust exceptions with a stable, versioned text form for applications to store.
+///
+/// Text form, version 1 (ABNF, RFC 5234; every line ends with LF; hex is lowercase):
+/// ```
+/// document = header *entry checksum
+/// header   = "certpath-trust-exceptions 1" LF
+/// entry    = "leaf " sha256 LF 1*failure
+/// failure  = "failure " code " " sha256 [" " detail] LF
+/// code     = "expired" / "notYetValid" / "issuerNotFound" / "selfSignedNotTrusted"
+///          / "noTrustedAnchor" / "hostnameMismatch" / "nameMismatch"
+/// detail   = 1*( ALPHA / DIGIT / "." / "-" / "_" / ":" / "@" / "*" / "%" HEXDIG HEXDIG )
+/// checksum = "checksum " sha256 LF      ; SHA-256 of every byte before this line
+/// sha256   = 64HEXDIG
+/// ```
+/// The `failure` digest names the certificate the failure is about; `detail` (percent-encoded) is the
+/// reference identifier of a hostname mismatch or the expected name of a name mismatch. The checksum
+/// detects corruption and naive edits; it is not a signature: store exceptions where an attacker
+/// cannot write, as with any trust setting.
+public struct TrustExceptions: Hashable, Sendable {
+    /// The header line of version 1.
+    public static let header = "certpath-trust-exceptions 1"
+
+    /// The exceptions, in order.
+    public var entries: [TrustException]
+
+    /// Creates a set of exceptions.
+    public init(_ entries: [TrustException] = []) { self.entries = entries }
+
+    /// Whether some entry covers an evaluation of `leaf` that failed with `failures`.
+    public func covers(leaf: Certificate, failures: [ValidationFailure]) -> Bool {
+        entries.contains { $0.covers(leaf: leaf, failures: failures) }
+    }
+
+    /// The version 1 text form.
+    public var text: String {
+        var body = Self.header + "\n"
+        for entry in entries {
+            body += "leaf \(entry.leaf.hex)\n"
+            for failure in entry.failures.sorted(by: { ($0.code, $0.certificate, $0.detail ?? "") < ($1.code, $1.certificate, $1.detail ?? "") }) {
+                body += "failure \(failure.code) \(failure.certificate.hex)\(failure.detail.map { " " + Self.percentEncode($0) } ?? "")\n"
+            }
+        }
+        return body + "checksum \(SHA256Digest(hashing: Array(body.utf8)).hex)\n"
+    }
+
+    /// Reads the text form.
+    ///
+    /// - Throws: ``TrustExceptionsError`` naming the line: a wrong header or version, an unknown line,
+    ///   a digest that is not 64 lowercase hex digits, a fatal or unknown failure code, a bad detail,
+    ///   an entry without failures, a missing or wrong checksum, text after the checksum.
+    public init(text: String) throws(TrustExceptionsError) {
+        let bytes = Array(text.utf8)
+        guard bytes.last == 0x0A else { throw TrustExceptionsError(line: 0, reason: "the text must end with a line feed") }
+        var lines: [ArraySlice<UInt8>] = []
+        var start = 0
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            lines.append(bytes[start..<index])
+            start = index + 1
+        }
+        func string(_ slice: ArraySlice<UInt8>) -> String { String(decoding: slice, as: UTF8.self) }
+        guard let first = lines.first, string(first) == Self.header else {
+            throw TrustExceptionsError(line: 1, reason: "expected the header \"\(Self.header)\" (unknown format or version)")
+        }
+        guard lines.count >= 2 else { throw TrustExceptionsError(line: 0, reason: "missing checksum line") }
+        let checksumLine = lines[lines.count - 1]
+        let checksumWords = string(checksumLine).split(separator: " ", omittingEmptySubsequences: false)
+        guard checksumWords.count == 2, checksumWords[0] == "checksum", let stated = Self.digest(String(checksumWords[1])) else {
+            throw TrustExceptionsError(line: lines.count, reason: "the last line must be \"checksum <sha256 hex>\"")
+        }
+        let covered = Array(bytes[0..<checksumLine.startIndex])
+        guard SHA256Digest(hashing: covered) == stated else {
+            throw TrustExceptionsError(line: lines.count, reason: "checksum mismatch: the text was modified or corrupted")
+        }
+        var entries: [TrustException] = []
+        var leaf: SHA256Digest? = nil
+        var failures = Set<ExceptedFailure>()
+        func close(_ line: Int) throws(TrustExceptionsError) {
+            guard let current = leaf else { return }
+            guard !failures.isEmpty else { throw TrustExceptionsError(line: line, reason: "a leaf entry without failures") }
+            entries.append(TrustException(leaf: current, failures: failures))
+            failures = []
+        }
+        for index in 1..<(lines.count - 1) {
+            let number = index + 1
+            let words = string(lines[index]).split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            switch words.first {
+            case "leaf":
+                guard words.count == 2, let digest = Self.digest(words[1]) else {
+                    throw TrustExceptionsError(line: number, reason: "expected \"leaf <sha256 hex>\"")
+                }
+                try close(number)
+                leaf = digest
+            case "failure":
+                guard leaf != nil else { throw TrustExceptionsError(line: number, reason: "a failure before any leaf line") }
+                guard words.count == 3 || words.count == 4 else {
+                    throw TrustExceptionsError(line: number, reason: "expected \"failure <code> <sha256 hex> [detail]\"")
+                }
+                guard let certificate = Self.digest(words[2]) else {
+                    throw TrustExceptionsError(line: number, reason: "the certificate digest must be 64 lowercase hex digits")
+                }
+                var detail: String? = nil
+                if words.count == 4 {
+                    guard let decoded = Self.percentDecode(words[3]) else {
+                        throw TrustExceptionsError(line: number, reason: "invalid detail \"\(words[3])\"")
+                    }
+                    detail = decoded
+                }
+                guard let failure = ExceptedFailure(code: words[1], certificate: certificate, detail: detail) else {
+                    throw TrustExceptionsError(line: number, reason: "\"\(words[1])\" is not a recoverable failure; fatal failures can never be excepted")
+                }
+                failures.insert(failure)
+            default:
+                throw TrustExceptionsError(line: number, reason: "unknown line")
+            }
+        }
+        try close(lines.count)
+        self.entries = entries
+    }
+
+    private static func digest(_ text: String) -> SHA256Digest? {
+        guard text.utf8.count == 64, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
+        return SHA256Digest(hex: text)
+    }
+
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ":"),
+             UInt8(ascii: "@"), UInt8(ascii: "*"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func percentEncode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            if isPlain(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += "%" + Hex.encode([byte]) }
+        }
+        return out
+    }
+
+    static func percentDecode(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { return nil }
+        var out: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count,
+                      let value = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) else { return nil }
+                out.append(value)
+                index += 3
+            } else {
+                guard isPlain(byte) else { return nil }
+                out.append(byte)
+                index += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+}

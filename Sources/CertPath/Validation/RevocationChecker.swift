@@ -1,0 +1,458 @@
+// RFC 5280 6.3 CRL processing for the certificates of a path: which CRLs apply, whether each can be
+// trusted (6.3.3 (f), (g): its issuer's own path, its signature), and the resulting status.
+
+/// Why one CRL could not settle a certificate's revocation status.
+enum CRLRejection: Error, Sendable, CustomStringConvertible {
+    /// RFC 5280 forbids using the CRL at all.
+    case defect(CertificateRevocationList, CRLDefect)
+    /// The CRL's scope does not include the certificate.
+    case outOfScope(CertificateRevocationList, CRLScopeMismatch)
+    /// A delta CRL with no complete CRL in scope to extend (RFC 5280 5.2.4).
+    case deltaWithoutCompleteCRL(CertificateRevocationList)
+    /// A delta CRL that cannot extend the complete CRL in scope (RFC 5280 5.2.4, 6.3.3 (c)).
+    case deltaNotApplicable(CertificateRevocationList, DeltaCRLMismatch)
+    /// thisUpdate is after the validation time.
+    case notYetIssued(CertificateRevocationList)
+    /// nextUpdate is before the validation time and no current delta CRL extends it (RFC 5280 6.3.3 (a)).
+    case stale(CertificateRevocationList)
+    /// Its signature algorithm is refused by the policy's algorithm profile.
+    case disallowedAlgorithm(CertificateRevocationList)
+    /// No certificate names the CRL issuer as its subject (RFC 5280 6.3.3 (f)).
+    case noIssuerCertificate(CertificateRevocationList)
+    /// The CRL issuer's certificate has a keyUsage without cRLSign (RFC 5280 6.3.3 (f)).
+    case issuerCannotSignCRLs(CertificateRevocationList, Certificate)
+    /// The signature does not verify with the candidate issuer's key (RFC 5280 6.3.3 (g)).
+    case signature(CertificateRevocationList, Certificate, SignatureOutcome)
+    /// The CRL issuer's certificate does not validate to the same trust anchor (RFC 5280 6.3.3 (f)).
+    case issuerPathInvalid(CertificateRevocationList, Certificate, ValidationFailure)
+    /// Validating the CRL issuer needed more nested CRL issuer paths than allowed.
+    case nestingTooDeep(CertificateRevocationList)
+    /// The signature-check budget ran out.
+    case budgetExhausted(CertificateRevocationList)
+
+    /// How telling the rejection is, to pick the one reported first (higher first).
+    var rank: Int {
+        switch self {
+        case .budgetExhausted: return 100
+        case .issuerPathInvalid: return 90
+        case .signature: return 85
+        case .issuerCannotSignCRLs: return 80
+        case .defect: return 75
+        case .stale: return 70
+        case .notYetIssued: return 65
+        case .disallowedAlgorithm: return 60
+        case .nestingTooDeep: return 55
+        case .noIssuerCertificate: return 50
+        case .deltaNotApplicable: return 45
+        case .deltaWithoutCompleteCRL: return 40
+        case .outOfScope: return 30
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .defect(let crl, let defect): return "\(Self.name(crl)) is unusable: \(defect)"
+        case .outOfScope(let crl, let mismatch): return "\(Self.name(crl)) does not cover it: \(mismatch)"
+        case .deltaWithoutCompleteCRL(let crl):
+            return "\(Self.name(crl)) is a delta CRL and no complete CRL it could extend was supplied (RFC 5280 5.2.4)"
+        case .deltaNotApplicable(let crl, let mismatch): return "\(Self.name(crl)) cannot extend the complete CRL: \(mismatch)"
+        case .notYetIssued(let crl): return "\(Self.name(crl)) was issued after the validation time (thisUpdate \(crl.thisUpdate))"
+        case .stale(let crl):
+            return "\(Self.name(crl)) is out of date (nextUpdate \(crl.nextUpdate.map { "\($0)" } ?? "none")) and no current delta CRL extends it"
+        case .disallowedAlgorithm(let crl): return "\(Self.name(crl)) is signed with \(crl.signatureAlgorithm), which the policy does not accept"
+        case .noIssuerCertificate(let crl): return "no certificate was supplied for the issuer of \(Self.name(crl))"
+        case .issuerCannotSignCRLs(let crl, let issuer):
+            return "the keyUsage of \(issuer.subject) does not allow cRLSign, so it cannot issue \(Self.name(crl)) (RFC 5280 6.3.3 (f))"
+        case .signature(let crl, let issuer, let outcome):
+            switch outcome {
+            case .unsupportedAlgorithm: return "\(Self.name(crl)) is signed with \(crl.signatureAlgorithm), which CertPath cannot verify"
+            case .unusableKey(let reason): return "the key of \(issuer.subject) cannot verify \(Self.name(crl)): \(reason)"
+            default: return "the signature of \(Self.name(crl)) does not verify with the key of \(issuer.subject) (RFC 5280 6.3.3 (g))"
+            }
+        case .issuerPathInvalid(let crl, let issuer, let failure):
+            return "the CRL issuer certificate \(issuer.subject) of \(Self.name(crl)) does not validate to the same trust anchor: \(Diagnostics.describe(failure))"
+        case .nestingTooDeep(let crl):
+            return "validating the issuer of \(Self.name(crl)) needs more than \(RevocationChecker.maximumNesting) nested CRL issuer paths"
+        case .budgetExhausted(let crl): return "the signature check budget ran out while checking \(Self.name(crl))"
+        }
+    }
+
+    /// `the CRL of C=US, O=…, CN=… (number 0x01)`.
+    static func name(_ crl: CertificateRevocationList) -> String {
+        "the \(crl.isDeltaCRL ? "delta " : "")CRL of \(crl.issuer)\(crl.crlNumber.map { " (number \($0))" } ?? "")"
+    }
+}
+
+/// The status RFC 5280 6.3.3 arrives at for one certificate.
+enum RevocationOutcome: Sendable {
+    /// Every reason is covered by usable CRLs and none lists the certificate.
+    case notRevoked
+    /// This entry of this CRL lists the certificate.
+    case revoked(RevokedCertificate, CertificateRevocationList)
+    /// UNDETERMINED: usable CRLs covered only `coveredReasons`; `rejections` say why others were not used.
+    case undetermined(coveredReasons: ReasonFlags, rejections: [CRLRejection])
+}
+
+/// RFC 5280 6.3 CRL processing for one evaluation (shared by the contexts that validate CRL issuers'
+/// paths), called by ``PathValidator`` at 6.1.3 (a)(3) for every certificate of a path that reached
+/// a trust anchor.
+///
+/// For a certificate it processes, per distribution point (its cRLDistributionPoints, then the
+/// default point of the certificate issuer), the supplied complete CRLs of the right issuer, newest
+/// first, until every reason is covered or the certificate is found listed:
+/// 1. the CRL must be free of ``CRLDefect``s, in scope (``CRLScope``), issued by the validation time,
+///    and add reasons not yet covered;
+/// 2. it must be current (nextUpdate not passed) unless a current delta CRL extends it (``DeltaCRLs``);
+/// 3. its issuer's certificate must allow cRLSign (when it has keyUsage), verify the CRL's signature,
+///    and validate to the same trust anchor as the path (RFC 5280 6.3.3 (f), (g)). A certificate of
+///    the path itself (the anchor, or one above the certificate, same subject and key) is validated by
+///    the path being processed; any other certificate named as the CRL issuer — a separate CRL signing
+///    key, a key rollover certificate, an indirect CRL issuer — gets its own path, built from the
+///    presented certificates to the same anchor and validated in full (RFC 5280 profile, any purpose),
+///    revocation included;
+/// 4. the delta CRL (signed by the same key) is consulted first, removeFromCRL undoing a hold, then the
+///    complete CRL (6.3.3 (i)-(l), ``RevocationState``).
+///
+/// Choices, each named: a listed certificate is revoked whatever its revocationDate or invalidityDate
+/// says about the validation time (a CRL is not a history); a CRL issued after the validation time is
+/// not used; a CRL without nextUpdate (which RFC 5280 5.1.2.5 requires of issuers) counts as current;
+/// the trust anchor's certificate, like any CRL issuer's, must allow cRLSign when it has keyUsage;
+/// delta CRLs are used whenever one applies, whether or not a freshestCRL extension points to it.
+///
+/// A CRL whose issuer's path is being validated is, while that happens, taken as authentic for the
+/// certificates of that path (its signature has been verified; it is the CRL that would revoke them):
+/// this ends the recursion of a CRL issuer covered by its own indirect CRL (PKITS 4.14.30). Such CRLs
+/// are consulted after all others, nesting is limited to ``maximumNesting``, and every signature
+/// check spends the evaluation's budget.
+final class RevocationChecker {
+    /// Most CRL issuer paths validated inside one another.
+    static let maximumNesting = 4
+
+    let crls: CRLStore
+    let mode: UndeterminedRevocationStatus
+    /// The presented certificates, candidates for CRL issuers and their paths.
+    let certificates: [Certificate]
+
+    /// A CRL issuer whose key verified a CRL, with the working DSA parameters of its path.
+    struct Signer {
+        let certificate: Certificate
+        let dsaParameters: DSAParameters?
+    }
+
+    private struct StatusKey: Hashable {
+        let certificate: ObjectIdentifier
+        let chain: [ObjectIdentifier]
+    }
+
+    private struct IssuerPathKey: Hashable {
+        let crl: ObjectIdentifier
+        let signer: ObjectIdentifier
+        let anchor: ObjectIdentifier
+    }
+
+    private var statusMemo: [StatusKey: RevocationOutcome] = [:]
+    private var issuerPathMemo: [IssuerPathKey: Result<Signer, CRLRejection>] = [:]
+    /// CRLs whose issuer's path is being validated, with that issuer.
+    private var inProgress: [ObjectIdentifier: Signer] = [:]
+
+    /// A checker for `policy`, or `nil` when the policy checks no revocation (no CRLs, and an
+    /// undetermined status does not reject).
+    init?(policy: ValidationPolicy, certificates: [Certificate]) {
+        guard !policy.crls.isEmpty || policy.undeterminedRevocationStatus == .reject else { return nil }
+        crls = policy.crls
+        mode = policy.undeterminedRevocationStatus
+        self.certificates = certificates
+    }
+
+    /// RFC 5280 6.1.3 (a)(3): the failure revocation adds for `certificate`, or `nil`.
+    ///
+    /// - Parameters:
+    ///   - above: the certificates of the path between the anchor and `certificate`, in RFC order
+    ///     (the one the anchor issued first); the last is `certificate`'s issuer.
+    ///   - anchor: the trust anchor of the path.
+    /// - Returns: ``ValidationFailure/revoked(_:date:reason:)`` for a listed certificate;
+    ///   ``ValidationFailure/revocationUnknown(_:reason:)`` for an undetermined status that
+    ///   ``mode`` rejects; `nil` otherwise.
+    func failure(for certificate: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
+                 context: EvaluationContext) -> ValidationFailure? {
+        switch status(of: certificate, above: above, anchor: anchor, context: context) {
+        case .notRevoked:
+            return nil
+        case .revoked(let entry, _):
+            return .revoked(certificate, date: entry.revocationDate, reason: entry.effectiveReason.description)
+        case .undetermined(let covered, let rejections):
+            guard rejectsUndetermined(certificate) else { return nil }
+            return .revocationUnknown(certificate, reason: Self.explain(covered: covered, rejections))
+        }
+    }
+
+    /// Whether ``mode`` rejects `certificate` when its status is undetermined.
+    func rejectsUndetermined(_ certificate: Certificate) -> Bool {
+        switch mode {
+        case .accept: return false
+        case .reject: return true
+        case .rejectWhenIssuerHasCRLs:
+            let named = (certificate.cRLDistributionPoints ?? []).flatMap { $0.cRLIssuer ?? [] }
+                .compactMap(StatusDistributionPoint.directoryName)
+            return ([certificate.issuer] + named).contains { !crls.crls(issuedBy: $0).isEmpty }
+        }
+    }
+
+    /// RFC 5280 6.3.3 for `certificate` in the path `anchor`, `above`…, `certificate`.
+    func status(of certificate: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
+                context: EvaluationContext) -> RevocationOutcome {
+        let key = StatusKey(certificate: ObjectIdentifier(certificate),
+                            chain: [ObjectIdentifier(anchor)] + above.map { ObjectIdentifier($0) })
+        // Results that relied on a CRL taken as authentic while its issuer is validated are not kept.
+        let memoize = inProgress.isEmpty
+        if memoize, let known = statusMemo[key] { return known }
+
+        let time = context.validationTime
+        var state = RevocationState()
+        var rejections: [CRLRejection] = []
+        var deltasSeen: [CertificateRevocationList] = []
+        var completeInScope: CertificateRevocationList? = nil
+        points: for point in StatusDistributionPoint.points(for: certificate) {
+            for crl in candidates(for: point, of: certificate) {
+                if state.isFinal { break points }
+                if crl.isDeltaCRL {
+                    deltasSeen.append(crl)
+                    continue
+                }
+                if let defect = crl.defects.first {
+                    rejections.append(.defect(crl, defect))
+                    continue
+                }
+                if let mismatch = CRLScope.mismatch(crl, covering: certificate, through: point) {
+                    rejections.append(.outOfScope(crl, mismatch))
+                    continue
+                }
+                if completeInScope == nil { completeInScope = crl }
+                if crl.thisUpdate > time {
+                    rejections.append(.notYetIssued(crl))
+                    continue
+                }
+                // (d), (e): only a CRL that adds reasons is worth authenticating.
+                let interim = CRLScope.interimReasons(crl, through: point)
+                if interim.isSubset(of: state.reasonsMask) { continue }
+                let stale = crl.nextUpdate.map { $0 < time } ?? false
+                let deltas = DeltaCRLs.applicable(to: crl, among: crls.crls(issuedBy: crl.issuer), at: time)
+                if stale && deltas.isEmpty {
+                    rejections.append(.stale(crl))
+                    continue
+                }
+                // (f), (g)
+                let signer: Signer
+                switch authenticate(crl, for: certificate, above: above, anchor: anchor, context: context) {
+                case .success(let found): signer = found
+                case .failure(let rejection):
+                    rejections.append(rejection)
+                    if case .budgetExhausted = rejection { break points }
+                    continue
+                }
+                // (c), (h): the newest delta CRL signed with the same key.
+                let delta = deltas.first { candidate in
+                    context.policy.algorithms.accepts(candidate.signatureAlgorithm)
+                        && context.signature(of: candidate, by: signer.certificate, inheritedDSAParameters: signer.dsaParameters) == .valid
+                }
+                if stale && delta == nil {
+                    rejections.append(.stale(crl))
+                    continue
+                }
+                // (i)-(l)
+                state.apply(complete: crl, delta: delta, for: certificate, interimReasons: interim)
+            }
+        }
+
+        let outcome: RevocationOutcome
+        if case .revoked(let entry, let crl) = state.status {
+            outcome = .revoked(entry, crl)
+        } else if state.isFinal {
+            outcome = .notRevoked
+        } else {
+            // Delta CRLs that could not help, and why.
+            var seenDeltas = Set<ObjectIdentifier>()
+            for delta in deltasSeen where seenDeltas.insert(ObjectIdentifier(delta)).inserted {
+                guard let complete = completeInScope else {
+                    rejections.append(.deltaWithoutCompleteCRL(delta))
+                    continue
+                }
+                if let mismatch = DeltaCRLs.mismatch(delta, complete: complete, at: time) {
+                    rejections.append(.deltaNotApplicable(delta, mismatch))
+                }
+            }
+            outcome = .undetermined(coveredReasons: state.reasonsMask, rejections: rejections)
+        }
+        if memoize && inProgress.isEmpty { statusMemo[key] = outcome }
+        return outcome
+    }
+
+    /// The CRLs a distribution point may be served by: those of the CRL issuers it accepts, CRLs
+    /// taken as authentic only provisionally last, otherwise newest (thisUpdate, then CRL number) first.
+    private func candidates(for point: StatusDistributionPoint, of certificate: Certificate) -> [CertificateRevocationList] {
+        var seen = Set<ObjectIdentifier>()
+        var found: [CertificateRevocationList] = []
+        for name in point.crlIssuerNames(for: certificate) {
+            for crl in crls.crls(issuedBy: name) where seen.insert(ObjectIdentifier(crl)).inserted { found.append(crl) }
+        }
+        func order(_ crl: CertificateRevocationList) -> (Int, Int64, CRLNumber) {
+            (inProgress[ObjectIdentifier(crl)] == nil ? 0 : 1, -crl.thisUpdate.secondsSinceEpoch, crl.crlNumber ?? CRLNumber(0))
+        }
+        return found.enumerated().sorted { lhs, rhs in
+            let (a, b) = (order(lhs.element), order(rhs.element))
+            if a.0 != b.0 { return a.0 < b.0 }
+            if a.1 != b.1 { return a.1 < b.1 }
+            if a.2 != b.2 { return a.2 > b.2 }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// RFC 5280 6.3.3 (f), (g): the certificate whose key verifies `crl` and whose path validates to
+    /// `anchor`, or why there is none.
+    private func authenticate(_ crl: CertificateRevocationList, for certificate: Certificate, above: ArraySlice<Certificate>,
+                              anchor: Certificate, context: EvaluationContext) -> Result<Signer, CRLRejection> {
+        guard context.policy.algorithms.accepts(crl.signatureAlgorithm) else { return .failure(.disallowedAlgorithm(crl)) }
+        if let pending = inProgress[ObjectIdentifier(crl)] { return .success(pending) }
+
+        // Certificates of this path, closest issuer first, then the anchor.
+        let chain = [anchor] + Array(above)
+        var inPath: [(certificate: Certificate, index: Int)] = []
+        for index in chain.indices.reversed() where chain[index].subject.isEquivalent(to: crl.issuer) {
+            inPath.append((chain[index], index))
+        }
+        // Other presented certificates named as the CRL issuer, with a key the path does not vouch for;
+        // those whose subject key identifier matches the CRL's authority key identifier first.
+        var others: [Certificate] = []
+        var seen = Set<[UInt8]>()
+        for candidate in certificates where candidate.subject.isEquivalent(to: crl.issuer) && seen.insert(candidate.der).inserted {
+            let vouched = chain.contains {
+                $0.subjectPublicKeyInfo.der == candidate.subjectPublicKeyInfo.der && $0.subject.isEquivalent(to: candidate.subject)
+            }
+            if !vouched { others.append(candidate) }
+        }
+        if let keyID = crl.authorityKeyIdentifier?.keyIdentifier {
+            others = others.filter { $0.subjectKeyIdentifier == keyID } + others.filter { $0.subjectKeyIdentifier != keyID }
+        }
+        guard !inPath.isEmpty || !others.isEmpty else { return .failure(.noIssuerCertificate(crl)) }
+
+        var best: CRLRejection? = nil
+        func note(_ rejection: CRLRejection) {
+            if best == nil || rejection.rank > best!.rank { best = rejection }
+        }
+        for (candidate, index) in inPath {
+            if let usage = candidate.keyUsage, !usage.contains(.cRLSign) {
+                note(.issuerCannotSignCRLs(crl, candidate))
+                continue
+            }
+            let parameters = Self.workingDSAParameters(chain[...index])
+            switch context.signature(of: crl, by: candidate, inheritedDSAParameters: parameters) {
+            case .valid: return .success(Signer(certificate: candidate, dsaParameters: parameters))
+            case .budgetExhausted: return .failure(.budgetExhausted(crl))
+            case let outcome: note(.signature(crl, candidate, outcome))
+            }
+        }
+        for candidate in others {
+            if let usage = candidate.keyUsage, !usage.contains(.cRLSign) {
+                note(.issuerCannotSignCRLs(crl, candidate))
+                continue
+            }
+            // The signature first (cheaper than a path), unless the key's DSA parameters come from the path.
+            if !candidate.subjectPublicKeyInfo.key.isDSAWithoutParameters {
+                switch context.signature(of: crl, by: candidate) {
+                case .valid: break
+                case .budgetExhausted: return .failure(.budgetExhausted(crl))
+                case let outcome:
+                    note(.signature(crl, candidate, outcome))
+                    continue
+                }
+            }
+            switch issuerPath(of: crl, signer: candidate, above: above, anchor: anchor, context: context) {
+            case .success(let signer):
+                if candidate.subjectPublicKeyInfo.key.isDSAWithoutParameters {
+                    let outcome = context.signature(of: crl, by: candidate, inheritedDSAParameters: signer.dsaParameters)
+                    guard outcome == .valid else {
+                        if outcome == .budgetExhausted { return .failure(.budgetExhausted(crl)) }
+                        note(.signature(crl, candidate, outcome))
+                        continue
+                    }
+                }
+                return .success(signer)
+            case .failure(let rejection):
+                if case .budgetExhausted = rejection { return .failure(rejection) }
+                note(rejection)
+            }
+        }
+        return .failure(best ?? .noIssuerCertificate(crl))
+    }
+
+    /// RFC 5280 6.3.3 (f): a path from `signer` to `anchor`, built from the presented certificates
+    /// and validated in full (RFC 5280 profile, any purpose, the policy's algorithms, anchor
+    /// enforcement, revocation and remaining budget), with `crl` taken as authentic meanwhile.
+    private func issuerPath(of crl: CertificateRevocationList, signer: Certificate, above: ArraySlice<Certificate>,
+                            anchor: Certificate, context: EvaluationContext) -> Result<Signer, CRLRejection> {
+        guard inProgress.count < Self.maximumNesting else { return .failure(.nestingTooDeep(crl)) }
+        let key = IssuerPathKey(crl: ObjectIdentifier(crl), signer: ObjectIdentifier(signer), anchor: ObjectIdentifier(anchor))
+        let memoize = inProgress.isEmpty
+        if memoize, let known = issuerPathMemo[key] { return known }
+
+        inProgress[ObjectIdentifier(crl)] = Signer(certificate: signer, dsaParameters: nil)
+        var policy = context.policy
+        policy.purpose = .any
+        policy.profile = .rfc5280
+        policy.policyInputs = PolicyValidationInputs()
+        policy.initialNameConstraints = nil
+        policy.requiredLeafKeyUsage = []
+        policy.checkTLSKeyUsage = false
+        policy.collectAllAttempts = false
+        policy.requiredKeyPins = []
+        policy.additionalCheck = nil
+        let child = EvaluationContext(deriving: context, policy: policy)
+        let builder = PathBuilder(context: child, index: IssuerIndex(stores: [TrustStore(anchors: [anchor])],
+                                                                     intermediates: certificates + Array(above)))
+        builder.run(leaf: signer)
+        context.absorb(child)
+        inProgress[ObjectIdentifier(crl)] = nil
+
+        let result: Result<Signer, CRLRejection>
+        if let path = builder.trusted {
+            let chain = [anchor] + path.certificates.reversed()
+            result = .success(Signer(certificate: signer, dsaParameters: Self.workingDSAParameters(chain[...])))
+        } else if child.exhausted != nil {
+            result = .failure(.budgetExhausted(crl))
+        } else {
+            let failure = builder.best?.primaryFailure ?? .issuerNotFound(signer)
+            result = .failure(.issuerPathInvalid(crl, signer, failure))
+        }
+        if memoize { issuerPathMemo[key] = result }
+        return result
+    }
+
+    /// The working public key parameters at the end of `chain` (anchor first), RFC 5280 6.1.4 (f):
+    /// the last DSA parameters seen, inherited by DSA keys without their own; `nil` after a non-DSA key.
+    static func workingDSAParameters(_ chain: ArraySlice<Certificate>) -> DSAParameters? {
+        var parameters: DSAParameters? = nil
+        for certificate in chain {
+            if case .dsa(let own, _) = certificate.subjectPublicKeyInfo.key {
+                if let own { parameters = own }
+            } else {
+                parameters = nil
+            }
+        }
+        return parameters
+    }
+
+    /// The reason text of an undetermined status: the most telling rejections first (at most four),
+    /// or what was missing.
+    static func explain(covered: ReasonFlags, _ rejections: [CRLRejection]) -> String {
+        if rejections.isEmpty {
+            return covered.isEmpty ? "no supplied CRL covers it" : "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)"
+        }
+        var lines: [String] = []
+        for rejection in rejections.enumerated().sorted(by: { ($0.element.rank, -$0.offset) > ($1.element.rank, -$1.offset) }) {
+            let line = rejection.element.description
+            if !lines.contains(line) { lines.append(line) }
+            if lines.count == 4 { break }
+        }
+        return lines.joined(separator: "; ")
+    }
+}

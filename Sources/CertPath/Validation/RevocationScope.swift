@@ -1,0 +1,164 @@
+// CRL scope (RFC 5280 6.3.3 (b), (d)): whether a complete CRL covers a certificate through one of
+// its distribution points, and for which revocation reasons.
+
+/// A distribution point through which a certificate's status is sought (RFC 5280 6.3.3): one entry of
+/// its cRLDistributionPoints, or the default point used for CRLs issued by the certificate issuer —
+/// a distribution point named by the certificate issuer (and its issuerAltName), without reasons or
+/// cRLIssuer.
+struct StatusDistributionPoint: Sendable {
+    /// The distribution point's full names, nameRelativeToCRLIssuer resolved; `nil` when the point
+    /// has no distributionPoint field.
+    let names: [GeneralName]?
+    /// `reasons`; `nil` means every reason.
+    let reasons: ReasonFlags?
+    /// `cRLIssuer`; `nil` means the certificate issuer issues the CRL.
+    let cRLIssuer: [GeneralName]?
+    /// Whether this is the default point (not from the certificate's extension).
+    let isDefault: Bool
+
+    /// The points to process for `certificate`, in order: each of its cRLDistributionPoints, then
+    /// the default point ("if the revocation status has not been determined, repeat the process above
+    /// with any available CRLs not specified in a distribution point but issued by the certificate
+    /// issuer", RFC 5280 6.3.3).
+    static func points(for certificate: Certificate) -> [StatusDistributionPoint] {
+        var points: [StatusDistributionPoint] = []
+        for point in certificate.cRLDistributionPoints ?? [] {
+            // 4.2.1.13: a relative name is appended to the cRLIssuer's name when present, else to the
+            // certificate issuer's.
+            let base = point.cRLIssuer?.lazy.compactMap(Self.directoryName).first ?? certificate.issuer
+            points.append(StatusDistributionPoint(names: point.name.map { CRLScope.fullNames($0, relativeTo: base) },
+                                                  reasons: point.reasons, cRLIssuer: point.cRLIssuer, isDefault: false))
+        }
+        let issuerNames = [GeneralName.directoryName(certificate.issuer)] + (certificate.issuerAlternativeNames ?? [])
+        points.append(StatusDistributionPoint(names: issuerNames, reasons: nil, cRLIssuer: nil, isDefault: true))
+        return points
+    }
+
+    /// The names of the CRL issuers this point accepts: its cRLIssuer directory names, or the certificate issuer.
+    func crlIssuerNames(for certificate: Certificate) -> [Name] {
+        guard let cRLIssuer else { return [certificate.issuer] }
+        return cRLIssuer.compactMap(Self.directoryName)
+    }
+
+    static func directoryName(_ name: GeneralName) -> Name? {
+        if case .directoryName(let value) = name { return value }
+        return nil
+    }
+}
+
+/// Why a complete CRL's scope does not cover a certificate through a distribution point (RFC 5280 6.3.3 (b)).
+enum CRLScopeMismatch: Hashable, Sendable, CustomStringConvertible {
+    /// (b)(1): the distribution point names no cRLIssuer and the CRL issuer is not the certificate issuer.
+    case issuerMismatch
+    /// (b)(1): the CRL issuer is not among the distribution point's cRLIssuer names.
+    case notTheNamedCRLIssuer
+    /// (b)(1): the distribution point names a cRLIssuer but the CRL does not assert indirectCRL.
+    case notIndirect
+    /// (b)(2)(i): no name of the CRL's issuing distribution point matches the certificate's distribution point.
+    case distributionPointMismatch
+    /// (b)(2)(ii): the CRL covers only end-entity certificates and the certificate is a CA.
+    case onlyUserCertificates
+    /// (b)(2)(iii): the CRL covers only CA certificates and the certificate is not a CA.
+    case onlyCACertificates
+    /// (b)(2)(iv): the CRL covers only attribute certificates.
+    case onlyAttributeCertificates
+
+    var description: String {
+        switch self {
+        case .issuerMismatch: return "its issuer is not the certificate's issuer (RFC 5280 6.3.3 (b)(1))"
+        case .notTheNamedCRLIssuer: return "its issuer is not the cRLIssuer the certificate names (RFC 5280 6.3.3 (b)(1))"
+        case .notIndirect: return "the certificate names it as cRLIssuer but it is not an indirect CRL (RFC 5280 6.3.3 (b)(1))"
+        case .distributionPointMismatch:
+            return "its issuingDistributionPoint does not match the certificate's distribution point (RFC 5280 6.3.3 (b)(2)(i))"
+        case .onlyUserCertificates: return "it covers only end-entity certificates (onlyContainsUserCerts, RFC 5280 6.3.3 (b)(2)(ii))"
+        case .onlyCACertificates: return "it covers only CA certificates (onlyContainsCACerts, RFC 5280 6.3.3 (b)(2)(iii))"
+        case .onlyAttributeCertificates:
+            return "it covers only attribute certificates (onlyContainsAttributeCerts, RFC 5280 6.3.3 (b)(2)(iv))"
+        }
+    }
+}
+
+/// The scope rules of RFC 5280 6.3.3 (b) and (d).
+enum CRLScope {
+    /// Why `crl` does not cover `certificate` through `point` (RFC 5280 6.3.3 (b)); `nil` when it does.
+    static func mismatch(_ crl: CertificateRevocationList, covering certificate: Certificate,
+                         through point: StatusDistributionPoint) -> CRLScopeMismatch? {
+        let idp = crl.issuingDistributionPoint
+        // (b)(1)
+        if let cRLIssuer = point.cRLIssuer {
+            guard cRLIssuer.contains(where: { StatusDistributionPoint.directoryName($0)?.isEquivalent(to: crl.issuer) == true }) else {
+                return .notTheNamedCRLIssuer
+            }
+            guard idp?.indirectCRL == true else { return .notIndirect }
+        } else if !crl.issuer.isEquivalent(to: certificate.issuer) {
+            return .issuerMismatch
+        }
+        // (b)(2)
+        guard let idp else { return nil }
+        if let name = idp.distributionPoint {
+            let scopeNames = fullNames(name, relativeTo: crl.issuer)
+            let pointNames = point.names ?? point.cRLIssuer ?? []
+            guard intersect(scopeNames, pointNames) else { return .distributionPointMismatch }
+        }
+        if idp.onlyContainsUserCerts && certificate.isCertificateAuthority { return .onlyUserCertificates }
+        if idp.onlyContainsCACerts && !certificate.isCertificateAuthority { return .onlyCACertificates }
+        if idp.onlyContainsAttributeCerts { return .onlyAttributeCertificates }
+        return nil
+    }
+
+    /// The interim_reasons_mask of RFC 5280 6.3.3 (d): the reasons `crl` speaks for through `point`.
+    static func interimReasons(_ crl: CertificateRevocationList, through point: StatusDistributionPoint) -> ReasonFlags {
+        switch (crl.issuingDistributionPoint?.onlySomeReasons, point.reasons) {
+        case (let only?, let reasons?): return only.intersection(reasons)
+        case (let only?, nil): return only
+        case (nil, let reasons?): return reasons
+        case (nil, nil): return .all
+        }
+    }
+
+    /// The full names of a DistributionPointName (RFC 5280 4.2.1.13, 5.2.5): `fullName` as given, or
+    /// `nameRelativeToCRLIssuer` appended as one more RDN to `base`. A relative name that does not
+    /// make a valid Name yields no name (and so matches nothing).
+    static func fullNames(_ name: DistributionPointName, relativeTo base: Name) -> [GeneralName] {
+        switch name {
+        case .fullName(let names):
+            return names
+        case .nameRelativeToCRLIssuer(let attributes):
+            return appending(attributes, to: base).map { [.directoryName($0)] } ?? []
+        }
+    }
+
+    /// `base` with one more RDN made of `attributes` (sorted into DER SET OF order).
+    static func appending(_ attributes: [AttributeTypeAndValue], to base: Name) -> Name? {
+        var baseReader = DERReader(base.der)
+        guard let outer = try? baseReader.read(.sequence, "Name") else { return nil }
+        let encodings: [[UInt8]] = attributes.map { attribute in
+            var writer = DERWriter()
+            writer.append(.sequence) { atv in
+                atv.appendOID(attribute.type)
+                atv.appendEncoded(Array(attribute.encodedValue))
+            }
+            return writer.bytes
+        }.sorted { lhs, rhs in
+            // X.690 11.6: encodings compared as octet strings, the shorter padded with zeros.
+            for (x, y) in zip(lhs, rhs) where x != y { return x < y }
+            return lhs.count < rhs.count
+        }
+        var writer = DERWriter()
+        writer.append(.sequence) { name in
+            name.appendEncoded(Array(base.der[outer.value]))
+            name.append(.set) { set in for encoding in encodings { set.appendEncoded(encoding) } }
+        }
+        return try? Name(derEncoded: writer.bytes)
+    }
+
+    /// Whether one name of `a` matches one of `b`: directory names by RFC 5280 7.1, other forms exactly.
+    static func intersect(_ a: [GeneralName], _ b: [GeneralName]) -> Bool {
+        a.contains { x in b.contains { y in matches(x, y) } }
+    }
+
+    static func matches(_ x: GeneralName, _ y: GeneralName) -> Bool {
+        if case .directoryName(let left) = x, case .directoryName(let right) = y { return left.isEquivalent(to: right) }
+        return x == y
+    }
+}

@@ -1,0 +1,64 @@
+// The state of RFC 5280 6.3 for one certificate (6.3.2) and the steps that change it (6.3.3 (i)-(l)).
+
+/// Where a certificate's revocation status stands (RFC 5280 6.3.2 `cert_status`, `reasons_mask`).
+struct RevocationState: Sendable {
+    /// `cert_status`: UNREVOKED until an entry lists the certificate.
+    enum Status: Sendable {
+        case unrevoked
+        /// Listed, by this entry of this CRL.
+        case revoked(RevokedCertificate, CertificateRevocationList)
+    }
+
+    /// `reasons_mask`: the reasons for which the status has been established so far.
+    private(set) var reasonsMask: ReasonFlags = []
+    /// `cert_status`.
+    private(set) var status: Status = .unrevoked
+
+    /// Whether processing can stop: the certificate is revoked, or every reason is covered.
+    var isFinal: Bool {
+        if case .revoked = status { return true }
+        return reasonsMask.isSuperset(of: .all)
+    }
+
+    /// RFC 5280 6.3.3 (i)-(l) for one authenticated complete CRL (and its delta CRL, when one applies)
+    /// covering `interimReasons`.
+    mutating func apply(complete: CertificateRevocationList, delta: CertificateRevocationList?,
+                        for certificate: Certificate, interimReasons: ReasonFlags) {
+        var listed: (RevokedCertificate, CertificateRevocationList)? = nil
+        // (i): the delta CRL first; its removeFromCRL entry undoes a hold on the complete CRL.
+        if let delta, let entry = Self.entry(listing: certificate, in: delta) {
+            listed = (entry, delta)
+        } else if let entry = Self.entry(listing: certificate, in: complete) {
+            // (j)
+            listed = (entry, complete)
+        }
+        // (k): removeFromCRL means not revoked.
+        if let (entry, crl) = listed, entry.effectiveReason != .removeFromCRL {
+            status = .revoked(entry, crl)
+        }
+        // (l)
+        reasonsMask.formUnion(interimReasons)
+    }
+
+    /// The entry of `crl` that lists `certificate`: same serial number, and for the certificate's own
+    /// issuer — the entry's certificateIssuer in force (RFC 5280 5.3.3), or the CRL issuer when none is.
+    static func entry(listing certificate: Certificate, in crl: CertificateRevocationList) -> RevokedCertificate? {
+        let entries = crl.entries(serialNumber: certificate.serialNumber)
+        guard !entries.isEmpty else { return nil }
+        // One verdict per distinct name: an indirect CRL may repeat a serial for many issuers.
+        let issuer = certificate.issuer
+        let issuerKey = issuer.normalizedKey
+        var verdicts: [DERBytesKey: Bool] = [:]
+        func isIssuer(_ name: Name) -> Bool {
+            if name.der == issuer.der { return true }
+            if let known = verdicts[DERBytesKey(name.der)] { return known }
+            let verdict = name.normalizedKey == issuerKey
+            verdicts[DERBytesKey(name.der)] = verdict
+            return verdict
+        }
+        return entries.first { entry in
+            guard let names = entry.certificateIssuer else { return isIssuer(crl.issuer) }
+            return names.contains { StatusDistributionPoint.directoryName($0).map(isIssuer) == true }
+        }
+    }
+}

@@ -1,0 +1,277 @@
+import CertPath
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `certpath batch`: JSON lines in, one verify result per line out, in input order, on every core.
+enum BatchCommand {
+    static let spec = CommandSpec(
+        name: "batch",
+        synopsis: "[--anchors FILE]... [--system-anchors] [--profile webpki|rfc5280]",
+        summary: """
+            Reads one chain per line of standard input as JSON:
+              {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",
+               "time": "RFC 3339", "purpose": "server" | "client"}
+            (leaf first; only "chain" is required) and writes one JSON result per input line, in input
+            order, validating lines on all cores. Without "purpose", a line with "name" is a TLS server
+            check and a line without it checks the path for any purpose. A line that cannot be read gets
+            an error result ("status": "error"); the other lines are unaffected.
+            """,
+        options: [
+            .value("anchors", "FILE", repeatable: true, "trust anchors for every line; with --anchors only these are trusted"),
+            .flag("system-anchors", "also trust the system anchors (the default when no --anchors is given)"),
+            .value("profile", "NAME", "webpki (default) or rfc5280"),
+        ],
+        positionalName: "argument",
+        positionalCount: 0...0,
+        epilogue: """
+            exit status: 0 every line trusted; 1 some line untrusted or in error; 2 bad usage or unreadable --anchors.
+            Each output line follows the "certpath-verify" schema with a "line" member (docs/CLI.md).
+            """)
+
+    /// Longest input line accepted (a chain of a few certificates is a few kilobytes).
+    static let maximumLineLength = 16 << 20
+
+    /// What every line shares.
+    struct Settings: Sendable {
+        let anchors: TrustStore
+        let useSystemAnchors: Bool
+        let profile: CertificateProfile
+        let now: UnixTime
+    }
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        var anchors: [Certificate] = []
+        for file in arguments.all("anchors") { anchors += try Input.certificates(file).certificates }
+        let profile = try arguments.value("profile").map { (name: String) throws(CLIError) in try VerifyCommand.profile(name) } ?? .webPKI
+        let settings = Settings(anchors: TrustStore(anchors: anchors), useSystemAnchors: anchors.isEmpty || arguments.has("system-anchors"),
+                                profile: profile, now: TrustEvaluation.now())
+        if settings.useSystemAnchors && SystemTrustStore.shared.store.entries.isEmpty {
+            Output.error("certpath batch: warning: no system anchors found (set SSL_CERT_FILE or SSL_CERT_DIR, or use --anchors)")
+        }
+
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunkLines = 64 * cores
+        var reader = LineReader(descriptor: 0, maximumLength: maximumLineLength)
+        var lineNumber = 0
+        var allTrusted = true
+        while true {
+            var chunk: [LineReader.Line] = []
+            while chunk.count < chunkLines, let line = reader.next() { chunk.append(line) }
+            if chunk.isEmpty { break }
+            let first = lineNumber + 1
+            lineNumber += chunk.count
+            let results = process(chunk, firstLine: first, settings: settings, workers: cores)
+            for result in results {
+                Output.line(result.json)
+                allTrusted = allTrusted && result.trusted
+            }
+            Output.flush()
+        }
+        if let error = reader.error { throw CLIError("standard input: cannot read: \(error)") }
+        return allTrusted ? ExitStatus.success : ExitStatus.untrusted
+    }
+
+    /// One output line and whether it says trusted.
+    struct LineResult: Sendable {
+        let json: String
+        let trusted: Bool
+    }
+
+    /// Validates the lines of one chunk concurrently; results are in input order.
+    static func process(_ lines: [LineReader.Line], firstLine: Int, settings: Settings, workers: Int) -> [LineResult] {
+        var results = [LineResult](repeating: LineResult(json: "", trusted: false), count: lines.count)
+        let stripes = min(lines.count, workers * 4)
+        results.withUnsafeMutableBufferPointer { buffer in
+            let output = DisjointWrites(buffer: buffer)
+            // Each index is written by exactly one iteration (stripe), so the writes never overlap.
+            DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
+                var index = stripe
+                while index < lines.count {
+                    output.store(result(of: lines[index], number: firstLine + index, settings: settings), at: index)
+                    index += stripes
+                }
+            }
+        }
+        return results
+    }
+
+    /// The result line for one input line.
+    static func result(of line: LineReader.Line, number: Int, settings: Settings) -> LineResult {
+        do throws(CLIError) {
+            let evaluation = try evaluation(for: line, settings: settings)
+            let result = evaluation.evaluate()
+            var members = ResultView.json(result, evaluation, explain: false)
+            members.insert(("line", .int(number)), at: 2)
+            return LineResult(json: JSON.object(members).compact, trusted: result.isTrusted)
+        } catch {
+            let members: [(String, JSON)] = [
+                ("format", .string("certpath-verify")), ("version", .int(ResultView.schemaVersion)), ("line", .int(number)),
+                ("status", .string("error")), ("trusted", .bool(false)), ("error", .string(error.message)),
+            ]
+            return LineResult(json: JSON.object(members).compact, trusted: false)
+        }
+    }
+
+    /// The evaluation one line describes.
+    ///
+    /// - Throws: ``CLIError`` naming what is wrong with the line: too long, not JSON, not an object,
+    ///   a missing or malformed chain, a bad name, time or purpose.
+    static func evaluation(for line: LineReader.Line, settings: Settings) throws(CLIError) -> TrustEvaluation {
+        guard !line.tooLong else { throw CLIError("line longer than \(maximumLineLength >> 20) MiB") }
+        guard line.bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { throw CLIError("empty line") }
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: Data(line.bytes)) as? [String: Any] else {
+                throw CLIError("expected a JSON object with a \"chain\" member")
+            }
+            object = parsed
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError("not valid JSON")
+        }
+        let known: Set<String> = ["chain", "name", "time", "purpose"]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw CLIError("unknown member \"\(unknown)\" (expected chain, name, time, purpose)")
+        }
+        let chain = try certificates(object["chain"])
+
+        /// A string member; absent or `null` is `nil`.
+        func string(_ key: String, _ expected: String) throws(CLIError) -> String? {
+            guard let value = object[key], !(value is NSNull) else { return nil }
+            guard let text = value as? String else { throw CLIError("\"\(key)\" must be \(expected)") }
+            return text
+        }
+        let name = try string("name", "a string")
+        let purposeText = try string("purpose", "\"server\" or \"client\"")
+        let timeText = try string("time", "an RFC 3339 string")
+        var policy = ValidationPolicy()
+        policy.profile = settings.profile
+        switch (purposeText, name) {
+        case ("client", let name):
+            policy.purpose = .clientAuthentication(expectedNames: try name.map { (text: String) throws(CLIError) in
+                try VerifyCommand.expectedName(text, option: "\"name\"")
+            }.map { [$0] } ?? [])
+        case ("server", let name?), (nil, let name?):
+            do throws(ReferenceIdentifierError) {
+                policy.purpose = .serverAuthentication(try ReferenceIdentifier(name))
+            } catch {
+                throw CLIError("\"name\" '\(name)': not a valid host name or IP address: \(error)")
+            }
+        case ("server", nil):
+            policy.purpose = .serverAuthentication(nil)
+        case (nil, nil):
+            policy.purpose = .any
+        case (let other?, _):
+            throw CLIError("\"purpose\" '\(other)': expected \"server\" or \"client\"")
+        }
+
+        let time = try timeText.map { (text: String) throws(CLIError) in try Input.time(text, option: "\"time\"") } ?? settings.now
+        return TrustEvaluation(leaf: chain[0], intermediates: Array(chain.dropFirst()), trustStore: settings.anchors,
+                               anchorsOnly: !settings.useSystemAnchors, policy: policy, validationTime: time)
+    }
+
+    /// The certificates of a line's `chain`: PEM text, one base64 DER certificate, or an array of them.
+    static func certificates(_ value: Any?) throws(CLIError) -> [Certificate] {
+        func der(_ text: String, _ what: String) throws(CLIError) -> Certificate {
+            let compact = text.filter { !$0.isWhitespace }
+            guard let bytes = Base64.decode(compact) else {
+                throw CLIError("\(what) is \(what.hasSuffix("]") ? "not valid base64" : "neither PEM text nor valid base64")")
+            }
+            guard bytes.first == 0x30 else { throw CLIError("\(what) is base64 but not of a DER certificate") }
+            return try Input.certificates(in: bytes, source: what).certificates[0]
+        }
+        switch value {
+        case nil:
+            throw CLIError("missing \"chain\"")
+        case let text as String:
+            if text.contains("-----BEGIN") {
+                let file = try Input.certificates(in: Array(text.utf8), source: "\"chain\"")
+                guard !file.certificates.isEmpty else { throw CLIError("\"chain\" has no CERTIFICATE block") }
+                return file.certificates
+            }
+            return [try der(text, "\"chain\"")]
+        case let list as [Any]:
+            guard !list.isEmpty else { throw CLIError("\"chain\" is an empty array") }
+            var certificates: [Certificate] = []
+            for (index, item) in list.enumerated() {
+                guard let text = item as? String else { throw CLIError("\"chain\"[\(index)] must be a base64 string") }
+                certificates.append(try der(text, "\"chain\"[\(index)]"))
+            }
+            return certificates
+        default:
+            throw CLIError("\"chain\" must be PEM text, a base64 DER string or an array of base64 DER strings")
+        }
+    }
+}
+
+/// Reads lines from a file descriptor with a length cap: a longer line is returned marked `tooLong`, its
+/// bytes dropped, so one huge line cannot exhaust memory.
+struct LineReader {
+    struct Line: Sendable {
+        let bytes: [UInt8]
+        let tooLong: Bool
+    }
+
+    private let descriptor: Int32
+    private let maximumLength: Int
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+    private var atEnd = false
+    /// The read error, if reading stopped because of one.
+    private(set) var error: String?
+
+    init(descriptor: Int32, maximumLength: Int) {
+        self.descriptor = descriptor
+        self.maximumLength = maximumLength
+    }
+
+    /// The next line without its LF (and without a CR before it), or `nil` at the end of input.
+    mutating func next() -> Line? {
+        var line: [UInt8] = []
+        var tooLong = false
+        var sawAny = false
+        while true {
+            if start == end {
+                if atEnd { break }
+                var count = 0
+                repeat {
+                    count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                } while count < 0 && errno == EINTR
+                if count <= 0 {
+                    atEnd = true
+                    if count < 0 { error = String(cString: strerror(errno)) }
+                    break
+                }
+                start = 0
+                end = count
+            }
+            sawAny = true
+            let newline = buffer[start..<end].firstIndex(of: 0x0A)
+            let stop = newline ?? end
+            if !tooLong {
+                if line.count + (stop - start) > maximumLength {
+                    tooLong = true
+                    line = []
+                } else {
+                    line.append(contentsOf: buffer[start..<stop])
+                }
+            }
+            if let newline {
+                start = newline + 1
+                if line.last == 0x0D { line.removeLast() }
+                return Line(bytes: line, tooLong: tooLong)
+            }
+            start = end
+        }
+        guard sawAny else { return nil }
+        if line.last == 0x0D { line.removeLast() }
+        return Line(bytes: line, tooLong: tooLong)
+    }
+}

@@ -1,0 +1,314 @@
+import CertPath
+
+/// How `show` and `verify` render a certificate, for people and as JSON (schemas in docs/CLI.md).
+/// Both commands use these functions, so a certificate reads the same in either.
+enum CertificateView {
+    /// SHA-256 of the certificate's DER, lowercase hex (the fingerprint).
+    static func fingerprint(_ certificate: Certificate) -> String {
+        SHA256Digest(hashing: certificate.der).hex
+    }
+
+    /// The first 16 hex digits of the fingerprint and an ellipsis, for path listings.
+    static func shortFingerprint(_ certificate: Certificate) -> String {
+        String(fingerprint(certificate).prefix(16)) + "…"
+    }
+
+    /// The HPKP-style key pin: base64 of SHA-256 of the SubjectPublicKeyInfo (what `--pin-sha256` takes).
+    static func keyPin(_ certificate: Certificate) -> String {
+        SHA256Digest(hashing: certificate.subjectPublicKeyInfo.der).base64
+    }
+
+    /// `notBefore to notAfter`.
+    static func validity(_ certificate: Certificate) -> String {
+        "\(certificate.notBefore) to \(certificate.notAfter)"
+    }
+
+    /// The subject, or a placeholder naming the serial when the subject is empty.
+    static func subject(_ certificate: Certificate) -> String {
+        certificate.subject.isEmpty ? "(empty subject)" : certificate.subject.description
+    }
+
+    // MARK: - Short form (verify's path)
+
+    /// The lines `verify` prints for one certificate of a path (after its role line).
+    static func summaryLines(_ certificate: Certificate) -> [String] {
+        [
+            "issuer:   \(Output.safe(certificate.issuer.description))",
+            "validity: \(validity(certificate))",
+            "key:      \(certificate.subjectPublicKeyInfo.key.summary)",
+            "sha256:   \(shortFingerprint(certificate))",
+        ]
+    }
+
+    /// The short JSON object of a certificate in a path: subject, issuer, serial, validity, key, fingerprints.
+    static func summaryJSON(_ certificate: Certificate, role: String) -> [(String, JSON)] {
+        [
+            ("role", .string(role)),
+            ("subject", .string(certificate.subject.description)),
+            ("issuer", .string(certificate.issuer.description)),
+            ("serial", .string(certificate.serialNumberHex)),
+            ("notBefore", .string(certificate.notBefore.description)),
+            ("notAfter", .string(certificate.notAfter.description)),
+            ("publicKey", .string(certificate.subjectPublicKeyInfo.key.summary)),
+            ("sha256", .string(fingerprint(certificate))),
+            ("keyPin", .string(keyPin(certificate))),
+        ]
+    }
+
+    // MARK: - Full form (show)
+
+    /// Every field and extension, one per line, for `show`.
+    static func fullLines(_ certificate: Certificate) -> [String] {
+        let key = certificate.subjectPublicKeyInfo
+        var lines = [
+            "subject:             \(Output.safe(subject(certificate)))",
+            "issuer:              \(Output.safe(certificate.issuer.isEmpty ? "(empty issuer)" : certificate.issuer.description))",
+            "serial:              \(certificate.serialNumberHex)",
+            "version:             v\(certificate.version.rawValue)",
+            "not before:          \(certificate.notBefore)\(certificate.validityUsesGeneralizedTime.notBefore ? " (GeneralizedTime)" : "")",
+            "not after:           \(certificate.notAfter)\(certificate.validityUsesGeneralizedTime.notAfter ? " (GeneralizedTime)" : "")",
+            "public key:          \(key.key.summary)\(key.isRestrictedToRSASSAPSS ? " (RSASSA-PSS only)" : "")",
+            "key pin (sha256):    \(keyPin(certificate))",
+            "signature algorithm: \(certificate.signatureAlgorithm)",
+            "sha256 fingerprint:  \(fingerprint(certificate))",
+        ]
+        if certificate.isSelfIssued { lines.append("self-issued:         yes (issuer = subject)") }
+        if let id = certificate.issuerUniqueID { lines.append("issuerUniqueID:      \(Output.hex(id))") }
+        if let id = certificate.subjectUniqueID { lines.append("subjectUniqueID:     \(Output.hex(id))") }
+        let extensions = extensionViews(certificate)
+        if extensions.isEmpty {
+            lines.append("extensions:          none")
+        } else {
+            lines.append("extensions:")
+            for view in extensions {
+                lines.append("  \(view.name)\(view.critical ? " (critical)" : ""):")
+                lines += view.text.map { "    " + Output.safe($0) }
+            }
+        }
+        return lines
+    }
+
+    /// The full JSON object of a certificate (`show --json`).
+    static func fullJSON(_ certificate: Certificate) -> JSON {
+        let key = certificate.subjectPublicKeyInfo
+        return .object([
+            ("subject", .string(certificate.subject.description)),
+            ("issuer", .string(certificate.issuer.description)),
+            ("serial", .string(certificate.serialNumberHex)),
+            ("version", .int(certificate.version.rawValue)),
+            ("notBefore", .string(certificate.notBefore.description)),
+            ("notAfter", .string(certificate.notAfter.description)),
+            ("publicKey", .object([
+                ("type", .string(key.key.summary)),
+                ("bits", .optional(key.key.bitLength)),
+                ("rsassaPSSOnly", .bool(key.isRestrictedToRSASSAPSS)),
+            ])),
+            ("keyPin", .string(keyPin(certificate))),
+            ("signatureAlgorithm", .string(certificate.signatureAlgorithm.description)),
+            ("sha256", .string(fingerprint(certificate))),
+            ("selfIssued", .bool(certificate.isSelfIssued)),
+            ("extensions", .array(extensionViews(certificate).map { view in
+                .object([
+                    ("oid", .string(view.oid)),
+                    ("name", .string(view.name)),
+                    ("critical", .bool(view.critical)),
+                    ("value", view.json),
+                ])
+            })),
+        ])
+    }
+
+    // MARK: - Extensions
+
+    /// One decoded extension: its name, criticality, lines for people and a JSON value.
+    struct ExtensionView {
+        let name: String
+        let oid: String
+        let critical: Bool
+        let text: [String]
+        let json: JSON
+    }
+
+    /// Every extension of `certificate`, in encoded order, decoded.
+    static func extensionViews(_ certificate: Certificate) -> [ExtensionView] {
+        certificate.extensions.map { ext in
+            let known = KnownExtension.allCases.first { $0.oid == ext.oid }
+            let (text, json) = known.map { decode($0, certificate, ext) } ?? unknown(ext)
+            return ExtensionView(name: known.map { String(describing: $0) } ?? undecodedNames[ext.oid] ?? "unknown", oid: ext.oid.description,
+                                 critical: ext.isCritical, text: text, json: json)
+        }
+    }
+
+    /// Names of extensions CertPath recognises by OID but does not decode.
+    private static let undecodedNames: [OID: String] = [
+        KnownOID.freshestCRL: "freshestCRL", KnownOID.subjectInfoAccess: "subjectInfoAccess",
+        "1.3.6.1.4.1.11129.2.4.2": "signedCertificateTimestampList", "1.3.6.1.4.1.11129.2.4.3": "precertificatePoison",
+        "1.3.6.1.5.5.7.1.24": "tlsFeature", "1.3.6.1.5.5.7.48.1.5": "ocspNoCheck", "2.5.29.9": "subjectDirectoryAttributes",
+        "2.5.29.16": "privateKeyUsagePeriod",
+    ]
+
+    private static func unknown(_ ext: Extension) -> ([String], JSON) {
+        let hex = Output.hex(ext.value)
+        let shown = hex.count > 96 ? String(hex.prefix(96)) + "… (\(ext.value.count) bytes)" : hex
+        return (["not decoded by CertPath: \(shown)"], .object([("der", .string(hex))]))
+    }
+
+    private static func names(_ list: [GeneralName]?) -> [String] { (list ?? []).map(\.description) }
+
+    private static let accessMethods: [OID: String] = ["1.3.6.1.5.5.7.48.1": "OCSP", "1.3.6.1.5.5.7.48.2": "caIssuers"]
+
+    private static let reasonNames: [(ReasonFlags, String)] = [
+        (.unused, "unused"), (.keyCompromise, "keyCompromise"), (.cACompromise, "cACompromise"),
+        (.affiliationChanged, "affiliationChanged"), (.superseded, "superseded"),
+        (.cessationOfOperation, "cessationOfOperation"), (.certificateHold, "certificateHold"),
+        (.privilegeWithdrawn, "privilegeWithdrawn"), (.aACompromise, "aACompromise"),
+    ]
+
+    /// Decodes a known extension from the certificate's parsed fields (parsing already validated it).
+    private static func decode(_ known: KnownExtension, _ c: Certificate, _ ext: Extension) -> ([String], JSON) {
+        switch known {
+        case .basicConstraints:
+            let value = c.basicConstraints
+            let isCA = value?.isCertificateAuthority ?? false
+            let length = value?.pathLenConstraint
+            return (["cA: \(isCA ? "TRUE" : "FALSE")" + (length.map { ", pathLenConstraint: \($0)" } ?? "")],
+                    .object([("cA", .bool(isCA)), ("pathLenConstraint", .optional(length))]))
+        case .keyUsage:
+            let usages = KeyUsage.names.filter { (c.keyUsage ?? []).contains($0.0) }.map(\.1)
+            return ([usages.joined(separator: ", ")], .object([("usages", .strings(usages))]))
+        case .extKeyUsage:
+            let usages = (c.extendedKeyUsage?.usages ?? []).map(ExtendedKeyUsage.name(of:))
+            return ([usages.joined(separator: ", ")], .object([("usages", .strings(usages))]))
+        case .subjectAltName:
+            let list = names(c.subjectAlternativeNames)
+            return (list, .object([("names", .strings(list))]))
+        case .issuerAltName:
+            let list = names(c.issuerAlternativeNames)
+            return (list, .object([("names", .strings(list))]))
+        case .nameConstraints:
+            let permitted = c.nameConstraints?.permittedSubtrees.map { $0.map(\.base.description) }
+            let excluded = c.nameConstraints?.excludedSubtrees.map { $0.map(\.base.description) }
+            var lines: [String] = []
+            if let permitted { lines += ["permitted:"] + permitted.map { "  " + $0 } }
+            if let excluded { lines += ["excluded:"] + excluded.map { "  " + $0 } }
+            return (lines, .object([("permitted", permitted.map(JSON.strings) ?? .null),
+                                    ("excluded", excluded.map(JSON.strings) ?? .null)]))
+        case .authorityKeyIdentifier:
+            let aki = c.authorityKeyIdentifier
+            let keyID = aki?.keyIdentifier.map { Output.hex($0, separator: ":") }
+            let issuer = aki?.authorityCertIssuer.map { names($0) }
+            let serial = aki?.authorityCertSerialNumber.map { Output.hex($0) }
+            var lines: [String] = []
+            if let keyID { lines.append("keyIdentifier: \(keyID)") }
+            if let issuer { lines.append("authorityCertIssuer: \(issuer.joined(separator: ", "))") }
+            if let serial { lines.append("authorityCertSerialNumber: \(serial)") }
+            return (lines, .object([("keyIdentifier", .optional(keyID)), ("authorityCertIssuer", issuer.map(JSON.strings) ?? .null),
+                                    ("authorityCertSerialNumber", .optional(serial))]))
+        case .subjectKeyIdentifier:
+            let keyID = Output.hex(c.subjectKeyIdentifier ?? [], separator: ":")
+            return (["keyIdentifier: \(keyID)"], .object([("keyIdentifier", .string(keyID))]))
+        case .certificatePolicies:
+            var lines: [String] = []
+            var entries: [JSON] = []
+            for policy in c.certificatePolicies ?? [] {
+                let qualifiers = policy.policyQualifiers.map(policyQualifiers) ?? []
+                let name = policy.policyIdentifier == KnownOID.anyPolicy ? " (anyPolicy)" : ""
+                lines.append("\(policy.policyIdentifier)\(name)")
+                lines += qualifiers.map { "  " + $0 }
+                entries.append(.object([("oid", .string(policy.policyIdentifier.description)), ("qualifiers", .strings(qualifiers))]))
+            }
+            return (lines, .object([("policies", .array(entries))]))
+        case .policyMappings:
+            let mappings = c.policyMappings ?? []
+            return (mappings.map { "\($0.issuerDomainPolicy) -> \($0.subjectDomainPolicy)" },
+                    .object([("mappings", .array(mappings.map {
+                        .object([("issuerDomainPolicy", .string($0.issuerDomainPolicy.description)),
+                                 ("subjectDomainPolicy", .string($0.subjectDomainPolicy.description))])
+                    }))]))
+        case .policyConstraints:
+            let require = c.policyConstraints?.requireExplicitPolicy
+            let inhibit = c.policyConstraints?.inhibitPolicyMapping
+            var lines: [String] = []
+            if let require { lines.append("requireExplicitPolicy: \(require)") }
+            if let inhibit { lines.append("inhibitPolicyMapping: \(inhibit)") }
+            return (lines, .object([("requireExplicitPolicy", .optional(require)), ("inhibitPolicyMapping", .optional(inhibit))]))
+        case .inhibitAnyPolicy:
+            let skip = c.inhibitAnyPolicy ?? 0
+            return (["skipCerts: \(skip)"], .object([("skipCerts", .int(skip))]))
+        case .cRLDistributionPoints:
+            var lines: [String] = []
+            var points: [JSON] = []
+            for point in c.cRLDistributionPoints ?? [] {
+                var members: [(String, JSON)] = []
+                switch point.name {
+                case .fullName(let list):
+                    lines += list.map { "fullName: \($0)" }
+                    members.append(("fullName", .strings(list.map(\.description))))
+                case .nameRelativeToCRLIssuer(let attributes):
+                    let text = attributes.map { "\($0.type)=\($0.stringValue ?? "#" + Output.hex($0.encodedValue))" }.joined(separator: "+")
+                    lines.append("nameRelativeToCRLIssuer: \(text)")
+                    members.append(("nameRelativeToCRLIssuer", .string(text)))
+                case nil:
+                    break
+                }
+                if let reasons = point.reasons {
+                    let list = reasonNames.filter { reasons.contains($0.0) }.map(\.1)
+                    lines.append("reasons: \(list.joined(separator: ", "))")
+                    members.append(("reasons", .strings(list)))
+                }
+                if let issuer = point.cRLIssuer {
+                    lines.append("cRLIssuer: \(names(issuer).joined(separator: ", "))")
+                    members.append(("cRLIssuer", .strings(names(issuer))))
+                }
+                points.append(.object(members))
+            }
+            return (lines, .object([("distributionPoints", .array(points))]))
+        case .authorityInfoAccess:
+            let descriptions = c.authorityInformationAccess ?? []
+            let method = { (oid: OID) in accessMethods[oid] ?? oid.description }
+            return (descriptions.map { "\(method($0.accessMethod)): \($0.accessLocation)" },
+                    .object([("accessDescriptions", .array(descriptions.map {
+                        .object([("method", .string(method($0.accessMethod))), ("location", .string($0.accessLocation.description))])
+                    }))]))
+        }
+    }
+
+    /// The policy qualifiers in words: `CPS: <uri>`, `user notice: <text>`, or the qualifier's OID.
+    /// Qualifiers were checked for structure when the certificate was parsed; anything unexpected
+    /// here is shown by OID rather than refused.
+    private static func policyQualifiers(_ encoded: ArraySlice<UInt8>) -> [String] {
+        var out: [String] = []
+        do throws(DERError) {
+            try DERReader.parse(encoded, .sequence, "policyQualifiers") { (list: inout DERReader) throws(DERError) in
+                while !list.isAtEnd {
+                    try list.sequence("PolicyQualifierInfo") { (q: inout DERReader) throws(DERError) in
+                        let id = try q.readOID("policyQualifierId")
+                        let value = try q.readElement("qualifier")
+                        switch id.description {
+                        case "1.3.6.1.5.5.7.2.1":
+                            out.append("CPS: \(DERString.decode(q.slice(value), tag: value.tag) ?? "(not a string)")")
+                        case "1.3.6.1.5.5.7.2.2":
+                            out.append("user notice: \(userNotice(q, value))")
+                        default:
+                            out.append("qualifier \(id)")
+                        }
+                    }
+                }
+            }
+        } catch {
+            out.append("(qualifiers not decoded: \(error))")
+        }
+        return out
+    }
+
+    /// The explicitText of a UserNotice (RFC 5280 4.2.1.4), or a note that it only has a noticeRef.
+    private static func userNotice(_ reader: DERReader, _ element: DERElement) -> String {
+        guard element.tag == .sequence, var notice = try? reader.contents(of: element, "UserNotice") else { return "(not decoded)" }
+        var text: String? = nil
+        var hasReference = false
+        while !notice.isAtEnd, let item = try? notice.readElement("UserNotice") {
+            if item.tag == .sequence { hasReference = true } else { text = DERString.decode(notice.slice(item), tag: item.tag) }
+        }
+        return text.map { "\"\($0)\"" } ?? (hasReference ? "(noticeRef only)" : "(empty)")
+    }
+}

@@ -1,0 +1,140 @@
+import CertPath
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading the files named on the command line, with messages that name the file and the problem.
+enum Input {
+    /// Largest file read (certificate bundles are far smaller; a limbo suite is about 20 MiB).
+    static let maximumFileSize = 256 << 20
+
+    /// The bytes of `path`.
+    ///
+    /// - Throws: ``CLIError`` (status 2): `FILE: cannot read: <reason>` with the system's reason
+    ///   (no such file, permission denied, is a directory), or a file larger than ``maximumFileSize``.
+    static func read(_ path: String) throws(CLIError) -> [UInt8] {
+        guard let file = fopen(path, "rb") else { throw CLIError("\(path): cannot read: \(String(cString: strerror(errno)))") }
+        defer { fclose(file) }
+        var status = stat()
+        if fstat(fileno(file), &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw CLIError("\(path): cannot read: it is a directory")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
+            if bytes.count > maximumFileSize { throw CLIError("\(path): cannot read: larger than \(maximumFileSize >> 20) MiB") }
+            if count < chunk.count { break }
+        }
+        if ferror(file) != 0 { throw CLIError("\(path): cannot read: \(String(cString: strerror(errno)))") }
+        return bytes
+    }
+
+    /// The certificates of `path` (PEM blocks or one DER certificate) and what was skipped.
+    ///
+    /// - Throws: ``CLIError`` (status 2): unreadable file, malformed PEM (with its line), a malformed
+    ///   certificate (its number, PEM line, the byte offset in its DER and the DER rule broken), or a
+    ///   file with no certificate at all.
+    static func certificates(_ path: String) throws(CLIError) -> PEM.CertificateFile {
+        let file = try certificates(in: try read(path), source: path)
+        guard !file.certificates.isEmpty else {
+            let found = file.skipped.isEmpty ? "" : "; found only \(file.skipped.map(\.description).joined(separator: ", "))"
+            throw CLIError("\(path): no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER certificate\(found))")
+        }
+        return file
+    }
+
+    /// The certificates of `bytes`; `source` names them in messages (a file name, `line 3`).
+    static func certificates(in bytes: [UInt8], source: String) throws(CLIError) -> PEM.CertificateFile {
+        do throws(PEM.CertificateFileError) {
+            return try PEM.readCertificates(bytes)
+        } catch {
+            throw CLIError(message(for: error, source: source))
+        }
+    }
+
+    /// `FILE: certificate 2 (PEM block at line 23): malformed DER at byte 14: nonMinimalLength
+    /// (expected minimal length)` or `FILE: invalid PEM at line 4: …`.
+    static func message(for error: PEM.CertificateFileError, source: String) -> String {
+        switch error {
+        case .pem(let pem):
+            return "\(source): invalid PEM at line \(pem.line): \(pem.reason)"
+        case .certificate(let index, let line, let der):
+            let block = line.map { " (PEM block at line \($0); byte offsets count from the start of the block's decoded DER)" } ?? ""
+            return "\(source): certificate \(index + 1)\(block) is malformed: byte \(der.offset): \(der.code.rawValue) "
+                + "(expected \(der.expected))"
+        }
+    }
+
+    /// A validation time from `--at` or a batch line's `time`.
+    ///
+    /// - Throws: ``CLIError``: the text is not RFC 3339.
+    static func time(_ text: String, option: String) throws(CLIError) -> UnixTime {
+        guard let time = UnixTime(rfc3339: text) else {
+            throw CLIError("\(option): bad time '\(text)': expected RFC 3339 such as 2026-06-01T00:00:00Z "
+                + "or 2026-06-01T02:00:00+02:00, or a date such as 2026-06-01")
+        }
+        return time
+    }
+}
+
+/// Output helpers.
+enum Output {
+    /// Writes `text` and a newline to standard output.
+    static func line(_ text: String) {
+        print(text)
+    }
+
+    /// Writes `text` and a newline to standard error.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Flushes standard output (before exiting or between batch chunks).
+    static func flush() {
+        fflush(nil)  // every output stream: `stdout` itself is a C global Swift 6 refuses to touch
+    }
+
+    /// Text from a certificate (names, SANs, messages quoting them) made safe for a terminal:
+    /// control characters become `\xNN`, so a crafted name cannot move the cursor or fake a line.
+    static func safe(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Lowercase hex, optionally with a separator.
+    static func hex<C: Collection<UInt8>>(_ bytes: C, separator: String = "") -> String {
+        let digits = Array("0123456789abcdef")
+        var out = ""
+        for (index, byte) in bytes.enumerated() {
+            if index > 0 { out += separator }
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return out
+    }
+}
+
+/// A buffer that concurrent workers fill, each at indices no other worker writes.
+///
+/// `@unchecked Sendable` because the compiler cannot see that the index sets are disjoint; every use
+/// (``BatchCommand``, ``LimboCommand``) stripes indices by worker so that they are, and reads the buffer
+/// only after `DispatchQueue.concurrentPerform` has returned.
+struct DisjointWrites<Element>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Element>
+
+    /// Stores `value` at `index`; only one worker may ever write a given index.
+    func store(_ value: Element, at index: Int) { buffer[index] = value }
+}

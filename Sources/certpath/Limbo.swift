@@ -1,0 +1,93 @@
+import CertPath
+import CertPathLimbo
+import Dispatch
+import Foundation
+
+/// `certpath limbo FILE.json [--output RESULTS.json] [--include ID-PREFIX]...`: runs an x509-limbo suite.
+enum LimboCommand {
+    static let spec = CommandSpec(
+        name: "limbo",
+        synopsis: "FILE.json [--output RESULTS.json] [--include ID-PREFIX]...",
+        summary: """
+            Runs the x509-limbo test cases of FILE.json through the same evaluation as 'certpath verify'
+            (harness choices and skipped features: Sources/CertPathLimbo) and prints the summary line the
+            test suite prints. Cases whose result differs from the expected one are listed on stderr.
+            """,
+        options: [
+            .value("output", "RESULTS.json", "write the results in x509-limbo's harness result format"),
+            .value("include", "ID-PREFIX", repeatable: true, "run only cases whose id starts with ID-PREFIX (e.g. rfc5280::pc::)"),
+        ],
+        positionalName: "FILE.json",
+        positionalCount: 1...1,
+        epilogue: """
+            exit status: 0 every case that ran gave its expected result (skipped cases do not count);
+            1 some case did not; 2 bad usage, or an unreadable suite or output file.
+            """)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        let path = arguments.positionals[0]
+        _ = try Input.read(path)  // a clear message for a missing or unreadable file
+        let suite: LimboSuite
+        do {
+            suite = try LimboSuite.load(URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError("\(path): not an x509-limbo suite: \(describe(error))")
+        }
+        let prefixes = arguments.all("include")
+        let selected = suite.testcases.filter { testcase in prefixes.isEmpty || prefixes.contains { testcase.id.hasPrefix($0) } }
+        if !prefixes.isEmpty && selected.isEmpty {
+            throw CLIError("--include: no case id starts with \(prefixes.map { "'\($0)'" }.joined(separator: " or "))")
+        }
+
+        // The same per-case entry point as LimboHarness.run(_:including:), spread over the cores; results
+        // keep suite order.
+        let harness = LimboHarness()
+        var results = [LimboResult?](repeating: nil, count: selected.count)
+        let stripes = min(selected.count, max(1, ProcessInfo.processInfo.activeProcessorCount) * 4)
+        results.withUnsafeMutableBufferPointer { buffer in
+            let output = DisjointWrites(buffer: buffer)
+            // Each index is written by exactly one stripe.
+            DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
+                var index = stripe
+                while index < selected.count {
+                    output.store(harness.run(selected[index]), at: index)
+                    index += stripes
+                }
+            }
+        }
+        let finished = results.compactMap { $0 }
+
+        if let output = arguments.value("output") {
+            do {
+                try LimboHarness.resultsJSON(finished).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw CLIError("\(output): cannot write the results: \(error.localizedDescription)")
+            }
+        }
+        let mismatches = finished.filter { !$0.matches && $0.actual_result != "SKIPPED" }
+        for result in mismatches {
+            Output.error("mismatch \(result.id): expected \(result.expected_result), got \(result.actual_result): \(result.context ?? "")")
+        }
+        Output.line(LimboHarness.summary(finished))
+        return mismatches.isEmpty ? ExitStatus.success : ExitStatus.untrusted
+    }
+
+    /// A decoding error in one line: the JSON path and what was wrong.
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing \"\(key.stringValue)\" at \(path(context))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "\(context.debugDescription) at \(path(context))"
+        case DecodingError.dataCorrupted(let context):
+            return context.underlyingError.map { "invalid JSON (\(($0 as NSError).localizedDescription))" } ?? context.debugDescription
+        default:
+            return error.localizedDescription
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        let components = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return components.isEmpty ? "the top level" : components
+    }
+}

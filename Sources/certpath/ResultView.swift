@@ -1,0 +1,180 @@
+import CertPath
+
+/// How `verify` and `batch` render a ``TrustResult``: the human report and the JSON object whose
+/// schema docs/CLI.md documents ("certpath-verify" version 1).
+enum ResultView {
+    /// The schema version of `verify --json` and of each `batch` result line.
+    static let schemaVersion = 1
+
+    // MARK: - Shared pieces
+
+    /// `TLS server server.customer1.example`, `TLS client`, `any purpose`.
+    static func purposeText(_ purpose: ValidationPurpose) -> String {
+        switch purpose {
+        case .serverAuthentication(let reference): return "TLS server" + (reference.map { " \($0)" } ?? " (no name checked)")
+        case .clientAuthentication(let names): return "TLS client" + (names.isEmpty ? "" : " with \(names.map(\.description).joined(separator: ", "))")
+        case .any: return "any purpose (RFC 5280 path validation only)"
+        }
+    }
+
+    static func purposeJSON(_ purpose: ValidationPurpose) -> JSON {
+        switch purpose {
+        case .serverAuthentication(let reference):
+            return .object([("kind", .string("server")), ("name", .optional(reference?.description))])
+        case .clientAuthentication(let names):
+            return .object([("kind", .string("client")), ("expectedNames", .strings(names.map(\.description)))])
+        case .any:
+            return .object([("kind", .string("any"))])
+        }
+    }
+
+    /// One failure: its stable code, class, words and the certificate it is about.
+    static func failureJSON(_ failure: ValidationFailure) -> JSON {
+        .object([
+            ("code", .string(failure.code)),
+            ("recoverable", .bool(failure.isRecoverable)),
+            ("message", .string(Diagnostics.describe(failure))),
+            ("certificate", .optional(failure.certificate.map { $0.subject.description })),
+            ("certificateSHA256", .optional(failure.certificate.map(CertificateView.fingerprint))),
+        ])
+    }
+
+    /// The certificates of a path with their roles: end entity first, trust anchor last.
+    static func roles(certificates: [Certificate], anchor: Certificate?) -> [(Certificate, String)] {
+        var list: [(Certificate, String)] = []
+        for (index, certificate) in certificates.enumerated() {
+            if index == 0 && anchor == certificate && certificates.count == 1 {
+                list.append((certificate, "end entity, trusted directly"))
+            } else {
+                list.append((certificate, index == 0 ? "end entity" : "intermediate"))
+            }
+        }
+        if let anchor, !certificates.contains(anchor) { list.append((anchor, "trust anchor")) }
+        return list
+    }
+
+    /// A path as a JSON array of certificates, each with the failures about it.
+    static func chainJSON(_ path: [(Certificate, String)], failures: [ValidationFailure]) -> JSON {
+        .array(path.map { certificate, role in
+            .object(CertificateView.summaryJSON(certificate, role: role)
+                + [("failures", .array(failures.filter { $0.certificate == certificate }.map(failureJSON)))])
+        })
+    }
+
+    static func attemptJSON(_ attempt: PathAttempt) -> JSON {
+        .object([
+            ("anchorReached", .bool(attempt.anchor != nil)),
+            ("valid", .bool(attempt.isValid)),
+            ("chain", chainJSON(roles(certificates: attempt.certificates, anchor: attempt.anchor), failures: attempt.failures)),
+            ("pathFailures", .array(attempt.failures.filter { $0.certificate == nil }.map(failureJSON))),
+        ])
+    }
+
+    // MARK: - JSON
+
+    /// The members of a verify result object (batch adds its line number in front).
+    static func json(_ result: TrustResult, _ evaluation: TrustEvaluation, explain: Bool) -> [(String, JSON)] {
+        var members: [(String, JSON)] = [
+            ("format", .string("certpath-verify")),
+            ("version", .int(schemaVersion)),
+            ("status", .string(result.isTrusted ? "trusted" : "untrusted")),
+            ("trusted", .bool(result.isTrusted)),
+            ("purpose", purposeJSON(evaluation.policy.purpose)),
+            ("profile", .string(evaluation.policy.profile.rawValue)),
+            ("validationTime", .optional(evaluation.validationTime?.description)),
+        ]
+        let attempts: [PathAttempt]
+        switch result {
+        case .trusted(let path):
+            members += [
+                ("chain", chainJSON(roles(certificates: path.certificates, anchor: path.anchor), failures: path.acceptedFailures)),
+                ("anchorReached", .bool(path.anchor != nil)),
+                ("primaryFailure", .null),
+                ("failures", .array([])),
+                ("trustedByException", .bool(path.isTrustedByException)),
+                ("acceptedFailures", .array(path.acceptedFailures.map(failureJSON))),
+                ("exceptionAvailable", .bool(false)),
+                ("summary", .null),
+            ]
+            attempts = path.attempts
+        case .untrusted(let report):
+            let attempt = report.bestAttempt
+            members += [
+                ("chain", chainJSON(roles(certificates: attempt.certificates, anchor: attempt.anchor), failures: attempt.failures)),
+                ("anchorReached", .bool(attempt.anchor != nil)),
+                ("primaryFailure", failureJSON(report.primaryFailure)),
+                ("failures", .array(report.failures.map(failureJSON))),
+                ("trustedByException", .bool(false)),
+                ("acceptedFailures", .array([])),
+                ("exceptionAvailable", .bool(report.exceptions != nil)),
+                ("summary", .string(report.summary)),
+            ]
+            attempts = report.attempts
+        }
+        if explain { members.append(("attempts", .array(attempts.map(attemptJSON)))) }
+        return members
+    }
+
+    // MARK: - Human
+
+    /// The human report: verdict line, path, failure summary, and with `explain` every attempt.
+    static func humanLines(_ result: TrustResult, _ evaluation: TrustEvaluation, explain: Bool) -> [String] {
+        let purpose = purposeText(evaluation.policy.purpose)
+        var lines: [String] = []
+        let attempts: [PathAttempt]
+        switch result {
+        case .trusted(let path):
+            let leaf = path.certificates.first.map(CertificateView.subject) ?? "?"
+            if path.isTrustedByException {
+                lines.append("trusted by a trust exception: \(Output.safe(leaf)) for \(purpose)")
+                lines.append("accepted failures:")
+                lines += path.acceptedFailures.map { "  \($0.code): \(Output.safe(Diagnostics.describe($0)))" }
+            } else {
+                lines.append("trusted: \(Output.safe(leaf)) for \(purpose)")
+            }
+            lines.append("path:")
+            lines += pathLines(roles(certificates: path.certificates, anchor: path.anchor))
+            attempts = path.attempts
+        case .untrusted(let report):
+            lines.append("untrusted: \(Output.safe(Diagnostics.describe(report.primaryFailure)))")
+            let attempt = report.bestAttempt
+            lines.append("path (best attempt, \(attempt.anchor == nil ? "no trust anchor reached" : "ends at a trust anchor")):")
+            lines += pathLines(roles(certificates: attempt.certificates, anchor: attempt.anchor))
+            // The report's summary: its first line is the verdict above, then one line per certificate.
+            lines.append("summary:")
+            lines += report.summary.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map { Output.safe(String($0)) }
+            let recoverable = report.isRecoverable && report.exceptions != nil
+            lines.append("failure class: \(recoverable ? "recoverable (a trust exception could accept it: --save-exceptions)" : "fatal (can never be excepted)")")
+            attempts = report.attempts
+        }
+        lines.append("validation time: \(evaluation.validationTime?.description ?? "now"), profile: \(evaluation.policy.profile.rawValue)")
+        if explain {
+            lines.append("attempts (\(attempts.count)):")
+            if attempts.isEmpty { lines.append("  none recorded") }
+            for (number, attempt) in attempts.enumerated() {
+                let ending = attempt.isValid ? "valid" : attempt.anchor == nil ? "no trust anchor reached" : "reaches a trust anchor"
+                lines.append("  attempt \(number + 1) (\(ending)):")
+                for (index, (certificate, role)) in roles(certificates: attempt.certificates, anchor: attempt.anchor).enumerated() {
+                    lines.append("    [\(index)] \(role): \(Output.safe(CertificateView.subject(certificate)))")
+                    let failures = attempt.failures.filter { $0.certificate == certificate }
+                    if failures.isEmpty { lines.append("        ok") }
+                    lines += failures.map { "        \($0.code): \(Output.safe(Diagnostics.describe($0)))" }
+                }
+                lines += attempt.failures.filter { $0.certificate == nil }.map {
+                    "    path: \($0.code): \(Output.safe(Diagnostics.describe($0)))"
+                }
+            }
+        }
+        return lines
+    }
+
+    /// `[i] role: subject` then the certificate's summary lines, indented.
+    static func pathLines(_ path: [(Certificate, String)]) -> [String] {
+        var lines: [String] = []
+        for (index, (certificate, role)) in path.enumerated() {
+            lines.append("  [\(index)] \(role): \(Output.safe(CertificateView.subject(certificate)))")
+            lines += CertificateView.summaryLines(certificate).map { "      " + $0 }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,58 @@
+import CertPath
+
+/// `certpath show FILE... [--json]`: every certificate of every file, readably.
+enum ShowCommand {
+    static let spec = CommandSpec(
+        name: "show",
+        synopsis: "FILE... [--json]",
+        summary: """
+            Prints every certificate of each FILE (PEM with any number of CERTIFICATE blocks, or one DER
+            certificate): subject, issuer, serial, version, validity, public key and its pin, signature
+            algorithm, SHA-256 fingerprint and every extension decoded. Text and blocks that are not
+            certificates are reported as skipped.
+            """,
+        options: [.flag("json", "print one JSON document (schema \"certpath-show\" version 1, see docs/CLI.md)")],
+        positionalName: "FILE",
+        positionalCount: 1...Int.max,
+        epilogue: """
+            exit status: 0 every file read; 2 bad usage, or a file unreadable, malformed (the message names
+            the file, the certificate, the byte offset and the DER rule broken) or without certificates.
+            The other files are still shown.
+            """)
+
+    static func run(_ arguments: ParsedArguments) -> Int32 {
+        let json = arguments.has("json")
+        var status = ExitStatus.success
+        var documents: [JSON] = []
+        for (fileIndex, path) in arguments.positionals.enumerated() {
+            let file: PEM.CertificateFile
+            do throws(CLIError) {
+                file = try Input.certificates(path)
+            } catch {
+                Output.error("certpath show: \(Output.safe(error.message))")
+                status = ExitStatus.usage
+                documents.append(.object([("file", .string(path)), ("error", .string(error.message))]))
+                continue
+            }
+            if json {
+                documents.append(.object([
+                    ("file", .string(path)),
+                    ("certificates", .array(file.certificates.map(CertificateView.fullJSON))),
+                    ("skipped", .strings(file.skipped.map(\.description))),
+                ]))
+                continue
+            }
+            if fileIndex > 0 { Output.line("") }
+            for (index, certificate) in file.certificates.enumerated() {
+                if index > 0 { Output.line("") }
+                Output.line("\(path): certificate \(index + 1) of \(file.certificates.count)")
+                for line in CertificateView.fullLines(certificate) { Output.line("  " + line) }
+            }
+            for skipped in file.skipped { Output.line("\(path): skipped \(Output.safe(skipped.description))") }
+        }
+        if json {
+            Output.line(JSON.object([("format", .string("certpath-show")), ("version", .int(1)), ("files", .array(documents))]).pretty)
+        }
+        return status
+    }
+}

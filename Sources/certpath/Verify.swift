@@ -1,0 +1,231 @@
+import CertPath
+import Foundation
+
+/// `certpath verify LEAF [options]`: builds and validates a certification path for one end entity.
+enum VerifyCommand {
+    static let spec = CommandSpec(
+        name: "verify",
+        synopsis: "LEAF [--intermediates FILE]... [--anchors FILE]... [--system-anchors] "
+            + "[--server HOST | --ip ADDR | --client [--expect-name NAME]...] [--at TIME] [--pin-sha256 B64]... "
+            + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--max-depth N] [--json] [--explain] "
+            + "[--policy OID]... [--require-explicit-policy] [--inhibit-policy-mapping] [--inhibit-any-policy] "
+            + "[--profile webpki|rfc5280]",
+        summary: """
+            Decides whether the end-entity certificate in LEAF can be trusted: builds certification paths
+            to the trust anchors through the given intermediates, validates them (RFC 5280 section 6.1),
+            and applies the purpose (TLS server name, TLS client), the profile, pins and trust exceptions.
+            LEAF may hold the whole chain as a server sends it (leaf first; the rest become intermediates).
+            Without --anchors and without --pin-sha256 the system anchors are used.
+            """,
+        options: [
+            .value("intermediates", "FILE", repeatable: true, "untrusted certificates that may complete a path (any order)"),
+            .value("anchors", "FILE", repeatable: true, "trust anchors; with --anchors only these are trusted"),
+            .flag("system-anchors", "also trust the system anchors (SSL_CERT_FILE, SSL_CERT_DIR, distribution bundle)"),
+            .value("server", "HOST", "TLS server: extKeyUsage serverAuth, subjectAltName must match HOST (DNS name or IP)"),
+            .value("ip", "ADDR", "TLS server reached by IP address ADDR (matched against iPAddress SANs only)"),
+            .flag("client", "TLS client: extKeyUsage clientAuth"),
+            .value("expect-name", "NAME", repeatable: true, "with --client: a DNS name, IP address or e-mail the certificate must carry"),
+            .value("at", "TIME", "validation time, RFC 3339 (2026-06-01T00:00:00Z) or a date (2026-06-01); default now"),
+            .value("pin-sha256", "B64", repeatable: true,
+                   "trust the certificate with this key (base64 SHA-256 of its SPKI) and require the key in the path"),
+            .value("exceptions", "FILE", "apply the trust exceptions stored in FILE (certpath-trust-exceptions text)"),
+            .value("save-exceptions", "FILE", "when untrusted only for recoverable reasons, save the exception to FILE"),
+            .value("crl", "FILE", repeatable: true, "certificate revocation lists (PEM or DER) to check the path against (RFC 5280 6.3)"),
+            .value("max-depth", "N", "at most N intermediates between the leaf and its anchor (0-64)"),
+            .flag("json", "print the result as JSON (schema \"certpath-verify\" version 1, see docs/CLI.md)"),
+            .flag("explain", "also list every attempted path and each certificate's failures"),
+            .value("policy", "OID", repeatable: true, "acceptable certificate policy (RFC 5280 user-initial-policy-set); default any"),
+            .flag("require-explicit-policy", "the path must be valid for an acceptable policy (initial-explicit-policy)"),
+            .flag("inhibit-policy-mapping", "policy mapping is not allowed (initial-policy-mapping-inhibit)"),
+            .flag("inhibit-any-policy", "anyPolicy in certificates is not honoured (initial-any-policy-inhibit)"),
+            .value("profile", "NAME", "webpki (default) or rfc5280: which reading applies where the two differ"),
+        ],
+        positionalName: "LEAF",
+        positionalCount: 1...1,
+        epilogue: """
+            exit status: 0 trusted; 1 untrusted; 2 bad usage, or an unreadable or malformed file.
+
+            examples:
+              certpath verify server-chain.pem --anchors root.pem --server server.customer1.example
+              certpath verify server.pem --intermediates ca.pem --anchors root.pem --server www.example.com --explain
+              certpath verify self-signed.pem --pin-sha256 <key pin from 'certpath show'> --server host.example
+            """)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        let evaluation = try makeEvaluation(arguments)
+        let result = evaluation.evaluate()
+        let explain = arguments.has("explain")
+        if arguments.has("json") {
+            Output.line(JSON.object(ResultView.json(result, evaluation, explain: explain)).pretty)
+        } else {
+            for line in ResultView.humanLines(result, evaluation, explain: explain) { Output.line(line) }
+        }
+        Output.flush()
+        if let path = arguments.value("save-exceptions") { try saveExceptions(result, to: path) }
+        return result.isTrusted ? ExitStatus.success : ExitStatus.untrusted
+    }
+
+    /// Writes the trust exception of an untrusted result to `path`, or explains on stderr why nothing was saved.
+    static func saveExceptions(_ result: TrustResult, to path: String) throws(CLIError) {
+        switch result {
+        case .trusted(let trusted):
+            let reason = trusted.isTrustedByException ? "the result is already trusted by a trust exception"
+                : "the result is trusted, so there is nothing to except"
+            Output.error("certpath verify: nothing saved to \(path): \(reason)")
+        case .untrusted(let report):
+            guard let exceptions = report.exceptions else {
+                let fatal = report.failures.first { !$0.isRecoverable } ?? report.primaryFailure
+                Output.error("certpath verify: nothing saved to \(path): \(fatal.code) is a fatal failure; "
+                    + "trust exceptions can only accept recoverable failures (expiry, name mismatch, untrusted or missing issuer)")
+                return
+            }
+            do {
+                try Data(exceptions.text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw CLIError("\(path): cannot write the trust exception: \(error.localizedDescription)")
+            }
+            let codes = Set(report.failures.map(\.code)).sorted().joined(separator: ", ")
+            Output.error("certpath verify: saved a trust exception for this leaf accepting \(codes) to \(path)")
+        }
+    }
+
+    /// The evaluation the command line describes.
+    static func makeEvaluation(_ arguments: ParsedArguments) throws(CLIError) -> TrustEvaluation {
+        let leafFile = arguments.positionals[0]
+        let chain = try Input.certificates(leafFile).certificates
+        var intermediates = Array(chain.dropFirst())
+        for file in arguments.all("intermediates") { intermediates += try Input.certificates(file).certificates }
+        var anchors: [Certificate] = []
+        for file in arguments.all("anchors") { anchors += try Input.certificates(file).certificates }
+
+        var policy = ValidationPolicy()
+        policy.purpose = try purpose(arguments)
+        if let name = arguments.value("profile") { policy.profile = try profile(name) }
+        try applyPolicyInputs(arguments, to: &policy)
+        if let text = arguments.value("max-depth") {
+            guard let depth = Int(text), (0...64).contains(depth) else {
+                throw CLIError("--max-depth '\(text)': expected a whole number of intermediates from 0 to 64")
+            }
+            policy.maximumIntermediates = depth
+            policy.budget.maximumPathLength = max(policy.budget.maximumPathLength, depth + 1)
+        }
+        policy.collectAllAttempts = arguments.has("explain")
+
+        // A key pin both makes the certificate carrying it trusted for this evaluation (as an anchor,
+        // or as the end entity itself) and is required in the path.
+        var pins: [Pin] = []
+        for text in arguments.all("pin-sha256") {
+            let base64 = text.hasPrefix("sha256//") ? String(text.dropFirst("sha256//".count)) : text
+            guard let pin = Pin(publicKeySHA256Base64: base64) else {
+                throw CLIError("--pin-sha256 '\(text)': expected the base64 SHA-256 of a SubjectPublicKeyInfo "
+                    + "(44 characters ending in '=', as 'certpath show' prints under 'key pin')")
+            }
+            pins.append(pin)
+            policy.requiredKeyPins.insert(pin.digest)
+        }
+
+        var exceptions: TrustExceptions? = nil
+        if let file = arguments.value("exceptions") {
+            let text = String(decoding: try Input.read(file), as: UTF8.self)
+            do throws(TrustExceptionsError) {
+                exceptions = try TrustExceptions(text: text)
+            } catch {
+                throw CLIError("\(file): \(error)")
+            }
+        }
+
+        var crls: [CertificateRevocationList] = []
+        for file in arguments.all("crl") {
+            let bytes = try Input.read(file)
+            let read: [CertificateRevocationList]
+            do throws(PEM.CRLFileError) {
+                read = try PEM.readCRLs(bytes).crls
+            } catch {
+                throw CLIError("\(file): \(error)")
+            }
+            guard !read.isEmpty else { throw CLIError("\(file): no CRL found (expected DER or PEM \"X509 CRL\" blocks)") }
+            crls += read
+        }
+        if !crls.isEmpty { policy.crls = CRLStore(crls) }
+
+        let time: UnixTime
+        if let text = arguments.value("at") { time = try Input.time(text, option: "--at") } else { time = TrustEvaluation.now() }
+
+        let useSystemAnchors = arguments.has("system-anchors") || (anchors.isEmpty && pins.isEmpty)
+        if useSystemAnchors && SystemTrustStore.shared.store.entries.isEmpty {
+            Output.error("certpath verify: warning: no system anchors found (set SSL_CERT_FILE or SSL_CERT_DIR, or use --anchors)")
+        }
+        return TrustEvaluation(leaf: chain[0], intermediates: intermediates, trustStore: TrustStore(anchors: anchors),
+                               anchorsOnly: !useSystemAnchors, pins: pins, exceptions: exceptions, policy: policy,
+                               validationTime: time)
+    }
+
+    /// The purpose from `--server`, `--ip` or `--client [--expect-name]...`; `.any` when none is given.
+    static func purpose(_ arguments: ParsedArguments) throws(CLIError) -> ValidationPurpose {
+        let given = arguments.order.filter { ["server", "ip", "client"].contains($0) }
+        if given.count > 1 { throw CLIError("--\(given[0]) and --\(given[1]) cannot be used together: choose one purpose") }
+        if arguments.has("expect-name") && !arguments.has("client") { throw CLIError("--expect-name needs --client") }
+        if let host = arguments.value("server") {
+            do throws(ReferenceIdentifierError) {
+                return .serverAuthentication(try ReferenceIdentifier(host))
+            } catch {
+                throw CLIError("--server '\(host)': not a valid host name or IP address: \(error)")
+            }
+        }
+        if let text = arguments.value("ip") {
+            guard let address = IPAddress(text) else {
+                throw CLIError("--ip '\(text)': not an IPv4 address (192.0.2.1) or IPv6 address (2001:db8::1)")
+            }
+            return .serverAuthentication(.ipAddress(address))
+        }
+        if arguments.has("client") {
+            var names: [ExpectedName] = []
+            for text in arguments.all("expect-name") { names.append(try expectedName(text)) }
+            return .clientAuthentication(expectedNames: names)
+        }
+        return .any
+    }
+
+    /// A client's expected name by its shape: an e-mail address when it has `@`, an IP address when it
+    /// parses as one, a DNS name otherwise.
+    static func expectedName(_ text: String, option: String = "--expect-name") throws(CLIError) -> ExpectedName {
+        if text.contains("@") {
+            do throws(ReferenceIdentifierError) { return .email(try RFC822Name(text)) } catch {
+                throw CLIError("\(option) '\(text)': not a valid e-mail address: \(error)")
+            }
+        }
+        if let address = IPAddress(text) { return .ipAddress(address) }
+        do throws(ReferenceIdentifierError) { return .dnsName(try DNSName(text)) } catch {
+            throw CLIError("\(option) '\(text)': not a valid DNS name, IP address or e-mail address: \(error)")
+        }
+    }
+
+    /// `webpki` or `rfc5280`.
+    static func profile(_ name: String) throws(CLIError) -> CertificateProfile {
+        guard let profile = CertificateProfile(rawValue: name) else {
+            throw CLIError("--profile '\(name)': expected webpki or rfc5280")
+        }
+        return profile
+    }
+
+    /// `--policy`, `--require-explicit-policy`, `--inhibit-policy-mapping`, `--inhibit-any-policy`:
+    /// the RFC 5280 6.1.1 (c), (e), (f), (g) inputs.
+    static func applyPolicyInputs(_ arguments: ParsedArguments, to policy: inout ValidationPolicy) throws(CLIError) {
+        var inputs = PolicyValidationInputs()
+        let oids = arguments.all("policy")
+        if !oids.isEmpty {
+            var set = Set<OID>()
+            for text in oids {
+                guard let oid = OID(dotted: text) else {
+                    throw CLIError("--policy '\(text)': not a dotted object identifier such as 2.23.140.1.2.1")
+                }
+                set.insert(oid)
+            }
+            inputs.userInitialPolicySet = set
+        }
+        inputs.initialExplicitPolicy = arguments.has("require-explicit-policy")
+        inputs.initialPolicyMappingInhibit = arguments.has("inhibit-policy-mapping")
+        inputs.initialAnyPolicyInhibit = arguments.has("inhibit-any-policy")
+        policy.policyInputs = inputs
+    }
+}

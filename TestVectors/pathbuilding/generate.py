@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Generates the path-building and TLS-policy test certificates (see README.md next to this script).
+
+    python3 TestVectors/pathbuilding/generate.py      (from any directory)
+
+cross/, loop/, ranked/, depth/ and tls/ are deleted and made again with fresh keys, so every byte
+changes on each run, but names, dates, extensions and structure do not. Private keys are thrown
+away. Needs the `cryptography` package (pyca, 40 or later).
+"""
+
+import datetime
+import hashlib
+import ipaddress
+import os
+import shutil
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def utc(year, month=1, day=1):
+    return datetime.datetime(year, month, day, tzinfo=datetime.timezone.utc)
+
+
+FROM, TO = utc(2025), utc(2045)
+EXPIRED = (utc(2020), utc(2021))
+SERIAL = [0x1000]
+
+
+def next_serial():
+    SERIAL[0] += 1
+    return SERIAL[0]
+
+
+def p256():
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+def name(*parts):
+    """name(("O", "x"), ("CN", "y")) -> x509.Name in that order (most significant first)."""
+    oids = {"C": NameOID.COUNTRY_NAME, "O": NameOID.ORGANIZATION_NAME, "OU": NameOID.ORGANIZATIONAL_UNIT_NAME,
+            "CN": NameOID.COMMON_NAME}
+    return x509.Name([x509.NameAttribute(oids[k], v) for k, v in parts])
+
+
+def ski_of(public_key):
+    return x509.SubjectKeyIdentifier.from_public_key(public_key).digest
+
+
+class Issuer:
+    """A signing key and the name and key identifier certificates it issues carry as issuer."""
+
+    def __init__(self, key, subject, ski):
+        self.key, self.subject, self.ski = key, subject, ski
+
+
+def issue(path, subject, public_key, issuer, *, ca, path_len=None, key_usage=None, eku=None, san=None,
+          validity=(FROM, TO), ski=None, hash_algorithm=None, self_signed=False):
+    """Writes one PEM certificate to `path` (relative to this folder) and returns it."""
+    builder = (x509.CertificateBuilder()
+               .subject_name(subject)
+               .issuer_name(subject if self_signed else issuer.subject)
+               .public_key(public_key)
+               .serial_number(next_serial())
+               .not_valid_before(validity[0])
+               .not_valid_after(validity[1])
+               .add_extension(x509.BasicConstraints(ca=ca, path_length=path_len), critical=True))
+    if key_usage is None:
+        key_usage = {"key_cert_sign", "crl_sign"} if ca else {"digital_signature"}
+    flags = {flag: flag in key_usage for flag in (
+        "digital_signature", "content_commitment", "key_encipherment", "data_encipherment", "key_agreement",
+        "key_cert_sign", "crl_sign", "encipher_only", "decipher_only")}
+    builder = builder.add_extension(x509.KeyUsage(**flags), critical=True)
+    if eku is not None:
+        builder = builder.add_extension(x509.ExtendedKeyUsage(eku), critical=False)
+    if san is not None:
+        builder = builder.add_extension(x509.SubjectAlternativeName(san), critical=False)
+    builder = builder.add_extension(x509.SubjectKeyIdentifier(ski or ski_of(public_key)), critical=False)
+    if not self_signed:
+        builder = builder.add_extension(
+            x509.AuthorityKeyIdentifier(key_identifier=issuer.ski, authority_cert_issuer=None,
+                                        authority_cert_serial_number=None), critical=False)
+    signing_key = issuer.key
+    algorithm = None if isinstance(signing_key, ed25519.Ed25519PrivateKey) else hashes.SHA256()
+    certificate = builder.sign(signing_key, algorithm)
+    der = certificate.public_bytes(serialization.Encoding.DER)
+    if isinstance(hash_algorithm, hashes.SHA1):
+        der = resign_ecdsa_sha1(certificate, signing_key)
+    full = os.path.join(HERE, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "wb") as f:
+        f.write(x509.load_der_x509_certificate(der).public_bytes(serialization.Encoding.PEM))
+    return certificate
+
+
+def der_length(n):
+    if n < 0x80:
+        return bytes([n])
+    octets = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([0x80 | len(octets)]) + octets
+
+
+def tlv(tag, contents):
+    return bytes([tag]) + der_length(len(contents)) + contents
+
+
+def resign_ecdsa_sha1(certificate, key):
+    """pyca refuses to sign certificates with SHA-1: swap the TBS signature AlgorithmIdentifier from
+    ecdsa-with-SHA256 to ecdsa-with-SHA1 (RFC 3279 2.2.3) and sign the new TBS ourselves."""
+    sha256 = bytes.fromhex("300a06082a8648ce3d040302")
+    sha1 = bytes.fromhex("300906072a8648ce3d0401")
+    tbs = certificate.tbs_certificate_bytes
+    # Skip the TBS header (tag, length), then swap the first AlgorithmIdentifier after version and serial.
+    header = 2 + (tbs[1] & 0x7F if tbs[1] & 0x80 else 0)
+    body = tbs[header:]
+    assert body.count(sha256) == 1
+    body = body.replace(sha256, sha1)
+    new_tbs = tlv(0x30, body)
+    signature = key.sign(new_tbs, ec.ECDSA(hashes.SHA1()))
+    return tlv(0x30, new_tbs + sha1 + tlv(0x03, b"\x00" + signature))
+
+
+def root(path, subject, key=None, validity=(FROM, TO)):
+    key = key or p256()
+    issue(path, subject, key.public_key(), Issuer(key, subject, None), ca=True, validity=validity, self_signed=True)
+    return Issuer(key, subject, ski_of(key.public_key()))
+
+
+def dns(*names):
+    return [x509.DNSName(n) for n in names]
+
+
+SERVER_EKU = [ExtendedKeyUsageOID.SERVER_AUTH]
+CLIENT_EKU = [ExtendedKeyUsageOID.CLIENT_AUTH]
+
+
+def cross():
+    """An intermediate certified twice (DST Root CA X3 / ISRG Root X1 in 2021)."""
+    old = root("cross/old-root.pem", name(("O", "CertPath PB"), ("CN", "PB Old Root")))
+    new = root("cross/new-root.pem", name(("O", "CertPath PB"), ("CN", "PB New Root")))
+    # The old root again, same name and key, but expired (its anchor certificate for the RFC 5937 variant).
+    issue("cross/old-root-expired.pem", old.subject, old.key.public_key(), old, ca=True,
+          validity=(utc(2010), utc(2021)), self_signed=True)
+    key = p256()
+    subject = name(("O", "CertPath PB"), ("CN", "PB Cross Intermediate"))
+    issue("cross/intermediate-by-old-expired.pem", subject, key.public_key(), old, ca=True, validity=EXPIRED)
+    issue("cross/intermediate-by-new.pem", subject, key.public_key(), new, ca=True)
+    # Time-valid and newer than intermediate-by-new, so ranked first when both are valid.
+    issue("cross/intermediate-by-old-valid.pem", subject, key.public_key(), old, ca=True,
+          validity=(utc(2025, 6, 1), TO))
+    # Same subject and key, but a subjectKeyIdentifier that differs from the leaf's AKI: ranked last.
+    issue("cross/intermediate-by-new-other-ski.pem", subject, key.public_key(), new, ca=True, ski=bytes([0x5A] * 20))
+    issue("cross/leaf.pem", name(("CN", "leaf.cross.test")), p256().public_key(),
+          Issuer(key, subject, ski_of(key.public_key())), ca=False, eku=SERVER_EKU, san=dns("leaf.cross.test"))
+
+
+def loop():
+    """Two CAs that certify each other; no anchor is reachable."""
+    root("loop/unrelated-root.pem", name(("O", "CertPath PB"), ("CN", "PB Loop Unrelated Root")))
+    key_a, key_b, key_c = p256(), p256(), p256()
+    a = Issuer(key_a, name(("O", "CertPath PB"), ("CN", "PB Loop CA A")), ski_of(key_a.public_key()))
+    b = Issuer(key_b, name(("O", "CertPath PB"), ("CN", "PB Loop CA B")), ski_of(key_b.public_key()))
+    c = Issuer(key_c, name(("O", "CertPath PB"), ("CN", "PB Loop CA C")), ski_of(key_c.public_key()))
+    issue("loop/ca-a-by-b.pem", a.subject, key_a.public_key(), b, ca=True)
+    issue("loop/ca-b-by-a.pem", b.subject, key_b.public_key(), a, ca=True)
+    # A three-cycle over the same CAs: A <- C <- B <- A.
+    issue("loop/ca-a-by-c.pem", a.subject, key_a.public_key(), c, ca=True)
+    issue("loop/ca-c-by-b.pem", c.subject, key_c.public_key(), b, ca=True)
+    issue("loop/leaf.pem", name(("CN", "leaf.loop.test")), p256().public_key(), a, ca=False, eku=SERVER_EKU,
+          san=dns("leaf.loop.test"))
+
+
+def ranked():
+    """Several dead ends for one leaf: the primary failure is chosen by rank."""
+    top = root("ranked/root.pem", name(("O", "CertPath PB"), ("CN", "PB Ranked Root")))
+    missing_key = p256()
+    missing = Issuer(missing_key, name(("O", "CertPath PB"), ("CN", "PB Ranked Missing Root")),
+                     ski_of(missing_key.public_key()))
+    key = p256()
+    subject = name(("O", "CertPath PB"), ("CN", "PB Ranked CA"))
+    ca = Issuer(key, subject, ski_of(key.public_key()))
+    issue("ranked/ca-expired.pem", subject, key.public_key(), top, ca=True, validity=EXPIRED)
+    issue("ranked/ca-orphan.pem", subject, key.public_key(), missing, ca=True)
+    # Same name, another key: the leaf's signature does not verify with it.
+    issue("ranked/ca-wrong-key.pem", subject, p256().public_key(), top, ca=True)
+    issue("ranked/leaf.pem", name(("CN", "leaf.ranked.test")), p256().public_key(), ca, ca=False, eku=SERVER_EKU,
+          san=dns("leaf.ranked.test"))
+    issue("ranked/leaf-expired.pem", name(("CN", "expired.ranked.test")), p256().public_key(), ca, ca=False,
+          eku=SERVER_EKU, san=dns("expired.ranked.test"), validity=EXPIRED)
+
+
+def depth():
+    """root <- ca1 <- ca2 <- ca3 <- leaf, and the root re-issued with the same key."""
+    top = root("depth/root.pem", name(("O", "CertPath PB"), ("CN", "PB Depth Root")))
+    issue("depth/root-reissued.pem", top.subject, top.key.public_key(), top, ca=True,
+          validity=(utc(2025, 2, 1), TO), self_signed=True)
+    issuer = top
+    for level in (1, 2, 3):
+        key = p256()
+        subject = name(("O", "CertPath PB"), ("CN", f"PB Depth CA {level}"))
+        issue(f"depth/ca{level}.pem", subject, key.public_key(), issuer, ca=True)
+        issuer = Issuer(key, subject, ski_of(key.public_key()))
+    issue("depth/leaf.pem", name(("CN", "leaf.depth.test")), p256().public_key(), issuer, ca=False,
+          eku=SERVER_EKU, san=dns("leaf.depth.test"))
+
+
+def tls():
+    """One root, one issuing CA name and key with several extKeyUsage variants, and leaves for the TLS policies."""
+    top = root("tls/root.pem", name(("O", "CertPath PB"), ("CN", "PB TLS Root")))
+    key = p256()
+    subject = name(("O", "CertPath PB"), ("CN", "PB TLS CA"))
+    ca = Issuer(key, subject, ski_of(key.public_key()))
+    issue("tls/ca.pem", subject, key.public_key(), top, ca=True)
+    issue("tls/ca-eku-server.pem", subject, key.public_key(), top, ca=True, eku=SERVER_EKU)
+    issue("tls/ca-eku-client.pem", subject, key.public_key(), top, ca=True, eku=CLIENT_EKU)
+    issue("tls/ca-eku-any.pem", subject, key.public_key(), top, ca=True,
+          eku=[x509.ObjectIdentifier("2.5.29.37.0")])
+
+    def leaf(file, public_key, *, cn=None, san=None, eku=SERVER_EKU, key_usage=None, hash_algorithm=None):
+        parts = [("O", "CertPath PB TLS")] + ([("CN", cn)] if cn else [])
+        issue(f"tls/{file}", name(*parts), public_key, ca, ca=False, eku=eku, san=san, key_usage=key_usage,
+              hash_algorithm=hash_algorithm)
+
+    ip = lambda text: x509.IPAddress(ipaddress.ip_address(text))
+    leaf("server.pem", p256().public_key(), cn="www.tls.test",
+         san=dns("www.tls.test") + [ip("192.0.2.1"), ip("2001:db8::1")])
+    leaf("wildcard.pem", p256().public_key(), san=dns("*.wild.tls.test"))
+    leaf("cn-only.pem", p256().public_key(), cn="cn.tls.test")
+    leaf("dns-ip-text.pem", p256().public_key(), san=dns("192.0.2.7"))
+    leaf("ip-only.pem", p256().public_key(), san=[ip("192.0.2.9")])
+    rsa2048 = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    leaf("rsa-key-encipherment.pem", rsa2048.public_key(), cn="rsa.tls.test", san=dns("rsa.tls.test"),
+         key_usage={"key_encipherment"})
+    leaf("ec-key-encipherment.pem", p256().public_key(), cn="ec.tls.test", san=dns("ec.tls.test"),
+         key_usage={"key_encipherment"})
+    rsa1024 = rsa.generate_private_key(public_exponent=65537, key_size=1024)
+    leaf("rsa-1024.pem", rsa1024.public_key(), san=dns("rsa1024.tls.test"))
+    leaf("sha1.pem", p256().public_key(), san=dns("sha1.tls.test"), hash_algorithm=hashes.SHA1())
+    leaf("p384.pem", ec.generate_private_key(ec.SECP384R1()).public_key(), san=dns("p384.tls.test"))
+    leaf("p521.pem", ec.generate_private_key(ec.SECP521R1()).public_key(), san=dns("p521.tls.test"))
+    leaf("ed25519.pem", ed25519.Ed25519PrivateKey.generate().public_key(), san=dns("ed25519.tls.test"))
+    leaf("no-eku.pem", p256().public_key(), san=dns("noeku.tls.test"), eku=None)
+    leaf("any-eku.pem", p256().public_key(), san=dns("anyeku.tls.test"), eku=[x509.ObjectIdentifier("2.5.29.37.0")])
+    client_san = dns("client.tls.test") + [ip("198.51.100.5"), x509.RFC822Name("alice@tls.test")]
+    leaf("client.pem", p256().public_key(), san=client_san, eku=CLIENT_EKU)
+    leaf("client-rsa-key-encipherment.pem", rsa2048.public_key(), san=dns("client-rsa.tls.test"), eku=CLIENT_EKU,
+         key_usage={"key_encipherment"})
+
+
+def main():
+    for folder in ("cross", "loop", "ranked", "depth", "tls"):
+        shutil.rmtree(os.path.join(HERE, folder), ignore_errors=True)
+    cross()
+    loop()
+    ranked()
+    depth()
+    tls()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,238 @@
+import CertPath
+import CertPathLimbo
+import Foundation
+import Testing
+
+/// `certpath show`: every field and extension, in text and JSON, consistent with `verify`.
+@Suite struct ShowCLITests {
+    @Test func humanOutputShowsEveryField() throws {
+        let run = try CLI.run(["show", "rsa/server-chain.pem"])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        let leaf = try #require(try CLI.certificates("rsa/server.pem").first)
+        let text = run.stdout
+        for line in [
+            "rsa/server-chain.pem: certificate 1 of 2",
+            "rsa/server-chain.pem: certificate 2 of 2",
+            "  subject:             CN=server.customer1.example,O=Customer 1",
+            "  issuer:              CN=Example Corp Customer 1 CA R1,OU=Customer 1,O=Example Corp,C=US",
+            "  serial:              \(leaf.serialNumberHex)",
+            "  version:             v3",
+            "  not before:          2025-01-01T00:00:00Z",
+            "  not after:           2045-01-01T00:00:00Z",
+            "  public key:          RSA-2048",
+            "  key pin (sha256):    \(SHA256Digest(hashing: leaf.subjectPublicKeyInfo.der).base64)",
+            "  signature algorithm: sha256WithRSAEncryption",
+            "  sha256 fingerprint:  \(SHA256Digest(hashing: leaf.der).hex)",
+            "    basicConstraints (critical):", "      cA: FALSE", "      cA: TRUE, pathLenConstraint: 0",
+            "    keyUsage (critical):", "      digitalSignature, keyEncipherment", "      keyCertSign, cRLSign",
+            "    extKeyUsage:", "      serverAuth",
+            "    subjectAltName:", "      DNS:server.customer1.example", "      IP:192.0.2.10",
+            "    subjectKeyIdentifier:", "    authorityKeyIdentifier:",
+        ] {
+            #expect(text.contains(line + "\n"), "missing line: \(line)")
+        }
+    }
+
+    @Test func jsonOutputAndConsistencyWithVerify() throws {
+        let run = try CLI.run(["show", "--json", "rsa/server-chain.pem", "ecdsa/root.pem"])
+        #expect(run.status == 0)
+        let json = try run.json()
+        #expect(try field(json, "format", as: String.self) == "certpath-show")
+        #expect(try field(json, "version", as: Int.self) == 1)
+        let files = try field(json, "files", as: [[String: Any]].self)
+        #expect(files.count == 2)
+        let chain = try field(files.first, "certificates", as: [[String: Any]].self)
+        #expect(chain.count == 2)
+        #expect(try field(files.first, "file", as: String.self) == "rsa/server-chain.pem")
+        #expect(try field(files.first, "skipped", as: [String].self).isEmpty)
+        let leaf = try #require(chain.first)
+        #expect(try field(leaf, "subject", as: String.self) == "CN=server.customer1.example,O=Customer 1")
+        #expect(try field(leaf, "version", as: Int.self) == 3)
+        #expect(try field(leaf, "signatureAlgorithm", as: String.self) == "sha256WithRSAEncryption")
+        #expect(try field(leaf, "selfIssued", as: Bool.self) == false)
+        let key = try field(leaf, "publicKey", as: [String: Any].self)
+        #expect(try field(key, "type", as: String.self) == "RSA-2048")
+        #expect(try field(key, "bits", as: Int.self) == 2048)
+        #expect(try field(key, "rsassaPSSOnly", as: Bool.self) == false)
+        let extensions = try field(leaf, "extensions", as: [[String: Any]].self)
+        #expect(extensions.map { $0["name"] as? String }
+            == ["basicConstraints", "keyUsage", "extKeyUsage", "subjectAltName", "subjectKeyIdentifier", "authorityKeyIdentifier"])
+        let san = try #require(extensions.first { $0["name"] as? String == "subjectAltName" })
+        #expect(try field(san, "oid", as: String.self) == "2.5.29.17")
+        #expect(try field(san, "critical", as: Bool.self) == false)
+        #expect(try field(try field(san, "value", as: [String: Any].self), "names", as: [String].self)
+            == ["DNS:server.customer1.example", "IP:192.0.2.10"])
+        let basic = try #require(extensions.first { $0["name"] as? String == "basicConstraints" })
+        #expect(try field(try field(basic, "value", as: [String: Any].self), "cA", as: Bool.self) == false)
+        let ecdsaRoot = try field(files.last, "certificates", as: [[String: Any]].self)
+        #expect(try field(try field(ecdsaRoot.first, "publicKey", as: [String: Any].self), "type", as: String.self) == "EC P-256")
+        #expect(try field(ecdsaRoot.first, "selfIssued", as: Bool.self) == true)
+
+        // The same fingerprint, key pin and names as verify reports.
+        let verify = try CLI.run(CLI.trustedServer + ["--json"])
+        let verified = try #require(try field(try verify.json(), "chain", as: [[String: Any]].self).first)
+        #expect(verified["sha256"] as? String == leaf["sha256"] as? String)
+        #expect(verified["keyPin"] as? String == leaf["keyPin"] as? String)
+        #expect(leaf["keyPin"] as? String == SHA256Digest(hashing: try #require(try CLI.certificates("rsa/server.pem").first).subjectPublicKeyInfo.der).base64)
+        #expect(verified["subject"] as? String == leaf["subject"] as? String)
+        #expect(verified["serial"] as? String == leaf["serial"] as? String)
+    }
+
+    @Test func controlCharactersFromCertificatesAreEscaped() throws {
+        // The sample server with "server" in its subject CN (a UTF8String) replaced by ESC [ 2 J BEL LF:
+        // still well formed, the signature no longer verifies.
+        var der = try #require(try CLI.certificates("rsa/server.pem").first).der
+        let name = Array("server.customer1.example".utf8)
+        let start = try #require((0...(der.count - name.count)).first { der[$0..<($0 + name.count)].elementsEqual(name) })
+        der.replaceSubrange(start..<(start + 6), with: [0x1B, 0x5B, 0x32, 0x4A, 0x07, 0x0A])
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("escape.der")
+        try Data(der).write(to: file)
+
+        let show = try CLI.run(["show", file.path])
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("  subject:             CN=\\x1b[2J\\x07\\x0a.customer1.example,O=Customer 1\n"), "\(show.stdout)")
+        #expect(!show.stdout.contains("\u{1B}"))
+        let json = try CLI.run(["show", "--json", file.path])
+        let certificate = try #require(try field(try json.json(), "files", as: [[String: Any]].self).first?["certificates"] as? [[String: Any]])
+        #expect(certificate.first?["subject"] as? String == "CN=\u{1B}[2J\u{07}\n.customer1.example,O=Customer 1")
+        let verify = try CLI.run(["verify", file.path, "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/root.pem",
+                                  "--at", CLI.time])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.hasPrefix("untrusted: the signature of CN=\\x1b[2J\\x07\\x0a.customer1.example,O=Customer 1 does not verify"))
+        #expect(!verify.stdout.contains("\u{1B}") && !verify.stdout.contains("\u{07}"))
+    }
+
+    @Test func skippedTextIsReported() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("annotated.pem")
+        let pem = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/root.pem"), encoding: .utf8)
+        try ("subject=Example Corp Root CA R1\n" + pem).write(to: file, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["show", file.path])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("\(file.path): skipped line 1: text\n"))
+    }
+}
+
+/// `certpath batch`: JSON lines in, one result per line out, in input order.
+@Suite struct BatchCLITests {
+    func pem(_ name: String) throws -> String {
+        try String(contentsOf: CLI.samplePKI.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    func base64(_ name: String) throws -> String {
+        Base64.encode(try #require(try CLI.certificates(name).first).der)
+    }
+
+    func line(_ object: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
+
+    func results(_ run: CLI.Run) throws -> [[String: Any]] {
+        try run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { text in
+            try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
+        }
+    }
+
+    @Test func threeLinesWithABadOne() throws {
+        let input = [
+            try line(["chain": try pem("rsa/server-chain.pem"), "name": "server.customer1.example", "time": CLI.time]),
+            "{\"chain\": not json",
+            try line(["chain": [try base64("rsa/server-expired.pem"), try base64("rsa/intermediate.pem")],
+                      "name": "server.customer1.example", "time": CLI.time, "purpose": "server"]),
+        ].joined(separator: "\n") + "\n"
+        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
+        #expect(run.status == 1)
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        let output = try results(run)
+        #expect(output.count == 3)
+        guard output.count == 3 else { return }
+        #expect(output.map { $0["line"] as? Int } == [1, 2, 3])
+        #expect(output.map { $0["status"] as? String } == ["trusted", "error", "untrusted"])
+        #expect(output[0]["format"] as? String == "certpath-verify")
+        #expect(output[0]["version"] as? Int == 1)
+        #expect((output[0]["chain"] as? [Any])?.count == 3)
+        #expect(output[1]["error"] as? String == "not valid JSON")
+        #expect(output[1]["trusted"] as? Bool == false)
+        #expect((output[2]["primaryFailure"] as? [String: Any])?["code"] as? String == "expired")
+    }
+
+    @Test func orderIsPreservedAcrossChunksAndWorkers() throws {
+        // 300 lines (more than one chunk on small machines) alternating trusted, untrusted and bad lines.
+        let good = try line(["chain": try pem("rsa/server-chain.pem"), "name": "server.customer1.example", "time": CLI.time])
+        let mismatch = try line(["chain": try pem("rsa/server-chain.pem"), "name": "www.customer2.example", "time": CLI.time])
+        let variants: [(String, String)] = [
+            (good, "trusted"), (mismatch, "untrusted"), ("[1, 2]", "error"), ("", "error"),
+            (try line(["chain": "AAAA"]), "error"), (try line(["chain": try pem("rsa/server-chain.pem"), "time": "soon"]), "error"),
+            (try line(["chain": try pem("rsa/client.pem"), "purpose": "client", "name": "alice@customer1.example"]), "untrusted"),
+            (try line(["chain": try pem("rsa/server-chain.pem"), "purpose": "mail"]), "error"),
+        ]
+        var input = ""
+        var expected: [String] = []
+        for index in 0..<300 {
+            let (text, status) = variants[index % variants.count]
+            input += text + "\n"
+            expected.append(status)
+        }
+        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
+        #expect(run.status == 1)
+        let output = try results(run)
+        #expect(output.map { $0["line"] as? Int } == Array(1...300))
+        #expect(output.map { $0["status"] as? String ?? "?" } == expected)
+        let errors = Set(output.compactMap { $0["error"] as? String })
+        #expect(errors == ["expected a JSON object with a \"chain\" member", "empty line",
+                           "\"chain\" is base64 but not of a DER certificate",
+                           "\"time\": bad time 'soon': expected RFC 3339 such as 2026-06-01T00:00:00Z or 2026-06-01T02:00:00+02:00, or a date such as 2026-06-01",
+                           "\"purpose\" 'mail': expected \"server\" or \"client\""])
+    }
+
+    @Test func allTrustedExitsZero() throws {
+        let input = try line(["chain": try pem("ecdsa/server-chain.pem"), "name": "192.0.2.10", "time": CLI.time]) + "\n"
+        let run = try CLI.run(["batch", "--anchors", "ecdsa/root.pem"], input: input)
+        #expect(run.status == 0)
+        let output = try results(run)
+        #expect(output.count == 1)
+        #expect((output.first?["purpose"] as? [String: Any])?["name"] as? String == "192.0.2.10")
+    }
+
+    @Test func emptyInputGivesNoOutput() throws {
+        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"])
+        #expect(run.status == 0)
+        #expect(run.stdout.isEmpty)
+    }
+}
+
+/// `certpath limbo` prints the same summary line as the library harness the test suite uses.
+@Suite struct LimboCLITests {
+    @Test func summaryMatchesTheLibrary() throws {
+        guard let suiteURL = CLI.limboSuite else {
+            print("SKIPPED LimboCLITests.summaryMatchesTheLibrary: ../shared/vectors/limbo/limbo.json is not present")
+            return
+        }
+        let prefixes = ["rfc5280::validity::", "pathlen::", "crl::"]
+        let suite = try LimboSuite.load(suiteURL)
+        let expected = LimboHarness.summary(LimboHarness().run(suite, including: prefixes))
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("results.json")
+        var arguments = ["limbo", suiteURL.path, "--output", output.path]
+        for prefix in prefixes { arguments += ["--include", prefix] }
+        let run = try CLI.run(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == expected + "\n")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
+        #expect(results["version"] as? Int == 1)
+        #expect(results["harness"] as? String == "certpath")
+        let entries = try #require(results["results"] as? [[String: Any]])
+        let selected = suite.testcases.filter { testcase in prefixes.contains { testcase.id.hasPrefix($0) } }
+        #expect(entries.map { $0["id"] as? String } == selected.map(\.id))
+        #expect(entries.allSatisfy { ["SUCCESS", "FAILURE", "SKIPPED"].contains($0["actual_result"] as? String ?? "") })
+
+        let none = try CLI.run(["limbo", suiteURL.path, "--include", "no-such-namespace::"])
+        #expect(none.status == 2)
+        #expect(none.stderr == "certpath limbo: --include: no case id starts with 'no-such-namespace::'\n")
+    }
+}

@@ -1,0 +1,156 @@
+import CertPath
+import Foundation
+import Testing
+
+/// Every mistake on the command line or in its input gets exit status 2 and one clear line on stderr,
+/// naming what is wrong; nothing is printed on stdout.
+@Suite struct UsageErrorTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let arguments: [String]
+        let message: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let server = ["verify", "rsa/server.pem", "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/root.pem"]
+
+    static let cases: [Case] = [
+        Case(arguments: ["frobnicate"], message: "certpath: unknown command 'frobnicate' (commands: verify, show, batch, limbo"),
+        Case(arguments: ["verify", "rsa/server.pem", "--bogus"], message: "certpath verify: unknown option '--bogus'"),
+        Case(arguments: ["verify", "rsa/server.pem", "--anchor", "rsa/root.pem"],
+             message: "certpath verify: unknown option '--anchor'; did you mean '--anchors'?"),
+        Case(arguments: ["verify", "rsa/server.pem", "-x"], message: "certpath verify: unknown option '-x' (see 'certpath verify --help')"),
+        Case(arguments: ["verify", "rsa/server.pem", "--anchors"], message: "certpath verify: option '--anchors' needs a value (FILE)"),
+        Case(arguments: ["verify", "rsa/server.pem", "--anchors", "--json"],
+             message: "certpath verify: option '--anchors' needs a value (FILE), found option '--json'"),
+        Case(arguments: ["verify", "rsa/server.pem", "--json=yes"], message: "certpath verify: option '--json' takes no value"),
+        Case(arguments: server + ["--at", "2026-01-01", "--at", "2026-01-02"], message: "certpath verify: option '--at' given more than once"),
+        Case(arguments: ["verify"], message: "certpath verify: missing LEAF (see 'certpath verify --help')"),
+        Case(arguments: ["verify", "rsa/server.pem", "rsa/root.pem"], message: "certpath verify: unexpected argument 'rsa/root.pem'"),
+        Case(arguments: ["verify", "no-such-file.pem"], message: "certpath verify: no-such-file.pem: cannot read: No such file or directory"),
+        Case(arguments: ["verify", "rsa/server.pem", "--anchors", "rsa"], message: "certpath verify: rsa: cannot read: it is a directory"),
+        Case(arguments: ["verify", "rsa/server.pem", "--intermediates", "rsa/keys/server.key"],
+             message: "certpath verify: rsa/keys/server.key: no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER certificate; found only line 1: PRIVATE KEY block)"),
+        Case(arguments: server + ["--at", "yesterday"], message: "certpath verify: --at: bad time 'yesterday': expected RFC 3339"),
+        Case(arguments: server + ["--at", "2026-02-30T00:00:00Z"], message: "certpath verify: --at: bad time '2026-02-30T00:00:00Z'"),
+        Case(arguments: server + ["--server", "bad_host.example"],
+             message: "certpath verify: --server 'bad_host.example': not a valid host name or IP address: underscore"),
+        Case(arguments: server + ["--server", "*.customer1.example"],
+             message: "certpath verify: --server '*.customer1.example': not a valid host name or IP address"),
+        Case(arguments: server + ["--ip", "192.0.2"], message: "certpath verify: --ip '192.0.2': not an IPv4 address"),
+        Case(arguments: server + ["--server", "a.example", "--ip", "192.0.2.1"],
+             message: "certpath verify: --server and --ip cannot be used together"),
+        Case(arguments: server + ["--client", "--server", "a.example"], message: "certpath verify: --client and --server cannot be used together"),
+        Case(arguments: server + ["--expect-name", "a.example"], message: "certpath verify: --expect-name needs --client"),
+        Case(arguments: server + ["--client", "--expect-name", "a@b@c"], message: "certpath verify: --expect-name 'a@b@c': not a valid e-mail address"),
+        Case(arguments: server + ["--pin-sha256", "not-a-pin"], message: "certpath verify: --pin-sha256 'not-a-pin': expected the base64 SHA-256"),
+        Case(arguments: server + ["--max-depth", "many"], message: "certpath verify: --max-depth 'many': expected a whole number"),
+        Case(arguments: server + ["--max-depth", "65"], message: "certpath verify: --max-depth '65': expected a whole number of intermediates from 0 to 64"),
+        Case(arguments: server + ["--profile", "strict"], message: "certpath verify: --profile 'strict': expected webpki or rfc5280"),
+        Case(arguments: server + ["--policy", "2.5.29.x"], message: "certpath verify: --policy '2.5.29.x': not a dotted object identifier"),
+        Case(arguments: server + ["--crl", "rsa/server.pem"], message: "certpath verify: rsa/server.pem: no CRL found (expected DER or PEM \"X509 CRL\" blocks)"),
+        Case(arguments: server + ["--crl", "missing.crl"], message: "certpath verify: missing.crl: cannot read: No such file or directory"),
+        Case(arguments: server + ["--exceptions", "rsa/root.pem"],
+             message: "certpath verify: rsa/root.pem: trust exceptions, line 1: expected the header \"certpath-trust-exceptions 1\""),
+        Case(arguments: ["show"], message: "certpath show: missing FILE"),
+        Case(arguments: ["show", "README.md"], message: "certpath show: README.md: no certificate found"),
+        Case(arguments: ["batch", "extra"], message: "certpath batch: unexpected argument 'extra'"),
+        Case(arguments: ["batch", "--anchors", "missing.pem"], message: "certpath batch: missing.pem: cannot read: No such file or directory"),
+        Case(arguments: ["batch", "--profile", "x"], message: "certpath batch: --profile 'x': expected webpki or rfc5280"),
+        Case(arguments: ["limbo"], message: "certpath limbo: missing FILE.json"),
+        Case(arguments: ["limbo", "missing.json"], message: "certpath limbo: missing.json: cannot read: No such file or directory"),
+        Case(arguments: ["limbo", "manifest.json"], message: "certpath limbo: manifest.json: not an x509-limbo suite: missing \"version\""),
+    ]
+
+    @Test(arguments: cases) func usageError(_ testCase: Case) throws {
+        let run = try CLI.run(testCase.arguments)
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty, "stdout: \(run.stdout)")
+        #expect(run.errorLines.count == 1, "stderr: \(run.stderr)")
+        #expect(run.stderr.hasPrefix(testCase.message), "stderr: \(run.stderr)")
+    }
+
+    @Test func noCommandPrintsTheOverviewAndFails() throws {
+        let run = try CLI.run([])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("usage: certpath <command> [arguments]"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func everyCommandHasHelp() throws {
+        let overview = try CLI.run(["--help"])
+        #expect(overview.status == 0)
+        for command in ["verify", "show", "batch", "limbo"] {
+            #expect(overview.stdout.contains("  \(command) "), "overview lacks \(command)")
+            let help = try CLI.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.hasPrefix("usage: certpath \(command) "), "\(command) --help: \(help.stdout)")
+            #expect(help.stdout.contains("exit status:"))
+            #expect(help.stderr.isEmpty)
+            #expect(try CLI.run(["help", command]).stdout == help.stdout)
+        }
+        let verify = try CLI.run(["verify", "-h"]).stdout
+        for option in ["--intermediates FILE...", "--anchors FILE...", "--system-anchors", "--server HOST", "--ip ADDR", "--client",
+                       "--expect-name NAME...", "--at TIME", "--pin-sha256 B64...", "--exceptions FILE", "--save-exceptions FILE",
+                       "--crl FILE...", "--max-depth N", "--json", "--explain", "--policy OID...", "--require-explicit-policy",
+                       "--inhibit-policy-mapping", "--inhibit-any-policy", "--profile NAME"] {
+            #expect(verify.contains(option), "verify --help lacks \(option)")
+        }
+    }
+
+    @Test func showNamesTheFileOffsetAndRuleOfMalformedDER() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = try #require(try CLI.certificates("rsa/server.pem").first)
+
+        // A DER file with one byte after the certificate.
+        let trailing = directory.appendingPathComponent("trailing.der")
+        try Data(good.der + [0x00]).write(to: trailing)
+        let trailingError = try #require(libraryError(good.der + [0x00]))
+        #expect(trailingError.code == .trailingData)
+        var run = try CLI.run(["show", trailing.path])
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "certpath show: \(trailing.path): certificate 1 is malformed: byte \(trailingError.offset): trailingData "
+            + "(expected \(trailingError.expected))\n")
+
+        // A PEM file whose second block has a non-minimal serialNumber INTEGER.
+        var der = good.der
+        let serialOffset = try #require(serialIntegerOffset(der))
+        der[serialOffset + 2] = 0x00
+        der[serialOffset + 3] = 0x01
+        let serialError = try #require(libraryError(der))
+        #expect(serialError.code == .nonMinimalInteger)
+        #expect(serialError.offset == serialOffset)
+        let first = PEM.encode(good.der)
+        let secondBlockLine = first.split(separator: "\n").count + 1
+        let pem = directory.appendingPathComponent("chain.pem")
+        try (first + PEM.encode(der)).write(to: pem, atomically: true, encoding: .utf8)
+        run = try CLI.run(["show", pem.path])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("certpath show: \(pem.path): certificate 2 (PEM block at line \(secondBlockLine); "), "\(run.stderr)")
+        #expect(run.stderr.contains("is malformed: byte \(serialOffset): nonMinimalInteger (expected \(serialError.expected))"), "\(run.stderr)")
+
+        // Other files are still shown, and the status is still 2.
+        run = try CLI.run(["show", "rsa/root.pem", trailing.path])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("rsa/root.pem: certificate 1 of 1"))
+    }
+
+    /// The library's parse error for `der`, or `nil` when it parses.
+    func libraryError(_ der: [UInt8]) -> DERError? {
+        do {
+            _ = try Certificate(derEncoded: der)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The offset of the serialNumber INTEGER of a v3 RSA-2048 certificate (after the version [0]).
+    func serialIntegerOffset(_ der: [UInt8]) -> Int? {
+        // Certificate and TBSCertificate SEQUENCE headers (long form, 2 length bytes), then [0] version.
+        guard der.count > 20, der[0] == 0x30, der[1] == 0x82, der[4] == 0x30, der[5] == 0x82, der[8] == 0xA0 else { return nil }
+        let offset = 8 + 2 + Int(der[9])
+        return der[offset] == 0x02 && der[offset + 1] >= 2 && der[offset + 2] & 0x80 == 0 ? offset : nil
+    }
+}

@@ -1,0 +1,395 @@
+import CertPath
+import Foundation
+import Testing
+
+/// `certpath verify` through the built executable: exit statuses, the human report, the JSON schema,
+/// the sample PKI manifest, trust exceptions, pins, system anchors and the policy flags.
+@Suite struct VerifyCLITests {
+    // MARK: - Sample PKI manifest
+
+    struct ManifestCase: Decodable, CustomTestStringConvertible, Sendable {
+        let id: String
+        let leaf: String
+        let intermediates: [String]
+        let anchors: [String]
+        let purpose: String
+        let hostname: String?
+        let ip: String?
+        let time: String
+        let expected: String
+        let failure: String?
+        var testDescription: String { id }
+    }
+
+    struct Manifest: Decodable {
+        let format: String
+        let cases: [ManifestCase]
+    }
+
+    static let manifest: [ManifestCase] = {
+        let url = CLI.samplePKI.appendingPathComponent("manifest.json")
+        guard let data = try? Data(contentsOf: url), let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else { return [] }
+        return manifest.cases
+    }()
+
+    static let manifestCases = manifest
+
+    @Test func manifestIsRead() {
+        #expect(Self.manifest.count >= 20)
+        #expect(Self.manifestCases.count >= 15)
+    }
+
+    @Test(arguments: manifestCases) func manifestCaseThroughTheCLI(_ testCase: ManifestCase) throws {
+        var arguments = ["verify", testCase.leaf, "--at", testCase.time, "--json"]
+        for file in testCase.intermediates { arguments += ["--intermediates", file] }
+        for file in testCase.anchors { arguments += ["--anchors", file] }
+        if let hostname = testCase.hostname { arguments += ["--server", hostname] }
+        if let ip = testCase.ip { arguments += ["--ip", ip] }
+        if testCase.purpose == "client" { arguments += ["--client"] }
+        let run = try CLI.run(arguments)
+        let json = try run.json()
+        if testCase.expected == "trusted" {
+            #expect(run.status == 0, "\(run.stdout)")
+            #expect(try field(json, "status", as: String.self) == "trusted")
+            #expect(json["primaryFailure"] is NSNull)
+        } else {
+            #expect(run.status == 1, "\(run.stdout)")
+            #expect(try field(json, "status", as: String.self) == "untrusted")
+            let primary = try field(json, "primaryFailure", as: [String: Any].self)
+            #expect(try field(primary, "code", as: String.self) == testCase.failure)
+        }
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+    }
+
+    // MARK: - Revocation
+
+    /// NIST PKITS 4.4.3 (Invalid Revoked EE Test3) through `--crl`, from the installed cryptography-vectors.
+    @Test func revokedEndEntityWithCRLs() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let found = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            print("SKIPPED revokedEndEntityWithCRLs: cryptography-vectors is not installed (run scripts/bootstrap)")
+            return
+        }
+        let pkits = URL(fileURLWithPath: found.trimmingCharacters(in: .whitespacesAndNewlines)).appendingPathComponent("x509/PKITS_data")
+        let base = ["verify", "certs/InvalidRevokedEETest3EE.crt", "--intermediates", "certs/GoodCACert.crt",
+                    "--anchors", "certs/TrustAnchorRootCertificate.crt", "--at", "2020-01-01T00:00:00Z", "--profile", "rfc5280", "--json"]
+        let withoutCRLs = try CLI.run(base, in: pkits)
+        #expect(withoutCRLs.status == 0, "\(withoutCRLs.stdout) \(withoutCRLs.stderr)")
+        let revoked = try CLI.run(base + ["--crl", "crls/GoodCACRL.crl", "--crl", "crls/TrustAnchorRootCRL.crl"], in: pkits)
+        #expect(revoked.status == 1, "\(revoked.stdout) \(revoked.stderr)")
+        let primary = try field(try revoked.json(), "primaryFailure", as: [String: Any].self)
+        #expect(try field(primary, "code", as: String.self) == "revoked")
+        #expect(try field(primary, "recoverable", as: Bool.self) == false)
+    }
+
+    // MARK: - Human output
+
+    @Test func trustedHumanReport() throws {
+        let run = try CLI.run(CLI.trustedServer)
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "trusted: CN=server.customer1.example,O=Customer 1 for TLS server server.customer1.example")
+        #expect(lines.contains("path:"))
+        #expect(lines.contains("  [0] end entity: CN=server.customer1.example,O=Customer 1"))
+        #expect(lines.contains("  [1] intermediate: CN=Example Corp Customer 1 CA R1,OU=Customer 1,O=Example Corp,C=US"))
+        #expect(lines.contains("  [2] trust anchor: CN=Example Corp Root CA R1,O=Example Corp,C=US"))
+        let leaf = try #require(try CLI.certificates("rsa/server.pem").first)
+        let fingerprint = SHA256Digest(hashing: leaf.der).hex
+        #expect(lines.contains("      sha256:   \(fingerprint.prefix(16))…"))
+        #expect(lines.contains("      validity: 2025-01-01T00:00:00Z to 2045-01-01T00:00:00Z"))
+        #expect(lines.contains("      key:      RSA-2048"))
+        #expect(lines.contains("validation time: 2026-06-01T00:00:00Z, profile: webpki"))
+        #expect(!run.stdout.contains("attempts ("))
+    }
+
+    @Test func untrustedHumanReportWithExplain() throws {
+        let run = try CLI.run(["verify", "rsa/server-expired.pem", "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/root.pem",
+                               "--server", "server.customer1.example", "--at", CLI.time, "--explain"])
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "untrusted: CN=server.customer1.example,O=Customer 1 expired at 2021-01-01T00:00:00Z "
+            + "(validation time 2026-06-01T00:00:00Z)")
+        #expect(lines.contains("path (best attempt, ends at a trust anchor):"))
+        #expect(lines.contains("summary:"))
+        #expect(lines.contains("  intermediate: CN=Example Corp Customer 1 CA R1,OU=Customer 1,O=Example Corp,C=US: ok"))
+        #expect(lines.contains("failure class: recoverable (a trust exception could accept it: --save-exceptions)"))
+        #expect(lines.contains("attempts (1):"))
+        #expect(lines.contains("  attempt 1 (reaches a trust anchor):"))
+        #expect(lines.contains { $0.hasPrefix("        expired: CN=server.customer1.example,O=Customer 1 expired at 2021-01-01") })
+    }
+
+    @Test func missingIntermediateIsExplainedInPlainWords() throws {
+        let run = try CLI.run(["verify", "rsa/server.pem", "--anchors", "rsa/root.pem", "--server", "server.customer1.example",
+                               "--at", CLI.time])
+        #expect(run.status == 1)
+        #expect(run.stdout.hasPrefix("untrusted: no certificate for issuer CN=Example Corp Customer 1 CA R1,OU=Customer 1,O=Example Corp,C=US"
+            + " of CN=server.customer1.example,O=Customer 1; the server did not send its intermediate"))
+        #expect(run.stdout.contains("path (best attempt, no trust anchor reached):"))
+    }
+
+    // MARK: - JSON schema
+
+    /// Checks the documented members of a certificate of `chain`.
+    func checkCertificate(_ certificate: [String: Any], role: String, _ expected: Certificate) throws {
+        #expect(try field(certificate, "role", as: String.self) == role)
+        #expect(try field(certificate, "subject", as: String.self) == expected.subject.description)
+        #expect(try field(certificate, "issuer", as: String.self) == expected.issuer.description)
+        #expect(try field(certificate, "serial", as: String.self) == expected.serialNumberHex)
+        #expect(try field(certificate, "notBefore", as: String.self) == expected.notBefore.description)
+        #expect(try field(certificate, "notAfter", as: String.self) == expected.notAfter.description)
+        #expect(try field(certificate, "publicKey", as: String.self) == expected.subjectPublicKeyInfo.key.summary)
+        #expect(try field(certificate, "sha256", as: String.self) == SHA256Digest(hashing: expected.der).hex)
+        #expect(try field(certificate, "keyPin", as: String.self) == SHA256Digest(hashing: expected.subjectPublicKeyInfo.der).base64)
+        _ = try field(certificate, "failures", as: [Any].self)
+    }
+
+    @Test func trustedJSONSchema() throws {
+        let run = try CLI.run(CLI.trustedServer + ["--json"])
+        #expect(run.status == 0)
+        let json = try run.json()
+        #expect(try field(json, "format", as: String.self) == "certpath-verify")
+        #expect(try field(json, "version", as: Int.self) == 1)
+        #expect(try field(json, "status", as: String.self) == "trusted")
+        #expect(try field(json, "trusted", as: Bool.self) == true)
+        let purpose = try field(json, "purpose", as: [String: Any].self)
+        #expect(try field(purpose, "kind", as: String.self) == "server")
+        #expect(try field(purpose, "name", as: String.self) == "server.customer1.example")
+        #expect(try field(json, "profile", as: String.self) == "webpki")
+        #expect(try field(json, "validationTime", as: String.self) == CLI.time)
+        let chain = try field(json, "chain", as: [[String: Any]].self)
+        #expect(chain.count == 3)
+        if chain.count == 3 {
+            try checkCertificate(chain[0], role: "end entity", try #require(try CLI.certificates("rsa/server.pem").first))
+            try checkCertificate(chain[1], role: "intermediate", try #require(try CLI.certificates("rsa/intermediate.pem").first))
+            try checkCertificate(chain[2], role: "trust anchor", try #require(try CLI.certificates("rsa/root.pem").first))
+        }
+        #expect(try field(json, "anchorReached", as: Bool.self) == true)
+        #expect(json["primaryFailure"] is NSNull)
+        #expect(try field(json, "failures", as: [Any].self).isEmpty)
+        #expect(try field(json, "trustedByException", as: Bool.self) == false)
+        #expect(try field(json, "acceptedFailures", as: [Any].self).isEmpty)
+        #expect(try field(json, "exceptionAvailable", as: Bool.self) == false)
+        #expect(json["summary"] is NSNull)
+        #expect(json["attempts"] == nil, "attempts only with --explain")
+    }
+
+    @Test func untrustedJSONSchemaWithAttempts() throws {
+        let run = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", "rsa/root.pem", "--server", "www.customer2.example",
+                               "--at", CLI.time, "--json", "--explain"])
+        #expect(run.status == 1)
+        let json = try run.json()
+        #expect(try field(json, "status", as: String.self) == "untrusted")
+        #expect(try field(json, "trusted", as: Bool.self) == false)
+        let primary = try field(json, "primaryFailure", as: [String: Any].self)
+        #expect(try field(primary, "code", as: String.self) == "hostnameMismatch")
+        #expect(try field(primary, "recoverable", as: Bool.self) == true)
+        #expect(try field(primary, "message", as: String.self)
+            == "the certificate is not valid for www.customer2.example; it is valid for server.customer1.example, 192.0.2.10")
+        #expect(try field(primary, "certificate", as: String.self) == "CN=server.customer1.example,O=Customer 1")
+        let leaf = try #require(try CLI.certificates("rsa/server.pem").first)
+        #expect(try field(primary, "certificateSHA256", as: String.self) == SHA256Digest(hashing: leaf.der).hex)
+        let failures = try field(json, "failures", as: [[String: Any]].self)
+        #expect(failures.map { $0["code"] as? String } == ["hostnameMismatch"])
+        let chain = try field(json, "chain", as: [[String: Any]].self)
+        #expect(chain.count == 3)
+        #expect((chain.first?["failures"] as? [[String: Any]])?.first?["code"] as? String == "hostnameMismatch")
+        #expect((chain.last?["failures"] as? [Any])?.isEmpty == true)
+        #expect(try field(json, "exceptionAvailable", as: Bool.self) == true)
+        #expect(try field(json, "summary", as: String.self).hasPrefix("the certificate is not valid for www.customer2.example"))
+        let attempts = try field(json, "attempts", as: [[String: Any]].self)
+        #expect(!attempts.isEmpty)
+        let attempt = try #require(attempts.first)
+        #expect(try field(attempt, "anchorReached", as: Bool.self) == true)
+        #expect(try field(attempt, "valid", as: Bool.self) == false)
+        #expect(try field(attempt, "chain", as: [[String: Any]].self).count == 3)
+        _ = try field(attempt, "pathFailures", as: [Any].self)
+    }
+
+    @Test func fatalFailureInJSON() throws {
+        let run = try CLI.run(["verify", "rsa/server-bad-signature.pem", "--intermediates", "rsa/intermediate.pem",
+                               "--anchors", "rsa/root.pem", "--at", CLI.time, "--json"])
+        #expect(run.status == 1)
+        let json = try run.json()
+        let primary = try field(json, "primaryFailure", as: [String: Any].self)
+        #expect(try field(primary, "code", as: String.self) == "badSignature")
+        #expect(try field(primary, "recoverable", as: Bool.self) == false)
+        #expect(try field(json, "exceptionAvailable", as: Bool.self) == false)
+        let purpose = try field(json, "purpose", as: [String: Any].self)
+        #expect(try field(purpose, "kind", as: String.self) == "any")
+    }
+
+    // MARK: - Chains, anchors, pins
+
+    @Test func leafFileMayHoldTheWholeChain() throws {
+        // server-chain.pem is leaf + intermediate: no --intermediates needed.
+        let run = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", "rsa/root.pem", "--ip", "192.0.2.10", "--at", CLI.time])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.hasPrefix("trusted: CN=server.customer1.example,O=Customer 1 for TLS server 192.0.2.10"))
+    }
+
+    @Test func systemAnchorsAreTheDefaultWithoutAnchors() throws {
+        let root = CLI.samplePKI.appendingPathComponent("rsa/root.pem").path
+        let arguments = ["verify", "rsa/server-chain.pem", "--server", "server.customer1.example", "--at", CLI.time]
+        // The system store (SSL_CERT_FILE) holds the sample root: trusted without --anchors.
+        #expect(try CLI.run(arguments, environment: ["SSL_CERT_FILE": root]).status == 0)
+        // With --anchors only the given anchors count.
+        let onlyOld = try CLI.run(arguments + ["--anchors", "rsa/old-root.pem", "--json"], environment: ["SSL_CERT_FILE": root])
+        #expect(onlyOld.status == 1)
+        // --system-anchors adds the system store to them.
+        #expect(try CLI.run(arguments + ["--anchors", "rsa/old-root.pem", "--system-anchors"], environment: ["SSL_CERT_FILE": root]).status == 0)
+        // An empty system store: untrusted, with a warning on stderr.
+        let empty = try CLI.run(arguments)
+        #expect(empty.status == 1)
+        #expect(empty.stderr.contains("warning: no system anchors found"))
+    }
+
+    func keyPin(_ file: String) throws -> String {
+        let certificate = try #require(try CLI.certificates(file).first)
+        return SHA256Digest(hashing: certificate.subjectPublicKeyInfo.der).base64
+    }
+
+    @Test func pinnedSelfSignedServer() throws {
+        let pin = try keyPin("rsa/selfsigned-server.pem")
+        let base = ["verify", "rsa/selfsigned-server.pem", "--server", "selfsigned.customer1.example", "--at", CLI.time]
+        let pinned = try CLI.run(base + ["--pin-sha256", pin, "--json"])
+        #expect(pinned.status == 0, "\(pinned.stdout)")
+        let chain = try field(try pinned.json(), "chain", as: [[String: Any]].self)
+        #expect(chain.map { $0["role"] as? String } == ["end entity, trusted directly"])
+        // The curl spelling of the same pin.
+        #expect(try CLI.run(base + ["--pin-sha256", "sha256//" + pin]).status == 0)
+        // Without the pin, against the sample root: self-signed and not trusted.
+        let unpinned = try CLI.run(base + ["--anchors", "rsa/root.pem", "--json"])
+        #expect(unpinned.status == 1)
+        #expect((try unpinned.json()["primaryFailure"] as? [String: Any])?["code"] as? String == "selfSignedNotTrusted")
+        // The pin does not excuse a name mismatch.
+        let otherName = try CLI.run(["verify", "rsa/selfsigned-server.pem", "--server", "other.example", "--at", CLI.time,
+                                     "--pin-sha256", pin, "--json"])
+        #expect(otherName.status == 1)
+        #expect((try otherName.json()["primaryFailure"] as? [String: Any])?["code"] as? String == "hostnameMismatch")
+    }
+
+    @Test func pinnedKeyIsRequiredInThePath() throws {
+        // The intermediate's key pinned: it becomes the anchor, and the path contains it.
+        let intermediatePin = try keyPin("rsa/intermediate.pem")
+        let viaPin = try CLI.run(["verify", "rsa/server-chain.pem", "--server", "server.customer1.example", "--at", CLI.time,
+                                  "--pin-sha256", intermediatePin, "--json"])
+        #expect(viaPin.status == 0, "\(viaPin.stdout)")
+        #expect(try field(try viaPin.json(), "chain", as: [[String: Any]].self).last?["role"] as? String == "trust anchor")
+        // A pin of a key that is not in the path: pinMismatch even though the root anchors the path.
+        let wrongPin = try CLI.run(CLI.trustedServer + ["--pin-sha256", try keyPin("rsa/old-root.pem"), "--json"])
+        #expect(wrongPin.status == 1)
+        #expect((try wrongPin.json()["primaryFailure"] as? [String: Any])?["code"] as? String == "pinMismatch")
+    }
+
+    // MARK: - Trust exceptions
+
+    @Test func exceptionsRoundTrip() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("exceptions.txt").path
+        let expired = ["verify", "rsa/server-expired.pem", "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/root.pem",
+                       "--at", CLI.time]
+
+        let first = try CLI.run(expired + ["--server", "server.customer1.example", "--save-exceptions", file])
+        #expect(first.status == 1)
+        #expect(first.stderr == "certpath verify: saved a trust exception for this leaf accepting expired to \(file)\n")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.hasPrefix("certpath-trust-exceptions 1\n"))
+        let leaf = try #require(try CLI.certificates("rsa/server-expired.pem").first)
+        #expect(text.contains("failure expired \(SHA256Digest(hashing: leaf.der).hex)\n"))
+
+        // Applied: trusted by the exception, the accepted failure reported.
+        let second = try CLI.run(expired + ["--server", "server.customer1.example", "--exceptions", file, "--json"])
+        #expect(second.status == 0, "\(second.stdout)")
+        let json = try second.json()
+        #expect(try field(json, "trustedByException", as: Bool.self) == true)
+        #expect(try field(json, "acceptedFailures", as: [[String: Any]].self).map { $0["code"] as? String } == ["expired"])
+        let human = try CLI.run(expired + ["--server", "server.customer1.example", "--exceptions", file])
+        #expect(human.stdout.hasPrefix("trusted by a trust exception: CN=server.customer1.example,O=Customer 1"))
+
+        // A new failure (another host name) is not covered.
+        let otherHost = try CLI.run(expired + ["--server", "www.customer1.example", "--exceptions", file, "--json"])
+        #expect(otherHost.status == 1)
+        // Nor another certificate with the same defect.
+        let otherLeaf = try CLI.run(["verify", "rsa/server-not-yet-valid.pem", "--intermediates", "rsa/intermediate.pem",
+                                     "--anchors", "rsa/root.pem", "--at", CLI.time, "--exceptions", file])
+        #expect(otherLeaf.status == 1)
+
+        // A tampered file is refused with its line.
+        let tampered = directory.appendingPathComponent("tampered.txt")
+        try text.replacingOccurrences(of: "failure expired", with: "failure notYetValid").write(to: tampered, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(expired + ["--exceptions", tampered.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("checksum mismatch"), "\(refused.stderr)")
+    }
+
+    @Test func nothingIsSavedForFatalOrTrustedResults() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("exceptions.txt").path
+        let fatal = try CLI.run(["verify", "rsa/server-bad-signature.pem", "--intermediates", "rsa/intermediate.pem",
+                                 "--anchors", "rsa/root.pem", "--at", CLI.time, "--save-exceptions", file])
+        #expect(fatal.status == 1)
+        #expect(fatal.stderr.hasPrefix("certpath verify: nothing saved to \(file): badSignature is a fatal failure; "
+            + "trust exceptions can only accept recoverable failures"))
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let trusted = try CLI.run(CLI.trustedServer + ["--save-exceptions", file])
+        #expect(trusted.status == 0)
+        #expect(trusted.stderr == "certpath verify: nothing saved to \(file): the result is trusted, so there is nothing to except\n")
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
+    // MARK: - Purpose, depth, policy and profile flags
+
+    @Test func clientCertificateWithExpectedNames() throws {
+        let base = ["verify", "rsa/client.pem", "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/root.pem",
+                    "--at", CLI.time, "--client", "--profile", "rfc5280", "--json"]  // the profile flag is reported back
+        let named = try CLI.run(base + ["--expect-name", "alice@customer1.example", "--expect-name", "client.customer1.example"])
+        #expect(named.status == 0, "\(named.stdout)")
+        let json = try named.json()
+        #expect(try field(json, "profile", as: String.self) == "rfc5280")
+        let purpose = try field(json, "purpose", as: [String: Any].self)
+        #expect(try field(purpose, "kind", as: String.self) == "client")
+        #expect(try field(purpose, "expectedNames", as: [String].self) == ["alice@customer1.example", "client.customer1.example"])
+        let other = try CLI.run(base + ["--expect-name", "bob@customer1.example"])
+        #expect(other.status == 1)
+        #expect((try other.json()["primaryFailure"] as? [String: Any])?["code"] as? String == "nameMismatch")
+        // A server certificate is not a client certificate.
+        let server = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", "rsa/root.pem", "--at", CLI.time, "--client",
+                                  "--profile", "rfc5280", "--json"])
+        #expect((try server.json()["primaryFailure"] as? [String: Any])?["code"] as? String == "extendedKeyUsageForbids")
+    }
+
+    @Test func maxDepthLimitsIntermediates() throws {
+        let zero = try CLI.run(CLI.trustedServer + ["--max-depth", "0", "--json"])
+        #expect(zero.status == 1)
+        #expect((try zero.json()["primaryFailure"] as? [String: Any])?["code"] as? String == "maximumDepthExceeded")
+        #expect(try CLI.run(CLI.trustedServer + ["--max-depth", "1"]).status == 0)
+    }
+
+    @Test func policyInputs() throws {
+        // The sample PKI asserts no certificate policy: requiring an explicit policy fails.
+        let explicit = try CLI.run(CLI.trustedServer + ["--require-explicit-policy", "--json"])
+        #expect(explicit.status == 1)
+        #expect((try explicit.json()["primaryFailure"] as? [String: Any])?["code"] as? String == "policyRequired")
+        // A user-initial-policy-set alone does not require a policy (RFC 5280 6.1.5 (g)).
+        #expect(try CLI.run(CLI.trustedServer + ["--policy", "2.23.140.1.2.1"]).status == 0)
+        #expect(try CLI.run(CLI.trustedServer + ["--inhibit-policy-mapping", "--inhibit-any-policy"]).status == 0)
+    }
+
+    @Test func crossSignedPathBacktracks() throws {
+        let run = try CLI.run(["verify", "rsa/server.pem", "--intermediates", "rsa/intermediate-cross-expired.pem",
+                               "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/old-root.pem", "--anchors", "rsa/root.pem",
+                               "--server", "server.customer1.example", "--at", CLI.time, "--explain"])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("  [2] trust anchor: CN=Example Corp Root CA R1,O=Example Corp,C=US"))
+    }
+}

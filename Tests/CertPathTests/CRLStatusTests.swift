@@ -1,0 +1,192 @@
+import Testing
+
+@testable import CertPath
+
+/// RFC 5280 6.3.3 (c), (i)-(l) and 5.2.4: which entry lists a certificate, how delta CRLs combine with
+/// complete CRLs, removeFromCRL and certificateHold, and when the status is final; 6.3 options.
+@Suite("CRL status")
+struct CRLStatusTests {
+    typealias F = CRLFixture
+
+    static let leaf = F.certificate(serial: [0x05])
+
+    func crl(number: Int64, base: Int64? = nil, issuer: [UInt8] = F.name("CA"), entries: [[UInt8]]? = nil,
+             extra: [[UInt8]] = [], thisUpdate: String = "200101000000Z", nextUpdate: String? = "300101000000Z") throws -> CertificateRevocationList {
+        var crl = F.CRL()
+        crl.issuer = issuer
+        crl.entries = entries
+        crl.thisUpdate = F.utcTime(thisUpdate)
+        crl.nextUpdate = nextUpdate.map(F.utcTime)
+        crl.extensions = [F.crlNumber(number)] + (base.map { [F.deltaIndicator($0)] } ?? []) + extra
+        return try crl.parse()
+    }
+
+    static let time = UnixTime(year: 2021, month: 1, day: 1)!
+
+    // MARK: Entries
+
+    @Test("An entry lists a certificate by serial number and by the certificate issuer in force (5.3.3)")
+    func entryMatching() throws {
+        let other = F.directoryName(F.name("Other CA"))
+        let indirect = try crl(number: 1, entries: [
+            F.entry(serial: [0x05], extensions: [F.certificateIssuer([other])]),
+            F.entry(serial: [0x06]),
+            F.entry(serial: [0x07], extensions: [F.certificateIssuer([F.directoryName(F.name("CA"))])]),
+        ], extra: [F.issuingDistributionPoint(indirect: true)])
+        // Serial 05 is listed for Other CA, not for CA.
+        #expect(RevocationState.entry(listing: Self.leaf, in: indirect) == nil)
+        let fromOther = F.certificate(issuer: F.name("Other CA"), serial: [0x05])
+        #expect(RevocationState.entry(listing: fromOther, in: indirect)?.serialNumber == [0x05][...])
+        // 06 inherits Other CA.
+        #expect(RevocationState.entry(listing: F.certificate(issuer: F.name("Other CA"), serial: [0x06]), in: indirect) != nil)
+        #expect(RevocationState.entry(listing: F.certificate(serial: [0x06]), in: indirect) == nil)
+        #expect(RevocationState.entry(listing: F.certificate(serial: [0x07]), in: indirect) != nil)
+        // Without certificateIssuer, entries are the CRL issuer's: a same-serial certificate of another issuer is not listed.
+        let direct = try crl(number: 1, entries: [F.entry(serial: [0x05])])
+        #expect(RevocationState.entry(listing: Self.leaf, in: direct) != nil)
+        #expect(RevocationState.entry(listing: fromOther, in: direct) == nil)
+    }
+
+    @Test("One serial repeated for 20,000 certificate issuers of an indirect CRL: the right entry is found")
+    func repeatedSerial() throws {
+        var entries: [[UInt8]] = []
+        for index in 0..<20_000 {
+            entries.append(F.entry(serial: [0x05], extensions: [F.reasonCode(index == 19_999 ? 9 : 1),
+                                                                F.certificateIssuer([F.directoryName(F.name("Issuer \(index)"))])]))
+        }
+        let indirect = try crl(number: 1, entries: entries, extra: [F.issuingDistributionPoint(indirect: true)])
+        #expect(indirect.entries(serialNumber: [0x05][...]).count == 20_000)
+        let last = F.certificate(issuer: F.name("ISSUER   19999"), serial: [0x05])
+        #expect(RevocationState.entry(listing: last, in: indirect)?.reason == .privilegeWithdrawn)
+        #expect(RevocationState.entry(listing: Self.leaf, in: indirect) == nil)
+    }
+
+    // MARK: (i)-(l)
+
+    @Test("(j), (l): a complete CRL listing the certificate revokes it; one that does not adds its reasons")
+    func completeCRL() throws {
+        var state = RevocationState()
+        let unlisted = try crl(number: 1, entries: [F.entry(serial: [0x01])])
+        state.apply(complete: unlisted, delta: nil, for: Self.leaf, interimReasons: [.keyCompromise])
+        #expect(state.reasonsMask == [.keyCompromise] && !state.isFinal)
+        let listed = try crl(number: 2, entries: [F.entry(serial: [0x05], extensions: [F.reasonCode(9)])])
+        state.apply(complete: listed, delta: nil, for: Self.leaf, interimReasons: ReasonFlags.all.subtracting(.keyCompromise))
+        guard case .revoked(let entry, let by) = state.status else {
+            Issue.record("expected revoked, got \(state.status)")
+            return
+        }
+        #expect(entry.reason == .privilegeWithdrawn && by === listed && state.isFinal)
+    }
+
+    @Test("(i), (k): a delta CRL entry wins; removeFromCRL undoes a certificateHold")
+    func deltaEntries() throws {
+        let held = try crl(number: 1, entries: [F.entry(serial: [0x05], extensions: [F.reasonCode(6)])])
+        let removed = try crl(number: 2, base: 1, entries: [F.entry(serial: [0x05], extensions: [F.reasonCode(8)])])
+        var state = RevocationState()
+        state.apply(complete: held, delta: removed, for: Self.leaf, interimReasons: .all)
+        guard case .unrevoked = state.status else {
+            Issue.record("removeFromCRL must undo the hold, got \(state.status)")
+            return
+        }
+        #expect(state.isFinal)
+
+        // The hold alone revokes (certificateHold is a revocation reason).
+        var holdOnly = RevocationState()
+        holdOnly.apply(complete: held, delta: nil, for: Self.leaf, interimReasons: .all)
+        guard case .revoked(let entry, _) = holdOnly.status else {
+            Issue.record("expected revoked")
+            return
+        }
+        #expect(entry.reason == .certificateHold)
+
+        // A delta revoking a certificate the complete CRL does not list.
+        let clean = try crl(number: 1)
+        let compromised = try crl(number: 3, base: 1, entries: [F.entry(serial: [0x05], extensions: [F.reasonCode(1)])])
+        var newer = RevocationState()
+        newer.apply(complete: clean, delta: compromised, for: Self.leaf, interimReasons: .all)
+        guard case .revoked(let deltaEntry, let source) = newer.status else {
+            Issue.record("expected revoked by the delta")
+            return
+        }
+        #expect(deltaEntry.reason == .keyCompromise && source === compromised)
+
+        // removeFromCRL for a certificate the complete CRL never listed: not revoked.
+        var neverListed = RevocationState()
+        neverListed.apply(complete: clean, delta: removed, for: Self.leaf, interimReasons: .all)
+        guard case .unrevoked = neverListed.status else {
+            Issue.record("expected unrevoked")
+            return
+        }
+    }
+
+    // MARK: Delta CRLs (5.2.4, 6.3.3 (c))
+
+    @Test("A delta CRL extends a complete CRL of the same issuer and scope whose number is at least its base")
+    func deltaMatching() throws {
+        let complete = try crl(number: 2)
+        #expect(DeltaCRLs.mismatch(try crl(number: 3, base: 1), complete: complete, at: Self.time) == nil)
+        #expect(DeltaCRLs.mismatch(try crl(number: 3, base: 2), complete: complete, at: Self.time) == nil)
+        #expect(DeltaCRLs.mismatch(try crl(number: 4, base: 3), complete: complete, at: Self.time)
+                == .completeCRLTooOld(complete: CRLNumber(2), base: CRLNumber(3)))
+        #expect(DeltaCRLs.mismatch(try crl(number: 2, base: 1), complete: complete, at: Self.time) == .notNewer)
+        #expect(DeltaCRLs.mismatch(try crl(number: 3), complete: complete, at: Self.time) == .notADeltaCRL)
+        #expect(DeltaCRLs.mismatch(try crl(number: 3, base: 1, issuer: F.name("Other")), complete: complete, at: Self.time) == .issuerMismatch)
+        #expect(DeltaCRLs.mismatch(try crl(number: 3, base: 1, extra: [F.issuingDistributionPoint(onlyUser: true)]),
+                                   complete: complete, at: Self.time) == .scopeMismatch)
+        let keyed = try crl(number: 2, extra: [F.ext("2.5.29.35", F.der(.sequence) { $0.append(.contextSpecific(0), contents: [1]) })])
+        #expect(DeltaCRLs.mismatch(try crl(number: 3, base: 1), complete: keyed, at: Self.time) == .authorityKeyMismatch)
+        #expect(DeltaCRLs.mismatch(try crl(number: 3, base: 1, nextUpdate: "201201000000Z"), complete: complete, at: Self.time) == .notCurrent)
+        #expect(DeltaCRLs.mismatch(try crl(number: 3, base: 1, thisUpdate: "220101000000Z"), complete: complete, at: Self.time) == .notCurrent)
+        let unusable = try crl(number: 3, base: 1, extra: [F.ext("1.3.6.1.4.1.99999.1", critical: true, [0x05, 0x00])])
+        #expect(DeltaCRLs.mismatch(unusable, complete: complete, at: Self.time) == .unusable)
+    }
+
+    @Test("The applicable delta CRLs come newest first; complete CRLs and mismatches are left out")
+    func applicableDeltas() throws {
+        let complete = try crl(number: 2)
+        let d3 = try crl(number: 3, base: 2), d5 = try crl(number: 5, base: 1), d9 = try crl(number: 9, base: 4)
+        let applicable = DeltaCRLs.applicable(to: complete, among: [d3, complete, d9, d5], at: Self.time)
+        #expect(applicable.map { $0.crlNumber } == [CRLNumber(5), CRLNumber(3)])
+    }
+
+    // MARK: Options
+
+    @Test("Undetermined status: the default rejects only when CRLs were supplied for the issuer (or a named cRLIssuer)")
+    func undeterminedOptions() throws {
+        let caCRL = try crl(number: 1)
+        let signerCRL = try crl(number: 1, issuer: F.name("CRL Signer"), extra: [F.issuingDistributionPoint(indirect: true)])
+        func checker(_ crls: [CertificateRevocationList], _ mode: UndeterminedRevocationStatus) -> RevocationChecker? {
+            var policy = ValidationPolicy()
+            policy.crls = CRLStore(crls)
+            policy.undeterminedRevocationStatus = mode
+            return RevocationChecker(policy: policy, certificates: [])
+        }
+        let other = F.certificate(issuer: F.name("Other CA"))
+        let viaSigner = F.certificate(issuer: F.name("Other CA"),
+                                      distributionPoints: [F.distributionPoint(nil, cRLIssuer: [F.directoryName(F.name("CRL Signer"))])])
+        let byDefault = try #require(checker([caCRL, signerCRL], .rejectWhenIssuerHasCRLs))
+        #expect(byDefault.rejectsUndetermined(Self.leaf))
+        #expect(!byDefault.rejectsUndetermined(other))
+        #expect(byDefault.rejectsUndetermined(viaSigner))
+        #expect(try #require(checker([caCRL], .reject)).rejectsUndetermined(other))
+        #expect(!(try #require(checker([caCRL], .accept)).rejectsUndetermined(Self.leaf)))
+        // No CRLs: no revocation checking, unless undetermined must reject (then every certificate fails).
+        #expect(checker([], .rejectWhenIssuerHasCRLs) == nil)
+        #expect(checker([], .accept) == nil)
+        #expect(checker([], .reject) != nil)
+    }
+
+    @Test("Undetermined explanations name the most telling reasons first")
+    func explanations() throws {
+        let stale = try crl(number: 1, nextUpdate: "200201000000Z")
+        let delta = try crl(number: 2, base: 5)
+        let text = RevocationChecker.explain(covered: [], [.deltaWithoutCompleteCRL(delta), .stale(stale)])
+        #expect(text == "the CRL of CN=CA,O=Test (number 1) is out of date (nextUpdate 2020-02-01T00:00:00Z) and no current delta CRL extends it; "
+                + "the delta CRL of CN=CA,O=Test (number 2) is a delta CRL and no complete CRL it could extend was supplied (RFC 5280 5.2.4)")
+        let notApplicable = RevocationChecker.explain(covered: [], [.deltaNotApplicable(delta, .completeCRLTooOld(complete: CRLNumber(1), base: CRLNumber(5)))])
+        #expect(notApplicable == "the delta CRL of CN=CA,O=Test (number 2) cannot extend the complete CRL: "
+                + "it extends base CRL number 5, newer than the complete CRL's 1 (RFC 5280 5.2.4)")
+        #expect(RevocationChecker.explain(covered: [], []) == "no supplied CRL covers it")
+        #expect(RevocationChecker.explain(covered: [.keyCompromise], []) == "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)")
+    }
+}

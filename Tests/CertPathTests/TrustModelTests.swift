@@ -1,0 +1,313 @@
+import Foundation
+import Testing
+@testable import CertPath
+
+@Suite("Trust model: anchors, pins, distrust")
+struct TrustAnchorTests {
+    @Test func anchorsOnlyByDefaultIgnoresOtherRoots() {
+        // Anchors only (the default once anchors are set): a chain to a root not in the store fails.
+        var evaluation = SamplePKI.server(SamplePKI.rsaServer, anchors: [SamplePKI.oldRoot])
+        evaluation.systemAnchors = TrustStore(anchors: [SamplePKI.rsaRoot])
+        #expect(evaluation.evaluate().primaryFailure == .issuerNotFound(SamplePKI.rsaIntermediate))
+        // Turned off, the system anchors count as well.
+        evaluation.anchorsOnly = false
+        #expect(evaluation.evaluate().isTrusted)
+        // A distrusted entry of the caller's store also wins over the system anchors.
+        evaluation.trustStore = TrustStore([TrustEntry(SamplePKI.rsaRoot, kind: .distrusted)])
+        #expect(!evaluation.evaluate().isTrusted)
+    }
+
+    @Test func intermediateAsOnlyAnchorValidatesItsLeaves() throws {
+        // An anchor is a name and a key, whoever issued it (RFC 5280 6.1.1 (d)).
+        let result = SamplePKI.server(SamplePKI.rsaServer, intermediates: [], anchors: [SamplePKI.rsaIntermediate]).evaluate()
+        guard case .trusted(let path) = result else { Issue.record("untrusted: \(String(describing: result.primaryFailure))"); return }
+        #expect(path.anchor == SamplePKI.rsaIntermediate)
+        #expect(path.certificates == [SamplePKI.rsaServer])
+    }
+
+    @Test func distrustedAnchorIsNeverTrusted() {
+        let store = TrustStore([TrustEntry(SamplePKI.rsaRoot, kind: .anchor), TrustEntry(SamplePKI.rsaRoot, kind: .distrusted)])
+        let evaluation = TrustEvaluation(leaf: SamplePKI.rsaServer, intermediates: [SamplePKI.rsaIntermediate], trustStore: store,
+                                         policy: try! .server(hostname: SamplePKI.hostname), validationTime: SamplePKI.time)
+        #expect(!evaluation.evaluate().isTrusted)
+    }
+
+    @Test func distrustedIntermediateIsNeverPartOfAPath() {
+        let store = TrustStore([TrustEntry(SamplePKI.rsaRoot, kind: .anchor), TrustEntry(SamplePKI.rsaIntermediate, kind: .distrusted)])
+        let evaluation = TrustEvaluation(leaf: SamplePKI.rsaServer, intermediates: [SamplePKI.rsaIntermediate], trustStore: store,
+                                         policy: try! .server(hostname: SamplePKI.hostname), validationTime: SamplePKI.time)
+        let result = evaluation.evaluate()
+        #expect(result.primaryFailure == .distrusted(SamplePKI.rsaIntermediate))
+    }
+
+    @Test func distrustedLeafWinsOverLeafTrust() {
+        let store = TrustStore([TrustEntry(SamplePKI.selfSigned, kind: .anchorOrLeaf), TrustEntry(SamplePKI.selfSigned, kind: .distrusted)])
+        let evaluation = TrustEvaluation(leaf: SamplePKI.selfSigned, trustStore: store, policy: ValidationPolicy(), validationTime: SamplePKI.time)
+        #expect(evaluation.evaluate().primaryFailure == .distrusted(SamplePKI.selfSigned))
+    }
+
+    @Test func leafOnlyEntryTrustsTheLeafButNeverAsIssuer() {
+        let store = TrustStore([TrustEntry(SamplePKI.selfSigned, kind: .leaf)])
+        let leafEvaluation = TrustEvaluation(leaf: SamplePKI.selfSigned, trustStore: store,
+                                             policy: try! .server(hostname: "selfsigned.customer1.example"), validationTime: SamplePKI.time)
+        #expect(leafEvaluation.evaluate().isTrusted)
+        // The intermediate trusted as a leaf does not make it an anchor for its leaves.
+        let issuerStore = TrustStore([TrustEntry(SamplePKI.rsaIntermediate, kind: .leaf)])
+        let issued = TrustEvaluation(leaf: SamplePKI.rsaServer, trustStore: issuerStore, policy: try! .server(hostname: SamplePKI.hostname),
+                                     validationTime: SamplePKI.time)
+        #expect(issued.evaluate().primaryFailure?.code == "issuerNotFound")
+    }
+
+    @Test func pinnedSelfSignedServerIsTrustedForThisEvaluation() {
+        var evaluation = TrustEvaluation(leaf: SamplePKI.selfSigned, trustStore: .empty,
+                                         policy: try! .server(hostname: "selfsigned.customer1.example"), validationTime: SamplePKI.time)
+        #expect(evaluation.evaluate().primaryFailure == .selfSignedNotTrusted(SamplePKI.selfSigned))
+        evaluation.pins = [Pin(certificate: SamplePKI.selfSigned)]
+        #expect(evaluation.evaluate().isTrusted)
+        evaluation.pins = [Pin(publicKeyOf: SamplePKI.selfSigned)]
+        #expect(evaluation.evaluate().isTrusted)
+        // A pin of another certificate changes nothing.
+        evaluation.pins = [Pin(certificate: SamplePKI.rsaServer)]
+        #expect(evaluation.evaluate().primaryFailure == .selfSignedNotTrusted(SamplePKI.selfSigned))
+    }
+
+    @Test func pinStillChecksTheHostname() {
+        let evaluation = TrustEvaluation(leaf: SamplePKI.selfSigned, trustStore: .empty, pins: [Pin(certificate: SamplePKI.selfSigned)],
+                                         policy: try! .server(hostname: "other.example"), validationTime: SamplePKI.time)
+        #expect(evaluation.evaluate().primaryFailure?.code == "hostnameMismatch")
+    }
+
+    @Test func requiredKeyPinRefusesPathsWithoutIt() {
+        var evaluation = SamplePKI.server(SamplePKI.rsaServer)
+        evaluation.policy.requiredKeyPins = [SHA256Digest(hashing: SamplePKI.oldRoot.subjectPublicKeyInfo.der)]
+        #expect(evaluation.evaluate().primaryFailure == .pinMismatch)
+        evaluation.policy.requiredKeyPins = [SHA256Digest(hashing: SamplePKI.rsaIntermediate.subjectPublicKeyInfo.der)]
+        #expect(evaluation.evaluate().isTrusted)
+    }
+
+    @Test func pinParsingFromBase64() throws {
+        let digest = SHA256Digest(hashing: SamplePKI.rsaRoot.subjectPublicKeyInfo.der)
+        let pin = try #require(Pin(publicKeySHA256Base64: digest.base64))
+        #expect(pin.matches(SamplePKI.rsaRoot))
+        #expect(!pin.matches(SamplePKI.oldRoot))
+        #expect(Pin(publicKeySHA256Base64: "not base64") == nil)
+        #expect(Pin(publicKeySHA256Base64: String(digest.base64.dropLast(2)) + "==") == nil)
+    }
+}
+
+@Suite("Trust model: system anchors")
+struct SystemAnchorTests {
+    static func temporaryFile(_ contents: String) throws -> String {
+        let path = NSTemporaryDirectory() + "certpath-bundle-\(UUID().uuidString).pem"
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func certificateFileBundleIsLoaded() throws {
+        let bundle = PEM.encode(SamplePKI.rsaRoot.der) + "garbage between\n" + PEM.encode(SamplePKI.oldRoot.der)
+        let path = try Self.temporaryFile(bundle)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let system = SystemTrustStore(certificateFile: path, certificateDirectory: nil, bundles: [])
+        #expect(system.store.entries.map(\.certificate) == [SamplePKI.rsaRoot, SamplePKI.oldRoot])
+        #expect(system.sources == [path])
+    }
+
+    @Test func certificateDirectoryIsLoadedAndBadFilesCounted() throws {
+        let directory = NSTemporaryDirectory() + "certpath-dir-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try PEM.encode(SamplePKI.rsaRoot.der).write(toFile: directory + "/a.pem", atomically: true, encoding: .utf8)
+        try Data(SamplePKI.oldRoot.der).write(to: URL(fileURLWithPath: directory + "/b.der"))
+        try "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".write(toFile: directory + "/c.pem", atomically: true, encoding: .utf8)
+        let system = SystemTrustStore(certificateFile: nil, certificateDirectory: directory, bundles: [])
+        #expect(Set(system.store.entries.map(\.certificate)) == [SamplePKI.rsaRoot, SamplePKI.oldRoot])
+        #expect(system.skipped == 1)
+    }
+
+    @Test func distributionBundleIsTheFallback() throws {
+        let path = try Self.temporaryFile(PEM.encode(SamplePKI.rsaRoot.der))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let system = SystemTrustStore(certificateFile: nil, certificateDirectory: nil, bundles: ["/nonexistent/bundle.pem", path])
+        #expect(system.store.entries.map(\.certificate) == [SamplePKI.rsaRoot])
+        let none = SystemTrustStore(certificateFile: nil, certificateDirectory: nil, bundles: ["/nonexistent/bundle.pem"])
+        #expect(none.store.entries.isEmpty)
+    }
+}
+
+@Suite("Trust exceptions")
+struct TrustExceptionTests {
+    static let expiredEvaluation = SamplePKI.server(SamplePKI.rsaExpired)
+
+    @Test func exceptionRoundTripThroughText() throws {
+        let report = try #require(Self.expiredEvaluation.evaluate().report)
+        #expect(report.primaryFailure.code == "expired")
+        let exceptions = try #require(report.exceptions)
+        let text = exceptions.text
+        #expect(text.hasPrefix("certpath-trust-exceptions 1\nleaf \(SHA256Digest(hashing: SamplePKI.rsaExpired.der).hex)\nfailure expired "))
+        let parsed = try TrustExceptions(text: text)
+        #expect(parsed == exceptions)
+        var evaluation = Self.expiredEvaluation
+        evaluation.exceptions = parsed
+        guard case .trusted(let path) = evaluation.evaluate() else { Issue.record("the exception did not apply"); return }
+        #expect(path.isTrustedByException)
+        #expect(path.acceptedFailures.map(\.code) == ["expired"])
+    }
+
+    @Test func exceptionDoesNotLetADifferentCertificateThrough() throws {
+        // Impostor: the exception recorded for the expired certificate, presented with another
+        // expired certificate (here: an expired certificate from a different leaf, the cross cert path).
+        let exceptions = try #require(Self.expiredEvaluation.evaluate().report?.exceptions)
+        var other = SamplePKI.server(SamplePKI.selfSigned, intermediates: [], hostname: "selfsigned.customer1.example")
+        other.exceptions = exceptions
+        #expect(!other.evaluate().isTrusted)
+        var notYetValid = SamplePKI.server(SamplePKI.certificate("rsa/server-not-yet-valid.pem"))
+        notYetValid.exceptions = exceptions
+        #expect(!notYetValid.evaluate().isTrusted)
+    }
+
+    @Test func exceptionDoesNotCoverANewHostnameMismatch() throws {
+        let exceptions = try #require(Self.expiredEvaluation.evaluate().report?.exceptions)
+        var evaluation = SamplePKI.server(SamplePKI.rsaExpired, hostname: "attacker.example")
+        evaluation.exceptions = exceptions
+        let result = evaluation.evaluate()
+        #expect(!result.isTrusted)
+        #expect(Set(result.report?.failures.map(\.code) ?? []) == ["expired", "hostnameMismatch"])
+        // A hostname-mismatch exception for one name does not cover another name.
+        let mismatch = try #require(SamplePKI.server(SamplePKI.rsaServer, hostname: "a.example").evaluate().report?.exceptions)
+        var second = SamplePKI.server(SamplePKI.rsaServer, hostname: "b.example")
+        second.exceptions = mismatch
+        #expect(!second.evaluate().isTrusted)
+        second.hostnameForTest("a.example")
+        #expect(second.evaluate().isTrusted)
+    }
+
+    @Test func fatalFailuresCanNeverBeExcepted() throws {
+        let report = try #require(SamplePKI.server(SamplePKI.badSignature).evaluate().report)
+        #expect(report.primaryFailure.code == "badSignature")
+        #expect(!report.isRecoverable)
+        #expect(report.exceptions == nil)
+        // Even a hand-written exception naming the fatal code is refused when read.
+        let leaf = SHA256Digest(hashing: SamplePKI.badSignature.der).hex
+        let body = "certpath-trust-exceptions 1\nleaf \(leaf)\nfailure badSignature \(leaf)\n"
+        let text = body + "checksum \(SHA256Digest(hashing: Array(body.utf8)).hex)\n"
+        #expect(throws: TrustExceptionsError.self) { try TrustExceptions(text: text) }
+        // And an exception for only the recoverable part of a mixed result does not apply.
+        let expiredOnly = try #require(Self.expiredEvaluation.evaluate().report?.exceptions)
+        var bad = SamplePKI.server(SamplePKI.badSignature)
+        bad.exceptions = expiredOnly
+        #expect(!bad.evaluate().isTrusted)
+    }
+
+    @Test(arguments: [
+        ("", 0, "end with a line feed"),
+        ("certpath-trust-exceptions 2\nchecksum 00\n", 1, "header"),
+        ("certpath-trust-exceptions 1\n", 0, "missing checksum"),
+        ("certpath-trust-exceptions 1\nchecksum 1234\n", 2, "checksum <sha256 hex>"),
+    ])
+    func malformedTextIsRejected(text: String, line: Int, reason: String) {
+        do {
+            _ = try TrustExceptions(text: text)
+            Issue.record("accepted \(text.debugDescription)")
+        } catch {
+            #expect(error.line == line)
+            #expect(error.reason.contains(reason), "\(error.reason)")
+        }
+    }
+
+    @Test func tamperedTextIsRejected() throws {
+        let exceptions = try #require(Self.expiredEvaluation.evaluate().report?.exceptions)
+        let text = exceptions.text
+        // Change one digit of the leaf digest: the checksum no longer matches.
+        var bytes = Array(text.utf8)
+        let index = text.utf8.count - 80
+        bytes[index] = bytes[index] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        do {
+            _ = try TrustExceptions(text: String(decoding: bytes, as: UTF8.self))
+            Issue.record("tampered text accepted")
+        } catch {
+            #expect(error.reason.contains("checksum mismatch"))
+        }
+        // Lines that are not part of the grammar are refused even with a correct checksum.
+        let body = "certpath-trust-exceptions 1\nleaf \(String(repeating: "a", count: 64))\nfailure expired \(String(repeating: "b", count: 64))\nextra line\n"
+        let forged = body + "checksum \(SHA256Digest(hashing: Array(body.utf8)).hex)\n"
+        do {
+            _ = try TrustExceptions(text: forged)
+            Issue.record("unknown line accepted")
+        } catch {
+            #expect(error.line == 4)
+            #expect(error.reason == "unknown line")
+        }
+    }
+
+    @Test func detailsArePercentEncoded() throws {
+        let leaf = SHA256Digest(hashing: SamplePKI.rsaServer.der)
+        let failure = try #require(ExceptedFailure(code: "hostnameMismatch", certificate: leaf, detail: "a b%c"))
+        let exceptions = TrustExceptions([TrustException(leaf: leaf, failures: [failure])])
+        #expect(exceptions.text.contains("hostnameMismatch \(leaf.hex) a%20b%25c\n"))
+        #expect(try TrustExceptions(text: exceptions.text) == exceptions)
+    }
+}
+
+@Suite("Diagnostics")
+struct DiagnosticsTests {
+    @Test func missingIntermediateSummary() throws {
+        let report = try #require(SamplePKI.server(SamplePKI.rsaServer, intermediates: []).evaluate().report)
+        #expect(report.primaryFailure == .issuerNotFound(SamplePKI.rsaServer))
+        #expect(report.primaryFailure.isRecoverable)
+        let text = Diagnostics.describe(report.primaryFailure)
+        #expect(text.hasPrefix("no certificate for issuer \(SamplePKI.rsaServer.issuer) of"))
+        #expect(text.contains("the server did not send its intermediate"))
+    }
+
+    @Test func expiredSummaryNamesTheDates() throws {
+        let report = try #require(SamplePKI.server(SamplePKI.rsaExpired).evaluate().report)
+        let text = Diagnostics.describe(report.primaryFailure)
+        #expect(text == "\(SamplePKI.rsaExpired.subject) expired at 2021-01-01T00:00:00Z (validation time 2026-06-01T00:00:00Z)")
+        #expect(report.primaryFailure.isRecoverable)
+    }
+
+    @Test func selfSignedSummary() throws {
+        let report = try #require(SamplePKI.server(SamplePKI.selfSigned, intermediates: [], hostname: "selfsigned.customer1.example").evaluate().report)
+        #expect(Diagnostics.describe(report.primaryFailure) == "\(SamplePKI.selfSigned.subject) is self-signed and not trusted")
+        #expect(report.primaryFailure.isRecoverable)
+    }
+
+    @Test func noTrustedAnchorSummary() throws {
+        let report = try #require(SamplePKI.server(SamplePKI.rsaServer, intermediates: [SamplePKI.rsaIntermediate, SamplePKI.rsaRoot],
+                                                   anchors: [SamplePKI.oldRoot]).evaluate().report)
+        #expect(report.primaryFailure == .noTrustedAnchor(SamplePKI.rsaRoot))
+        #expect(Diagnostics.describe(report.primaryFailure) == "the path ends at the root \(SamplePKI.rsaRoot.subject), which is not a trusted anchor")
+        #expect(report.primaryFailure.isRecoverable)
+    }
+
+    @Test func nameMismatchSummaryListsTheNamesCarried() throws {
+        let report = try #require(SamplePKI.server(SamplePKI.rsaServer, hostname: "www.customer2.example").evaluate().report)
+        #expect(Diagnostics.describe(report.primaryFailure)
+                == "the certificate is not valid for www.customer2.example; it is valid for server.customer1.example, 192.0.2.10")
+        #expect(report.primaryFailure.isRecoverable)
+    }
+
+    @Test func fatalFailuresAreNotRecoverable() throws {
+        let report = try #require(SamplePKI.server(SamplePKI.badSignature).evaluate().report)
+        #expect(!report.primaryFailure.isRecoverable)
+        let wrongEKU = try #require(SamplePKI.server(SamplePKI.rsaClient).evaluate().report)
+        #expect(wrongEKU.primaryFailure.code == "extendedKeyUsageForbids")
+        #expect(!wrongEKU.primaryFailure.isRecoverable)
+    }
+
+    @Test func perCertificateReportCoversEveryCertificate() throws {
+        let report = try #require(SamplePKI.server(SamplePKI.rsaExpired, hostname: "other.example").evaluate().report)
+        let reports = report.certificateReports
+        #expect(reports.map(\.role) == ["end entity", "intermediate", "trust anchor"])
+        #expect(Set(reports[0].failures.map(\.code)) == ["expired", "hostnameMismatch"])
+        #expect(reports[1].failures.isEmpty)
+        #expect(report.summary.split(separator: "\n").count == 4)
+    }
+}
+
+extension TrustEvaluation {
+    /// Test helper: change the reference hostname of a server policy.
+    mutating func hostnameForTest(_ hostname: String) {
+        policy.purpose = .serverAuthentication(try! ReferenceIdentifier(hostname))
+    }
+}
