@@ -11,6 +11,8 @@
 //   FuzzPathBuilding  generated certificate sets (fixed P-256 keys) evaluate within the budget and are
 //                     trusted only along a path that an independent re-check accepts
 //   FuzzHostname      RFC 6125 matching agrees with a small independent reference implementation
+//   FuzzCRL           CertificateRevocationList(derEncoded:) accepts => identical re-parse, DER all the way
+//                     down, serial index agrees with a scan
 import PackageDescription
 
 let package = Package(
@@ -25,5 +27,6 @@ let package = Package(
         .executableTarget(name: "FuzzPEM", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzPathBuilding", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzHostname", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzCRL", dependencies: ["FuzzSupport"]),
     ]
 )

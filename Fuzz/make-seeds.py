@@ -8,7 +8,7 @@ files above a size cap are skipped and each target has a byte budget. The path-b
 by the fuzz target itself (`FuzzPathBuilding --make-seeds`, run by scripts/fuzz) plus the hand-written
 chains below, whose bytes follow ScenarioGenerator's reading order.
 
-Usage: Fuzz/make-seeds.py   (from anywhere; rewrites der/, certificate/, pem/, hostname/, path/hand-*)
+Usage: Fuzz/make-seeds.py   (from anywhere; rewrites der/, certificate/, pem/, crl/, hostname/, path/hand-*)
 """
 import base64
 import hashlib
@@ -99,6 +99,23 @@ def other_der(v):
                 yield os.path.basename(path), der
 
 
+def crls_der(v):
+    """DER CRLs: cryptography-vectors custom/crl_* (PEM and DER) and a sample of PKITS's CRLs."""
+    for path in files(os.path.join(v, "x509", "custom"), (".pem", ".der")):
+        name = os.path.basename(path)
+        if not name.startswith("crl_"):
+            continue
+        data = open(path, "rb").read()
+        if b"-----BEGIN" in data:
+            for label, der in pem_blocks(data):
+                if "CRL" in label:
+                    yield name, der
+        else:
+            yield name, data
+    for path in list(files(os.path.join(v, "x509", "PKITS_data", "crls"), (".crl",)))[::4]:
+        yield os.path.basename(path), open(path, "rb").read()
+
+
 def pem_files(v):
     x509 = os.path.join(v, "x509")
     names = ["cryptography.io.chain_with_garbage.pem", "cryptography.io.with_headers.pem", "cryptography.io.old_header.pem",
@@ -132,6 +149,7 @@ def main():
     write_corpus("certificate", certs, budget=140_000, cap=3_000)
     write_corpus("der", certs[::4] + list(other_der(v)), budget=90_000, cap=3_000)
     write_corpus("pem", pem_files(v), budget=90_000, cap=8_000)
+    write_corpus("crl", crls_der(v), budget=60_000, cap=8_000)
     write_corpus("hostname", [(f"h{i}", s.encode("latin-1")) for i, s in enumerate(HOSTNAME_SEEDS)], budget=20_000, cap=1_000)
     write_hand_path_seeds()
 
