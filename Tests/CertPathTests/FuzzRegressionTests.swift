@@ -100,11 +100,10 @@ struct FuzzRegressionTests {
         let qualifierInfo = [0x30, UInt8(cps.count + badBoolean.count)] + cps + badBoolean
         let policy = [0x30, UInt8(6 + qualifierInfo.count), 0x06, 0x02, 0x2A, 0x03, 0x30, UInt8(qualifierInfo.count)] + qualifierInfo
         add("policy qualifier", .invalidBoolean, { $0.extension(KnownOID.certificatePolicies, sequenceOf: [policy]) }, badValue: badBoolean)
-        // The same with a constructed qualifier whose contents are not DER: the certificate has the common
-        // shape CertificateFastPath reads, so this checks that the fast path does not accept it either.
+        // The same with a constructed qualifier (the shape of a UserNotice) whose contents are not DER.
         let garbageInfo = [0x30, UInt8(cps.count + garbageConstructed.count)] + cps + garbageConstructed
         let garbagePolicy = [0x30, UInt8(6 + garbageInfo.count), 0x06, 0x02, 0x2A, 0x03, 0x30, UInt8(garbageInfo.count)] + garbageInfo
-        add("policy qualifier, constructed (fast path)", .truncated, { $0.extension(KnownOID.certificatePolicies, sequenceOf: [garbagePolicy]) },
+        add("policy qualifier, constructed", .truncated, { $0.extension(KnownOID.certificatePolicies, sequenceOf: [garbagePolicy]) },
             badValue: garbageConstructed, inner: 2)
         // Parameters of algorithms CertPath does not know.
         add("SPKI parameters of an unknown algorithm", .nonMinimalInteger, { $0.unknownKey(parameters: nonMinimalInteger) },

@@ -97,13 +97,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     ///   certificate or extensions outside v3; `.duplicate` for an extension present twice (4.2).
     public init(derEncoded der: [UInt8]) throws(DERError) {
         self.der = der
-        let parsed: Parsed
-        if let common = der.withUnsafeBufferPointer(Certificate.parseCommonShape) {
-            parsed = common
-        } else {
-            var reader = DERReader(der)
-            parsed = try Certificate.parse(&reader)
-        }
+        var reader = DERReader(der)
+        let parsed = try Certificate.parse(&reader)
         tbsCertificateRange = parsed.tbs
         version = parsed.version
         signatureAlgorithm = parsed.signatureAlgorithm
