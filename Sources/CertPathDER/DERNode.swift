@@ -46,8 +46,31 @@ public struct DERNode: Hashable, Sendable {
             if element.tag == .set { try checkSetOrder(children, at: element.offset) }
             return DERNode(tag: element.tag, content: .constructed(children))
         }
-        try validatePrimitive(element, reader)
+        try validatePrimitive(element, reader, checkingStrings: true)
         return DERNode(tag: element.tag, content: .primitive(Array(reader.bytes[element.value])))
+    }
+
+    /// Validates `element`, already read by `reader`, and everything nested in it with the rules of
+    /// ``parse(_:maximumDepth:)`` except the alphabets of character strings, without building a tree
+    /// (see ``DERReader/validateTree(_:_:)``).
+    static func validateTree(_ element: DERElement, _ reader: DERReader, _ expected: @autoclosure () -> String) throws(DERError) {
+        try checkForm(element.tag, at: element.offset)
+        guard element.tag.isConstructed else {
+            try validatePrimitive(element, reader, checkingStrings: false)
+            return
+        }
+        var inner = try reader.contents(of: element, expected())
+        var previous: Range<Int>? = nil
+        while !inner.isAtEnd {
+            let child = try inner.readElement("DER element in \(expected())")
+            try validateTree(child, inner, "\(child.tag) in \(expected())")
+            if element.tag == .set {
+                if let previous, reader.bytes[child.encoded].lexicographicallyPrecedes(reader.bytes[previous]) {
+                    throw DERError(.unsortedSet, at: element.offset, expected: "SET OF elements in ascending order")
+                }
+                previous = child.encoded
+            }
+        }
     }
 
     /// Universal types in their one DER form (X.690 8.1.5, 8.2.1, 8.3.1, 8.8.1, 8.9.1, 8.11.1, 8.19.1, 10.2):
@@ -79,7 +102,7 @@ public struct DERNode: Hashable, Sendable {
         }
     }
 
-    private static func validatePrimitive(_ element: DERElement, _ reader: DERReader) throws(DERError) {
+    private static func validatePrimitive(_ element: DERElement, _ reader: DERReader, checkingStrings: Bool) throws(DERError) {
         guard element.tag.tagClass == .universal else { return }
         switch element.tag {
         case .boolean: _ = try reader.boolean(element, "BOOLEAN")
@@ -89,7 +112,7 @@ public struct DERNode: Hashable, Sendable {
             guard element.value.isEmpty else { throw DERError(.invalidNull, at: element.offset, expected: "NULL") }
         case .objectIdentifier: try reader.validateObjectIdentifier(element, "OBJECT IDENTIFIER")
         case .utcTime, .generalizedTime: _ = try reader.time(element, "\(element.tag)")
-        case let tag where DERString.isStringType(tag):
+        case let tag where checkingStrings && DERString.isStringType(tag):
             guard DERString.decode(reader.bytes[element.value], tag: tag) != nil else {
                 throw DERError(.invalidString, at: element.offset, expected: "valid \(tag)")
             }
@@ -103,6 +126,35 @@ public struct DERNode: Hashable, Sendable {
         var writer = DERWriter()
         writer.append(self)
         return writer.bytes
+    }
+}
+
+extension DERReader {
+    /// Checks that `element` (read by this reader) is DER all the way down (X.690 10, 11): every nested
+    /// element well-formed within the depth limit, universal types in their DER form (constructed only
+    /// for SEQUENCE, SET and the like), BOOLEAN, INTEGER, ENUMERATED, BIT STRING, NULL, OBJECT IDENTIFIER
+    /// and the time types with DER contents, SET OF components in order. For values a schema leaves open
+    /// (ASN.1 `ANY`: attribute values, otherName values, policy qualifiers, algorithm parameters,
+    /// x400Address, ediPartyName), which must still be DER.
+    ///
+    /// Unlike ``DERNode/parse(_:maximumDepth:)``, character strings are not checked against their
+    /// alphabets: that is a constraint on values, not on the encoding, and real certificates carry, for
+    /// example, UTF-8 in the VisibleString of a policy qualifier's explicitText. Schemas that need valid
+    /// strings (names, GeneralName IA5Strings) check them where they read them.
+    ///
+    /// - Throws: ``DERError`` for the first rule broken inside `element`.
+    public func validateTree(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
+        try DERNode.validateTree(element, self, expected())
+    }
+
+    /// Reads the next element, whatever its tag, and checks that it is DER all the way down
+    /// (``validateTree(_:_:)``): the reading of an ASN.1 `ANY` value.
+    ///
+    /// - Throws: the errors of ``readElement(_:)`` and ``validateTree(_:_:)``.
+    public mutating func readAny(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
+        let element = try readElement(expected())
+        try validateTree(element, expected())
+        return element
     }
 }
 

@@ -311,3 +311,36 @@ extension TrustEvaluation {
         policy.purpose = .serverAuthentication(try! ReferenceIdentifier(hostname))
     }
 }
+
+@Suite("RFC 5280 6.1.1 (h), (i): initial permitted and excluded subtrees")
+struct InitialNameConstraintsTests {
+    static func dns(_ text: String) -> GeneralSubtree { GeneralSubtree(base: .dNSName(Array(text.utf8)[...])) }
+
+    @Test func permittedSubtreeAdmitsThePath() {
+        var evaluation = SamplePKI.server(SamplePKI.rsaServer)
+        evaluation.policy.initialNameConstraints = NameConstraints(permittedSubtrees: [Self.dns("customer1.example")], excludedSubtrees: nil)
+        #expect(evaluation.evaluate().isTrusted)
+    }
+
+    @Test func permittedSubtreeElsewhereRefusesThePath() {
+        var evaluation = SamplePKI.server(SamplePKI.rsaServer)
+        evaluation.policy.initialNameConstraints = NameConstraints(permittedSubtrees: [Self.dns("customer2.example")], excludedSubtrees: nil)
+        let failure = evaluation.evaluate().primaryFailure
+        guard case .nameConstraintViolation(let certificate, let violation)? = failure else {
+            Issue.record("expected nameConstraintViolation, got \(String(describing: failure))")
+            return
+        }
+        #expect(certificate == SamplePKI.rsaServer)
+        #expect(violation.reason == .notWithinPermittedSubtrees)
+    }
+
+    @Test func excludedSubtreeRefusesThePath() {
+        var evaluation = SamplePKI.server(SamplePKI.rsaServer)
+        evaluation.policy.initialNameConstraints = NameConstraints(permittedSubtrees: nil, excludedSubtrees: [Self.dns("server.customer1.example")])
+        let failure = evaluation.evaluate().primaryFailure
+        guard case .nameConstraintViolation(_, let violation)? = failure, case .withinExcludedSubtree = violation.reason else {
+            Issue.record("expected an excluded-subtree violation, got \(String(describing: failure))")
+            return
+        }
+    }
+}

@@ -28,7 +28,6 @@ import CertPath
         "badssl-sct-none-hash.der": "looser: the SCT list extension (non-critical) is not interpreted; pyca parses its contents",
         "custom/invalid-sct-length.der": "looser: the SCT list extension (non-critical) is not interpreted; pyca parses its contents",
         "custom/invalid-sct-version.der": "looser: the SCT list extension (non-critical) is not interpreted; pyca parses its contents",
-        "custom/name_attribute_unsupported_tag.pem": "looser: an attribute value is ANY (X.501); pyca fails with a bare KeyError",
         "PKITS_data/certs/DSAParametersInheritedCACert.crt": "looser: DSA keys may inherit parameters (RFC 3279 2.3.2; PKITS 4.1.5 expects it)",
         "PKITS_data/certs/ValidDSAParameterInheritanceTest5EE.crt": "looser: DSA keys may inherit parameters (RFC 3279 2.3.2; PKITS 4.1.5 expects it)",
         // Rendering.

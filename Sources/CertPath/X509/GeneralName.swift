@@ -3,7 +3,8 @@
 ///
 /// IA5String forms (`rfc822Name`, `dNSName`, `uniformResourceIdentifier`) are kept as the bytes
 /// presented, validated as IA5 (ASCII), so matching works on exactly what the certificate says.
-/// Forms CertPath does not interpret (otherName values, x400Address, ediPartyName) are kept raw.
+/// Forms CertPath does not interpret (otherName values, x400Address, ediPartyName) are kept raw,
+/// after checking that they are DER all the way down.
 public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     /// `[0] otherName`: a type identifier and its value's complete encoding (the `[0] EXPLICIT` content).
     case otherName(typeID: OID, value: ArraySlice<UInt8>)
@@ -98,7 +99,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
             let typeID = try reader.readObjectIdentifier("otherName type-id")
             let value = try reader.read(.contextSpecific(0, constructed: true), "otherName value")
             let explicit = try reader.descend(into: value, "otherName value")
-            let any = try reader.readElement("otherName value")
+            let any = try reader.readAny("otherName value")
             try reader.ascend(explicit, "otherName value")
             try reader.finish("otherName")
             reader.ascend(otherName)
@@ -124,7 +125,8 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
             let oidElement = DERElement(tag: .objectIdentifier, offset: element.offset, value: element.value)
             try reader.validateObjectIdentifier(oidElement, "registeredID in \(expected)")
         default:
-            break  // x400Address, ediPartyName: kept uninterpreted
+            // x400Address, ediPartyName: kept uninterpreted, but DER all the way down.
+            try reader.validateTree(element, tag.number == 3 ? "x400Address" : "ediPartyName")
         }
         return (element, (0..<0, 0..<0))
     }

@@ -45,7 +45,8 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
     public var isEmpty: Bool { der.count == 2 }
 
     /// Reads and validates a Name: a SEQUENCE OF non-empty SETs of AttributeTypeAndValue, each SET in
-    /// DER order, each value a valid element and, for string types, valid for its alphabet.
+    /// DER order, each value a valid element and, for string types, valid for its alphabet; values of
+    /// other types DER all the way down (``DERReader/validateTree(_:_:)``).
     ///
     /// - Throws: ``DERError``: malformed DER; `.invalidValue` for an empty RDN; `.unsortedSet` for a
     ///   multi-valued RDN out of DER order; `.invalidString` for a string value outside its alphabet.
@@ -72,14 +73,16 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
                 let fields = try reader.descend(into: atv, "AttributeTypeAndValue")
                 _ = try reader.readObjectIdentifier("attribute type in \(expected)")
                 let value = try reader.readElement("attribute value in \(expected)")
-                try reader.ascend(fields, "AttributeTypeAndValue")
+                try reader.finish("AttributeTypeAndValue")
                 if DERString.isStringType(value.tag) {
                     guard _fastPath(reader.withUnsafeBytes(of: value.value, { DERString.isValid($0, tag: value.tag) })) else {
                         throw DERError(.invalidString, at: value.offset, expected: "valid \(value.tag) in \(expected)")
                     }
-                } else if value.tag.isConstructed, reader.depth + 1 >= reader.maximumDepth {
-                    throw DERError(.depthExceeded, at: value.offset, expected: "attribute value")
+                } else {
+                    // Any other type (the value is ANY, X.501): still DER all the way down.
+                    try reader.validateTree(value, "attribute value in \(expected)")
                 }
+                reader.ascend(fields)
                 if let previous, !Name.precedesOrEqual(reader, previous, atv.encoded) {
                     throw DERError(.unsortedSet, at: atv.offset, expected: "multi-valued RDN in DER SET OF order in \(expected)")
                 }

@@ -87,7 +87,7 @@ extension SignatureAlgorithm {
             }
         } else {
             // Unknown algorithm: its parameters (ANY, one element at most) are left undecoded.
-            if !reader.isAtEnd { _ = try reader.readElement("parameters of \(expected)") }
+            if !reader.isAtEnd { _ = try reader.readAny("parameters of \(expected)") }
             algorithm = .unsupported(OID(validatedEncoding: reader.bytes[oidElement.value]))
         }
         try reader.ascend(identifier, expected)
@@ -152,7 +152,7 @@ extension SignatureAlgorithm {
                 try e.sequence("MaskGenAlgorithm") { (g: inout DERReader) throws(DERError) -> HashAlgorithm? in
                     let mgf = try g.readObjectIdentifier("maskGenAlgorithm algorithm")
                     guard g.contentsEqual(mgf, KnownOID.mgf1.encoded) else {
-                        _ = try g.readElement("maskGenAlgorithm parameters")
+                        _ = try g.readAny("maskGenAlgorithm parameters")
                         return nil
                     }
                     return try readHashAlgorithm(&g, "MGF1 hash")

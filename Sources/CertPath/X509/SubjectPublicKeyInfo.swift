@@ -122,7 +122,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         let algorithm = try reader.descend(into: algorithmElement, "AlgorithmIdentifier")
         let oid = try reader.readObjectIdentifier("SubjectPublicKeyInfo algorithm")
         let parametersStart = reader.position
-        let parameters: DERElement? = reader.isAtEnd ? nil : try reader.readElement("algorithm parameters")
+        let parameters: DERElement? = reader.isAtEnd ? nil : try reader.readAny("algorithm parameters")
         try reader.ascend(algorithm, "AlgorithmIdentifier")
         let bits = try reader.readBitString("subjectPublicKey")
         try reader.finish("SubjectPublicKeyInfo")

@@ -3,7 +3,8 @@ public struct PolicyInformation: Hashable, Sendable {
     /// policyIdentifier (anyPolicy is 2.5.29.32.0).
     public let policyIdentifier: OID
     /// The complete encoding of policyQualifiers when present. Qualifiers are informational for
-    /// path validation (RFC 5280 6.1 ignores them); their structure is checked, their contents are not.
+    /// path validation (RFC 5280 6.1 ignores them); their structure is checked (each qualifier DER all the
+    /// way down), their meaning is not.
     public let policyQualifiers: ArraySlice<UInt8>?
 }
 
@@ -39,7 +40,7 @@ enum CertificatePolicies {
                 while !reader.isAtEnd {
                     let qualifier = try reader.descend(.sequence, "PolicyQualifierInfo")
                     _ = try reader.readObjectIdentifier("policyQualifierId")
-                    _ = try reader.readElement("qualifier")
+                    _ = try reader.readAny("qualifier")
                     try reader.ascend(qualifier, "PolicyQualifierInfo")
                 }
                 reader.ascend(qualifierList)

@@ -98,7 +98,7 @@ public struct DistributionPoint: Hashable, Sendable {
             while !n.isAtEnd {
                 let attribute = try n.descend(.sequence, "AttributeTypeAndValue")
                 let type = try n.readObjectIdentifier("attribute type")
-                let value = try n.readElement("attribute value")
+                let value = try n.readAny("attribute value")
                 if build {
                     attributes.append(AttributeTypeAndValue(type: OID(validatedEncoding: n.bytes[type.value]), valueTag: value.tag,
                                                             value: n.bytes[value.value], encodedValue: n.bytes[value.encoded]))

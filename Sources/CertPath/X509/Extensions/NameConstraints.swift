@@ -3,6 +3,9 @@
 public struct GeneralSubtree: Hashable, Sendable {
     /// The base name; an iPAddress base holds address and mask (8 or 32 octets).
     public let base: GeneralName
+
+    /// Creates a subtree (for RFC 5280 6.1.1 (h), (i) initial subtrees, ``ValidationPolicy/initialNameConstraints``).
+    public init(base: GeneralName) { self.base = base }
 }
 
 /// The nameConstraints extension (RFC 5280 4.2.1.10).
@@ -11,6 +14,13 @@ public struct NameConstraints: Hashable, Sendable {
     public let permittedSubtrees: [GeneralSubtree]?
     /// excludedSubtrees; `nil` when absent.
     public let excludedSubtrees: [GeneralSubtree]?
+
+    /// Creates constraints, e.g. the initial permitted and excluded subtrees of RFC 5280 6.1.1 (h), (i)
+    /// (``ValidationPolicy/initialNameConstraints``). An iPAddress base is address then mask.
+    public init(permittedSubtrees: [GeneralSubtree]?, excludedSubtrees: [GeneralSubtree]?) {
+        self.permittedSubtrees = permittedSubtrees
+        self.excludedSubtrees = excludedSubtrees
+    }
 
     /// Decodes `NameConstraints ::= SEQUENCE { permittedSubtrees [0] GeneralSubtrees OPTIONAL,
     /// excludedSubtrees [1] GeneralSubtrees OPTIONAL }`.

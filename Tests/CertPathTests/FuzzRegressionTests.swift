@@ -1,0 +1,252 @@
+import CertPath
+import Foundation
+import Testing
+
+/// Inputs the fuzz targets of `Fuzz/` found (kept in `TestVectors/fuzz/regressions/`, named
+/// `<target>-<what>`), each run through the library with the outcome the fix guarantees, plus
+/// hand-made certificates covering the whole class of each bug.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("TestVectors/fuzz/regressions")
+
+    static func input(_ name: String) throws -> [UInt8] {
+        let url = directory.appendingPathComponent(name)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        return Array(data)
+    }
+
+    /// The DERError `Certificate(derEncoded:)` throws, or `nil` when it parses.
+    static func parseError(_ der: [UInt8]) -> DERError? {
+        do throws(DERError) {
+            _ = try Certificate(derEncoded: der)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Every regression input has a test here (listed by name), so none is kept without being run.
+    static let covered: Set<String> = [
+        "certificate-constructed-attribute-value.der",
+    ]
+
+    @Test("every input in TestVectors/fuzz/regressions has a regression test")
+    func everyInputIsCovered() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { !$0.hasPrefix(".") }
+        #expect(Set(names) == Self.covered)
+    }
+
+    // MARK: Finding 1 — ANY values were not checked to be DER
+
+    /// FuzzCertificate, seed `custom/name_attribute_unsupported_tag.pem` (cryptography-vectors): an issuer
+    /// attribute value `[APPLICATION 9]` constructed, whose contents `PyCA` are not a DER element (0x50 is a
+    /// tag, 0x79 a length of 121 bytes that are not there). The parser accepted it because it entered a
+    /// constructed ANY value without reading what was inside; every ANY value is now checked to be DER all
+    /// the way down (`DERReader.validateTree`).
+    @Test("certificate-constructed-attribute-value: a constructed attribute value must hold DER")
+    func constructedAttributeValue() throws {
+        let error = Self.parseError(try Self.input("certificate-constructed-attribute-value.der"))
+        #expect(error?.code == .truncated)
+        #expect(error?.offset == 40)
+    }
+
+    /// Where a schema says ANY (or keeps a value uninterpreted), the value must still be DER: each case
+    /// places one non-DER value there and expects the rule it breaks, at its offset in the certificate.
+    struct AnyCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let certificate: [UInt8]
+        let code: DERError.Code
+        /// The byte the error must point at (the offending element's identifier octet).
+        let offset: Int
+        var testDescription: String { name }
+    }
+
+    /// Non-DER values: a constructed element with garbage inside, an INTEGER with a redundant leading
+    /// zero, a BOOLEAN that is neither 0x00 nor 0xFF, a constructed OCTET STRING (BER only).
+    static let garbageConstructed: [UInt8] = [0x30, 0x02, 0x50, 0x79]
+    static let nonMinimalInteger: [UInt8] = [0x02, 0x02, 0x00, 0x01]
+    static let badBoolean: [UInt8] = [0x01, 0x01, 0x01]
+    static let constructedOctetString: [UInt8] = [0x24, 0x03, 0x04, 0x01, 0x00]
+
+    static let anyCases: [AnyCase] = {
+        var cases: [AnyCase] = []
+        /// `badValue`'s last occurrence in the certificate (the outer signatureAlgorithm is read before the
+        /// TBS), plus `inner` for an error inside it (the element after a constructed header).
+        func add(_ name: String, _ code: DERError.Code, _ build: (AnyValueCertificate) -> AnyValueCertificate, badValue: [UInt8],
+                 inner: Int = 0) {
+            let certificate = build(AnyValueCertificate()).der
+            let start = (0...(certificate.count - badValue.count)).last { certificate[$0..<($0 + badValue.count)].elementsEqual(badValue) }!
+            cases.append(AnyCase(name: name, certificate: certificate, code: code, offset: start + inner))
+        }
+        // Issuer attribute values of non-string types.
+        add("issuer attribute value, constructed", .truncated, { $0.issuer(attributeValue: garbageConstructed) }, badValue: garbageConstructed,
+            inner: 2)
+        add("issuer attribute value, INTEGER", .nonMinimalInteger, { $0.issuer(attributeValue: nonMinimalInteger) }, badValue: nonMinimalInteger)
+        add("issuer attribute value, constructed OCTET STRING", .unexpectedTag, { $0.issuer(attributeValue: constructedOctetString) },
+            badValue: constructedOctetString)
+        // subjectAltName forms kept uninterpreted.
+        let otherName = [0xA0, 0x0A, 0x06, 0x03, 0x2A, 0x03, 0x04, 0xA0, 0x03] + badBoolean
+        add("otherName value", .invalidBoolean, { $0.extension(KnownOID.subjectAltName, sequenceOf: [otherName]) }, badValue: badBoolean)
+        let x400 = [0xA3, 0x04] + garbageConstructed
+        add("x400Address", .truncated, { $0.extension(KnownOID.subjectAltName, sequenceOf: [x400]) }, badValue: garbageConstructed, inner: 2)
+        let edi = [0xA5, 0x04] + nonMinimalInteger
+        add("ediPartyName", .nonMinimalInteger, { $0.extension(KnownOID.subjectAltName, sequenceOf: [edi]) }, badValue: nonMinimalInteger)
+        // A policy qualifier (id-qt-cps with a non-DER qualifier).
+        let cps: [UInt8] = [0x06, 0x08, 0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x02, 0x01]
+        let qualifierInfo = [0x30, UInt8(cps.count + badBoolean.count)] + cps + badBoolean
+        let policy = [0x30, UInt8(6 + qualifierInfo.count), 0x06, 0x02, 0x2A, 0x03, 0x30, UInt8(qualifierInfo.count)] + qualifierInfo
+        add("policy qualifier", .invalidBoolean, { $0.extension(KnownOID.certificatePolicies, sequenceOf: [policy]) }, badValue: badBoolean)
+        // The same with a constructed qualifier (the shape of a UserNotice) whose contents are not DER.
+        let garbageInfo = [0x30, UInt8(cps.count + garbageConstructed.count)] + cps + garbageConstructed
+        let garbagePolicy = [0x30, UInt8(6 + garbageInfo.count), 0x06, 0x02, 0x2A, 0x03, 0x30, UInt8(garbageInfo.count)] + garbageInfo
+        add("policy qualifier, constructed", .truncated, { $0.extension(KnownOID.certificatePolicies, sequenceOf: [garbagePolicy]) },
+            badValue: garbageConstructed, inner: 2)
+        // Parameters of algorithms CertPath does not know.
+        add("SPKI parameters of an unknown algorithm", .nonMinimalInteger, { $0.unknownKey(parameters: nonMinimalInteger) },
+            badValue: nonMinimalInteger)
+        add("signature parameters of an unknown algorithm", .invalidBoolean, { $0.unknownSignatureAlgorithm(parameters: badBoolean) },
+            badValue: badBoolean)
+        // nameRelativeToCRLIssuer attribute values in a CRL distribution point.
+        let atv = [0x30, UInt8(5 + nonMinimalInteger.count), 0x06, 0x03, 0x55, 0x04, 0x03] + nonMinimalInteger
+        let point = [0x30, UInt8(4 + atv.count), 0xA0, UInt8(2 + atv.count), 0xA1, UInt8(atv.count)] + atv
+        add("CRL distribution point nameRelativeToCRLIssuer", .nonMinimalInteger,
+            { $0.extension(KnownOID.cRLDistributionPoints, sequenceOf: [point]) }, badValue: nonMinimalInteger)
+        return cases
+    }()
+
+    @Test("ANY values must be DER all the way down", arguments: anyCases)
+    func anyValuesAreDER(_ testCase: AnyCase) {
+        let error = Self.parseError(testCase.certificate)
+        #expect(error?.code == testCase.code)
+        #expect(error?.offset == testCase.offset)
+    }
+
+    @Test("the same certificates with DER values in those places parse")
+    func wellFormedAnyValuesParse() {
+        let integer: [UInt8] = [0x02, 0x01, 0x01]
+        let otherName: [UInt8] = [0xA0, 0x0A, 0x06, 0x03, 0x2A, 0x03, 0x04, 0xA0, 0x03, 0x01, 0x01, 0xFF]
+        let certificates = [
+            AnyValueCertificate().issuer(attributeValue: [0x30, 0x03] + integer).der,
+            AnyValueCertificate().extension(KnownOID.subjectAltName, sequenceOf: [otherName]).der,
+            AnyValueCertificate().extension(KnownOID.subjectAltName, sequenceOf: [[0xA3, 0x03] + integer]).der,
+            AnyValueCertificate().unknownKey(parameters: integer).der,
+            AnyValueCertificate().unknownSignatureAlgorithm(parameters: [0x05, 0x00]).der,
+        ]
+        for der in certificates { #expect(Self.parseError(der) == nil) }
+    }
+
+    /// Documented choice: string alphabets inside ANY values are not checked (a real Belgian eID
+    /// certificate has UTF-8 in a VisibleString explicitText); names and IA5String GeneralNames still are.
+    @Test("a policy qualifier's VisibleString with UTF-8 is accepted; the same string as a name attribute is not")
+    func stringAlphabetsInsideAnyValues() {
+        let visible: [UInt8] = [0x1A, 0x02, 0xC3, 0xA0]
+        let userNotice: [UInt8] = [0x06, 0x08, 0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x02, 0x02, 0x30, UInt8(visible.count)] + visible
+        let qualifierInfo = [0x30, UInt8(userNotice.count)] + userNotice
+        let policy = [0x30, UInt8(6 + qualifierInfo.count), 0x06, 0x02, 0x2A, 0x03, 0x30, UInt8(qualifierInfo.count)] + qualifierInfo
+        #expect(Self.parseError(AnyValueCertificate().extension(KnownOID.certificatePolicies, sequenceOf: [policy]).der) == nil)
+        let error = Self.parseError(AnyValueCertificate().issuer(attributeValue: visible).der)
+        #expect(error?.code == .invalidString)
+    }
+}
+
+/// Builds a minimal v3 certificate (P-256 key, ecdsa-with-SHA256, dummy signature: only parsing is
+/// tested) with one part replaced by the bytes a test needs.
+struct AnyValueCertificate {
+    var issuerAttributeValue: [UInt8] = [0x0C, 0x04] + Array("Test".utf8)
+    var extensions: [[UInt8]] = []
+    var spkiAlgorithm: [UInt8] = [0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
+                                  0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]
+    var signatureAlgorithm: [UInt8] = [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]
+
+    func issuer(attributeValue: [UInt8]) -> AnyValueCertificate {
+        var copy = self
+        copy.issuerAttributeValue = attributeValue
+        return copy
+    }
+
+    /// Adds a non-critical extension whose value is `SEQUENCE { elements... }`.
+    func `extension`(_ oid: OID, sequenceOf elements: [[UInt8]]) -> AnyValueCertificate {
+        var value = DERWriter()
+        value.append(.sequence) { s in for element in elements { s.appendEncoded(element) } }
+        var ext = DERWriter()
+        ext.append(.sequence) { e in
+            e.appendOID(oid)
+            e.append(.octetString, contents: value.bytes)
+        }
+        var copy = self
+        copy.extensions.append(ext.bytes)
+        return copy
+    }
+
+    /// An SPKI of an unknown algorithm (1.2.3.4) with `parameters`.
+    func unknownKey(parameters: [UInt8]) -> AnyValueCertificate {
+        var copy = self
+        var algorithm = DERWriter()
+        algorithm.append(.sequence) { a in
+            a.appendOID("1.2.3.4")
+            a.appendEncoded(parameters)
+        }
+        copy.spkiAlgorithm = algorithm.bytes
+        return copy
+    }
+
+    /// An unknown signature algorithm (1.2.3.5) with `parameters`, inside and outside.
+    func unknownSignatureAlgorithm(parameters: [UInt8]) -> AnyValueCertificate {
+        var copy = self
+        var algorithm = DERWriter()
+        algorithm.append(.sequence) { a in
+            a.appendOID("1.2.3.5")
+            a.appendEncoded(parameters)
+        }
+        copy.signatureAlgorithm = algorithm.bytes
+        return copy
+    }
+
+    var der: [UInt8] {
+        let point: [UInt8] = [0x04] + [UInt8](repeating: 0x11, count: 64)
+        var w = DERWriter()
+        w.append(.sequence) { c in
+            c.append(.sequence) { t in
+                t.append(.contextSpecific(0, constructed: true)) { $0.appendInteger(2) }
+                t.appendInteger(1)
+                t.appendEncoded(signatureAlgorithm)
+                t.append(.sequence) { n in
+                    n.append(.set) { s in
+                        s.append(.sequence) { a in
+                            a.appendOID(KnownOID.commonName)
+                            a.appendEncoded(issuerAttributeValue)
+                        }
+                    }
+                }
+                t.append(.sequence) { v in
+                    v.append(.utcTime, contents: Array("240101000000Z".utf8))
+                    v.append(.utcTime, contents: Array("260101000000Z".utf8))
+                }
+                t.append(.sequence) { n in
+                    n.append(.set) { s in
+                        s.append(.sequence) { a in
+                            a.appendOID(KnownOID.commonName)
+                            a.append(.utf8String, contents: Array("Subject".utf8))
+                        }
+                    }
+                }
+                t.append(.sequence) { k in
+                    k.appendEncoded(spkiAlgorithm)
+                    k.append(.bitString, contents: [0] + point)
+                }
+                if !extensions.isEmpty {
+                    t.append(.contextSpecific(3, constructed: true)) { x in
+                        x.append(.sequence) { list in for ext in extensions { list.appendEncoded(ext) } }
+                    }
+                }
+            }
+            c.appendEncoded(signatureAlgorithm)
+            c.append(.bitString, contents: [0, 0x30, 0x00])
+        }
+        return w.bytes
+    }
+}
