@@ -76,6 +76,7 @@ public struct DERNode: Hashable, Sendable {
     /// Universal types in their one DER form (X.690 8.1.5, 8.2.1, 8.3.1, 8.8.1, 8.9.1, 8.11.1, 8.19.1, 10.2):
     /// SEQUENCE, SET, EXTERNAL, EMBEDDED PDV and CHARACTER STRING constructed, every other type primitive
     /// (constructed strings are BER only), and tag 0, reserved for end-of-contents, never.
+    @inline(__always)
     private static func checkForm(_ tag: DERTag, at offset: Int) throws(DERError) {
         guard tag.tagClass == .universal else { return }
         let constructed: Bool
@@ -102,6 +103,7 @@ public struct DERNode: Hashable, Sendable {
         }
     }
 
+    @inline(__always)
     private static func validatePrimitive(_ element: DERElement, _ reader: DERReader, checkingStrings: Bool) throws(DERError) {
         guard element.tag.tagClass == .universal else { return }
         switch element.tag {
