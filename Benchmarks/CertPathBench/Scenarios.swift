@@ -52,7 +52,10 @@ struct Inputs {
     let anchors150: [Certificate]
     let meshLeaf: Certificate
     let meshIntermediates: [Certificate]
+    /// A root no mesh certificate names.
     let meshAnchor: Certificate
+    /// A root with the name the mesh's top layer names as issuer, and another key.
+    let meshImpostor: Certificate
     let bundle: [UInt8]?
     let bundlePath = "/etc/ssl/certs/ca-certificates.crt"
     let limboPath: URL
@@ -75,6 +78,7 @@ struct Inputs {
         meshLeaf = try pem("mesh/leaf.pem")[0]
         meshIntermediates = try pem("mesh/intermediates.pem")
         meshAnchor = try pem("mesh/anchor.pem")[0]
+        meshImpostor = try pem("mesh/impostor-root.pem")[0]
         bundle = FileManager.default.contents(atPath: bundlePath).map { [UInt8]($0) }
         limboPath = root.deletingLastPathComponent().appendingPathComponent("shared/vectors/limbo/limbo.json")
     }
@@ -282,9 +286,24 @@ final class Benchmark {
     // MARK: Mesh
 
     private func mesh() throws {
-        let name = "evaluate/mesh-budget"
+        // Every name leads to the impostor, no signature does: the search must end by the budget.
+        try mesh("evaluate/mesh-budget", anchor: inputs.meshImpostor, target: "ends by the budget") { failure in
+            guard case .budgetExhausted(let limit) = failure else { return nil }
+            return "ends with budgetExhausted(\(limit)), default budget"
+        }
+        // No name leads to the anchor: one candidate per certificate is entered, the rest skipped.
+        try mesh("evaluate/mesh-no-anchor-by-name", anchor: inputs.meshAnchor, target: nil) { failure in
+            guard case .issuerNotFound = failure else { return nil }
+            return "no name leads to the anchor; ends with issuerNotFound"
+        }
+    }
+
+    /// Times the mesh evaluation with `anchor` as the only anchor; `describe` checks the failure
+    /// (returning nil when it is not the expected one, which stops the benchmark).
+    private func mesh(_ name: String, anchor: Certificate, target: String?,
+                      describe: (ValidationFailure) -> String?) throws {
         guard selected(name) else { return }
-        let store = TrustStore(anchors: [inputs.meshAnchor])
+        let store = TrustStore(anchors: [anchor])
         let policy = try ValidationPolicy.server(hostname: "mesh.bench.example.test")
         let verifier = SignatureVerifier(keyCache: PublicKeyCache())
         let leaf = inputs.meshLeaf, intermediates = inputs.meshIntermediates
@@ -294,14 +313,14 @@ final class Benchmark {
             if case .untrusted(let report) = evaluation.evaluate() { return report.primaryFailure }
             return nil
         }
-        guard let failure = run(), case .budgetExhausted(let limit) = failure else {
-            fatalError("\(name): expected the budget to end the search, got \(String(describing: run()))")
+        guard let failure = run(), let outcome = describe(failure) else {
+            fatalError("\(name): unexpected outcome \(String(describing: run()))")
         }
         var quick = settings
         quick.runs = min(settings.runs, 9)
         let timed = Harness.measure(quick) { consume(run()) }
-        record(name, "\(intermediates.count) cross-signed intermediates (pre-parsed), no path; ends with budgetExhausted(\(limit)), default budget",
-               timed, target: "ends by the budget")  { _, _ in true }
+        record(name, "\(intermediates.count) cross-signed intermediates (pre-parsed), no path; \(outcome)", timed,
+               target: target, met: target == nil ? nil : { _, _ in true })
     }
 
     // MARK: Limbo pathological inputs

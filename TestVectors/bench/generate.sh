@@ -190,12 +190,21 @@ subjectAltName = DNS:mesh.bench.example.test"
 newkey ec "$WORK/keys/unrelated.key"
 issue mesh/anchor.pem "$WORK/keys/unrelated.key" "/O=CertPath Bench Mesh/CN=Mesh Unrelated Root" \
   self - "$EXT_ROOT"
+# An impostor root: the withheld root's name with another key. As an anchor, the mesh's names
+# reach it (so no candidate can be skipped by names) but no signature does: the budget test.
+newkey ec "$WORK/keys/impostor.key"
+issue mesh/impostor-root.pem "$WORK/keys/impostor.key" "/O=CertPath Bench Mesh/CN=Mesh Withheld Root" \
+  self - "$EXT_ROOT"
 
 # Sanity: with the unrelated anchor there is no path; with the withheld root there is one.
 T=$(date -u -d "$CHECK_TIME" +%s)
 if openssl verify -attime "$T" -CAfile mesh/anchor.pem -untrusted mesh/intermediates.pem \
      mesh/leaf.pem >/dev/null 2>&1; then
   echo "mesh unexpectedly verifies against mesh/anchor.pem" >&2; exit 1
+fi
+if openssl verify -attime "$T" -CAfile mesh/impostor-root.pem -untrusted mesh/intermediates.pem \
+     mesh/leaf.pem >/dev/null 2>&1; then
+  echo "mesh unexpectedly verifies against mesh/impostor-root.pem" >&2; exit 1
 fi
 openssl verify -x509_strict -attime "$T" -purpose sslserver -CAfile mesh/withheld-root.pem \
   -untrusted mesh/intermediates.pem mesh/leaf.pem >/dev/null

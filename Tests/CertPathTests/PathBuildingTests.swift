@@ -141,20 +141,50 @@ struct PathBuildingTests {
         #expect(result.statistics.buildSteps < 20)
         let report = try #require(result.report)
         #expect(report.primaryFailure == .issuerNotFound(l.bByA))
-        // Two ways up from the leaf (A by B, A by C); each ends below a certificate already in the path.
-        #expect(Set(report.attempts.map(\.certificates)) == [[l.leaf, l.aByB, l.bByA], [l.leaf, l.aByC, l.cByB, l.bByA]])
+        // Two ways up from the leaf (A by B, A by C), but no name of the loop leads to the anchor: the
+        // first is entered for the diagnosis (it ends below a certificate already in the path) and the
+        // second is skipped without a signature check.
+        #expect(report.attempts.map(\.certificates) == [[l.leaf, l.aByB, l.bByA]])
         #expect(report.attempts.allSatisfy { $0.failures == [.issuerNotFound(l.bByA)] })
+        #expect(result.statistics.skippedCandidates == 1)
+        #expect(result.statistics.signatureChecks == 2)
+    }
+
+    @Test("Candidates whose names lead to no anchor: the first is entered, the others skipped unverified")
+    func candidatesReachingNoAnchorByName() throws {
+        let m = try Mesh()
+        // The unrelated anchor: no mesh certificate names it, so one candidate per certificate is
+        // entered (leaf, L1-1 … L5-1: 6 signatures) and the report names the top of that path.
+        let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.anchor]), policy: Self.policy(collect: true))
+        #expect(result.statistics.signatureChecks == 6)
+        #expect(result.statistics.skippedCandidates == 4 * 5)
+        let report = try #require(result.report)
+        let top = try #require(report.bestAttempt.certificates.last)
+        #expect(report.primaryFailure == .issuerNotFound(top))
+        #expect(top.subject.values(of: "2.5.4.11") == ["Layer 6"])
+        #expect(report.bestAttempt.certificates.count == 7)
+        // The same mesh with the impostor (the top layer's issuer name, another key): every name leads
+        // to an anchor, nothing is skipped, and the search runs into the signature budget.
+        let impostor = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]))
+        #expect(impostor.statistics.skippedCandidates == 0)
+        #expect(impostor.primaryFailure == .budgetExhausted(.signatureChecks))
+        // A valid path is never skipped: the withheld root makes every name and signature chain.
+        let trusted = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.withheldRoot, m.anchor]))
+        #expect(trusted.trustedPath?.anchor == m.withheldRoot)
+        #expect(trusted.statistics.skippedCandidates == 0)
     }
 
     // MARK: (c) An over-budget mesh
 
     struct Mesh {
         let intermediates: [Certificate]
-        let leaf, anchor, withheldRoot: Certificate
+        /// `anchor`: a root no mesh name leads to; `impostor`: the withheld root's name with another key.
+        let leaf, anchor, impostor, withheldRoot: Certificate
         init() throws {
             intermediates = try TestCertificates.all("bench/mesh/intermediates.pem")
             leaf = try TestCertificates.all("bench/mesh/leaf.pem")[0]
             anchor = try TestCertificates.all("bench/mesh/anchor.pem")[0]
+            impostor = try TestCertificates.all("bench/mesh/impostor-root.pem")[0]
             withheldRoot = try TestCertificates.all("bench/mesh/withheld-root.pem")[0]
         }
     }
@@ -163,7 +193,7 @@ struct PathBuildingTests {
     func meshBuildSteps() throws {
         let m = try Mesh()
         try #require(m.intermediates.count == 130)
-        let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.anchor]),
+        let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
                                    policy: Self.policy(budget: Budget(signatureChecks: 10_000, buildSteps: 100)))
         #expect(result.statistics.buildSteps == 100)
         #expect(result.primaryFailure == .budgetExhausted(.buildSteps))
@@ -172,28 +202,48 @@ struct PathBuildingTests {
     @Test("Mesh with signatureChecks 10: budgetExhausted(signatureChecks)")
     func meshSignatureChecks() throws {
         let m = try Mesh()
-        let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.anchor]),
+        let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
                                    policy: Self.policy(budget: Budget(signatureChecks: 10)))
         #expect(result.primaryFailure == .budgetExhausted(.signatureChecks))
     }
 
-    /// With signatures memoized by key and certificates that cannot reach an anchor remembered, each
-    /// certificate is explored once per remaining depth (hundreds of build steps, not 5^6 paths); the
-    /// 130 certificates need more than the default 100 signature checks, which end the search.
+    /// The impostor root carries the name the mesh's top layer names as issuer, so every candidate may
+    /// lead to an anchor by names and the search is real: 5^5 paths reach the impostor, each refused
+    /// by its key. An anchor that refuses the signature below it is no way up, so a certificate whose
+    /// every way up ends like that is not explored again (hundreds of build steps, not 5^5 paths).
+    /// With signatures memoized by issuer key, the whole search needs one check per certificate with
+    /// a candidate issuer: the leaf, 5 + 4 × 25 intermediates and the 5 top ones against the
+    /// impostor, 111; the default 100 end it first.
     @Test("Mesh with the default budget: budgetExhausted(signatureChecks) after bounded work")
     func meshDefaultBudget() throws {
         let m = try Mesh()
-        let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.anchor]))
+        let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]))
         #expect(result.primaryFailure == .budgetExhausted(.signatureChecks))
         #expect(result.statistics.signatureChecks == Budget.default.signatureChecks)
         #expect(result.statistics.buildSteps < 1_000)
         #expect(result.statistics.prunedExplorations > 0)
-        // With enough signature checks the whole mesh is searched, every certificate once per depth.
-        let full = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.anchor]),
-                                 policy: Self.policy(budget: Budget(signatureChecks: 1_000)))
-        #expect(full.primaryFailure?.code == "issuerNotFound")
-        #expect((101...130).contains(full.statistics.signatureChecks))
+        let full = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
+                                 policy: Self.policy(budget: Budget(signatureChecks: 111)))
+        #expect(full.primaryFailure?.code == "badSignature")
+        #expect(full.statistics.signatureChecks == 111)
         #expect(full.statistics.buildSteps < 1_000)
+        let short = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
+                                  policy: Self.policy(budget: Budget(signatureChecks: 110)))
+        #expect(short.primaryFailure == .budgetExhausted(.signatureChecks))
+    }
+
+    /// With at most 5 intermediates the impostor is out of reach (the top layer is the 6th): each
+    /// certificate proven unable to reach an anchor within d more certificates is not explored
+    /// again at that depth, so the search stays linear in the mesh instead of 5^5 paths.
+    @Test("Mesh out of reach by depth: certificates proven unable to reach an anchor are not explored again")
+    func meshUnreachableMemo() throws {
+        let m = try Mesh()
+        let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
+                                   policy: Self.policy(maximumIntermediates: 5))
+        #expect(result.primaryFailure?.code == "maximumDepthExceeded")
+        #expect(result.statistics.prunedExplorations > 0)
+        #expect(result.statistics.buildSteps < 1_000)
+        #expect(result.statistics.signatureChecks < Budget.default.signatureChecks)
     }
 
     @Test("Mesh with the withheld root as anchor, default budget: trusted through six layers")
@@ -206,17 +256,6 @@ struct PathBuildingTests {
         #expect(path.certificates.count == 7)
         #expect(path.certificates.dropFirst().map { $0.subject.values(of: "2.5.4.11") }
                 == (1...6).map { ["Layer \($0)"] })
-    }
-
-    /// The same child signature checked with the same key through another certificate of that key is
-    /// the same computation; memoized by (certificate, issuer key), layers 1 to 3 need one check per
-    /// certificate with an issuer candidate: 1 (leaf) + 5 + 25 = 31.
-    @Test("Mesh layers 1-3: signature memo by issuer key (31 checks finish the search)")
-    func meshSignatureMemoByKey() throws {
-        let m = try Mesh()
-        let result = Self.evaluate(m.leaf, Array(m.intermediates.prefix(75)), TrustStore(anchors: [m.anchor]),
-                                   policy: Self.policy(budget: Budget(signatureChecks: 31)))
-        #expect(result.primaryFailure?.code == "issuerNotFound")
     }
 
     // MARK: (d) The ranked failure among several dead ends

@@ -8,6 +8,9 @@ public struct EvaluationStatistics: Hashable, Sendable {
     public var nameConstraintComparisons = 0
     /// Explorations skipped because the certificate was already proven unable to reach an anchor.
     public var prunedExplorations = 0
+    /// Issuer candidates not entered because no chain of names leads from them to a trust anchor
+    /// (after the first such candidate of a certificate, which is entered for the diagnosis).
+    public var skippedCandidates = 0
 
     /// No work.
     public init() {}

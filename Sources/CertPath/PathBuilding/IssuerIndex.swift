@@ -51,6 +51,35 @@ struct IssuerIndex {
         }
     }
 
+    /// The presented intermediates from which some trust anchor can be reached by names alone: those
+    /// whose issuer is the subject of an anchor of a store, and, repeatedly, those whose issuer is the
+    /// subject of such an intermediate (RFC 5280 6.1.3 (a)(4): every link of a path chains names,
+    /// compared as in RFC 5280 7.1). Any path through an intermediate outside this set ends without
+    /// an anchor, whatever the signatures, so ``PathBuilder`` need not verify a signature to know it.
+    ///
+    /// Computed by a worklist over the intermediates (linear in their number, one name lookup each);
+    /// distrusted anchors count as anchors here, which only keeps more candidates.
+    ///
+    /// - Returns: the identities (`ObjectIdentifier`) of those intermediates.
+    func intermediatesReachingAnAnchorByName() -> Set<ObjectIdentifier> {
+        var byIssuer: [NormalizedName: [Certificate]] = [:]
+        var reached = Set<ObjectIdentifier>()
+        var worklist: [Certificate] = []
+        for certificate in intermediates {
+            if stores.contains(where: { !$0.anchorIndices(named: certificate.issuer).isEmpty }) {
+                if reached.insert(ObjectIdentifier(certificate)).inserted { worklist.append(certificate) }
+            } else {
+                byIssuer[certificate.issuer.normalizedKey, default: []].append(certificate)
+            }
+        }
+        while let certificate = worklist.popLast() {
+            for child in byIssuer[certificate.subject.normalizedKey] ?? [] where reached.insert(ObjectIdentifier(child)).inserted {
+                worklist.append(child)
+            }
+        }
+        return reached
+    }
+
     /// Whether any store distrusts `certificate` or its key.
     func isDistrusted(_ certificate: Certificate) -> Bool {
         stores.contains { $0.isDistrusted(certificate) }

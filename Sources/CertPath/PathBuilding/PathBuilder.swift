@@ -10,6 +10,12 @@
 ///   exists (an intermediate cross-signed by an expired and a valid root validates through the valid one).
 /// - Every dead end is recorded as a ``PathAttempt`` with why it ended; the ``Budget`` bounds the
 ///   whole search, and running out of it stops the search at once.
+/// - Of the intermediate candidates of one certificate from which no chain of names leads to an
+///   anchor (``IssuerIndex/intermediatesReachingAnAnchorByName()``), only the first is entered (its
+///   dead end is the report's diagnosis); the others are skipped without a signature check, since no
+///   path through them can end at an anchor. A hundred same-named intermediates that chain to no
+///   anchor cost a few signature checks instead of the whole budget. (Names that do lead to an anchor
+///   are still searched in full, within the ``Budget``.)
 /// - A certificate from which no anchor can be reached within `d` more certificates is remembered,
 ///   and not explored again at a depth that leaves `d` or fewer: whether an anchor is reachable
 ///   above a certificate does not depend on the path below it, unless the loop check cut a branch
@@ -26,12 +32,18 @@ final class PathBuilder {
     private var unreachable: [ObjectIdentifier: Int] = [:]
     /// Explorations answered from ``unreachable`` (for tests and benchmarks).
     private(set) var prunedExplorations = 0
+    /// Candidates skipped because no chain of names leads from them to an anchor.
+    private(set) var skippedCandidates = 0
+    /// The intermediates from which names lead to an anchor; computed when first needed (only for a
+    /// certificate with more than one intermediate candidate).
+    private lazy var reachingAnAnchorByName = index.intermediatesReachingAnAnchorByName()
 
     /// What exploring above one certificate found.
     private struct Exploration {
         /// The search is over: a valid path was found, or the budget ran out.
         var done = false
-        /// Some anchor was reached (its path validated, successfully or not) in this subtree.
+        /// Some anchor was reached in this subtree: its path was validated, successfully or not, and
+        /// the anchor's key did not refuse the signature of the certificate below it.
         var reachedAnchor = false
         /// A candidate was skipped by the loop check in this subtree (the result depends on the path below).
         var dependsOnPath = false
@@ -61,12 +73,13 @@ final class PathBuilder {
         }
         var outcome = Exploration()
         var explored = 0
-        for candidate in index.candidates(for: current, at: context.validationTime) {
+        var enteredOneWithoutAnchor = false
+        let candidates = index.candidates(for: current, at: context.validationTime)
+        for candidate in candidates {
             guard context.spendBuildStep() else { return Exploration(done: true) }
             let issuer = candidate.certificate
             if candidate.isAnchor {
                 explored += 1
-                outcome.reachedAnchor = true
                 let attempt = validator.validate(path: path, anchor: issuer)
                 record(attempt)
                 if attempt.isValid {
@@ -74,6 +87,10 @@ final class PathBuilder {
                     return Exploration(done: true, reachedAnchor: true)
                 }
                 if context.exhausted != nil { return Exploration(done: true, reachedAnchor: true) }
+                // An anchor whose key does not verify the top certificate's signature is no way up,
+                // whatever the path below: it does not count as reached, so the memo of certificates
+                // unable to reach an anchor still applies (the check is the validator's, memoized).
+                if context.signature(of: current, by: issuer) != .invalid { outcome.reachedAnchor = true }
                 continue
             }
             if path.contains(where: { Self.sameLoopKey($0, issuer) }) {
@@ -84,6 +101,13 @@ final class PathBuilder {
             if index.isDistrusted(issuer) {
                 record(validator.validate(path: path + [issuer], anchor: nil, terminal: .distrusted(issuer)))
                 continue
+            }
+            if candidates.count > 1 && !reachingAnAnchorByName.contains(ObjectIdentifier(issuer)) {
+                if enteredOneWithoutAnchor {
+                    skippedCandidates += 1
+                    continue
+                }
+                enteredOneWithoutAnchor = true
             }
             if path.count > maximumIntermediates {
                 record(validator.validate(path: path, anchor: nil, terminal: .maximumDepthExceeded(issuer, limit: maximumIntermediates)))
