@@ -33,8 +33,10 @@ let package = Package(
             dependencies: ["CertPath", "CertPathLimbo", "CLibCrypto", "CBenchSupport"],
             path: "Benchmarks/CertPathBench"
         ),
-        .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER"]),
-        .testTarget(name: "CertPathTests", dependencies: ["CertPath"]),
+        // Helpers shared by the test targets (a seeded generator for randomized tests).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER", "TestSupport"]),
+        .testTarget(name: "CertPathTests", dependencies: ["CertPath", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo"]),
         // Drives the built `certpath` executable as a subprocess; depending on the executable target
         // makes `swift build --build-tests` build it first.

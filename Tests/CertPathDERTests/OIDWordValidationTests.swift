@@ -1,5 +1,6 @@
 import CertPathDER
 import Testing
+import TestSupport
 
 /// The OBJECT IDENTIFIER rule (X.690 8.19.2) is checked eight octets at a time; these tests hold it
 /// to the octet-by-octet statement of the rule on contents of every length and position.
@@ -15,21 +16,9 @@ struct OIDWordValidationTests {
         return atStart ? nil : start + contents.count - 1
     }
 
-    /// A deterministic generator (SplitMix64), so that a failure can be reproduced.
-    private struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("Random contents of 1 to 24 octets after 0 to 10 other octets: the same verdict and offset as octet by octet")
     func matchesReference() {
-        var generator = Generator(state: 0x5EED)
+        var generator = SplitMix64(state: 0x5EED)
         // Octets that exercise the rule: 0x80 itself, other continuation octets, ends of subidentifiers.
         let palette: [UInt8] = [0x80, 0x80, 0x81, 0xFF, 0x00, 0x01, 0x7F, 0x2A, 0x86]
         var checked = 0, rejected = 0

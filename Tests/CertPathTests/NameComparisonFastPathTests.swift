@@ -1,24 +1,13 @@
 import Testing
 @testable import CertPath
 import CertPathDER
+import TestSupport
 
 /// RFC 5280 7.1 name comparison has fast paths (attribute-by-attribute comparison, ASCII key
 /// construction, key hashing without the key); each must agree with the general construction of
 /// the normalized key, which transcodes every string through `String`.
 @Suite("Name comparison: fast paths agree with the general normalized key")
 struct NameComparisonFastPathTests {
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    }
 
     struct Attribute {
         var type: [UInt8]
@@ -71,13 +60,13 @@ struct NameComparisonFastPathTests {
     static let words = ["Bench", "bench", "BENCH", "CA", "ca", "Root R1", "root  r1", " Root\tR1 ", "Ünïcode", "ÜNÏCODE", "é", "É",
                         "Trust  Services", "trust services", "x", "", "  ", "Σίσυφος", "ΣΊΣΥΦΟΣ", "straße", "STRASSE", "a-b.c"]
 
-    static func randomAttribute(_ g: inout Generator) -> Attribute {
+    static func randomAttribute(_ g: inout SplitMix64) -> Attribute {
         let tags: [UInt8] = [0x0C, 0x13, 0x16, 0x14, 0x1E]
         return Attribute(type: types[g.below(types.count)], tag: tags[g.below(tags.count)], text: words[g.below(words.count)])
     }
 
     /// A variant that is often equivalent: same types, case and whitespace changed, string type swapped.
-    static func variant(of rdns: [[Attribute]], _ g: inout Generator) -> [[Attribute]] {
+    static func variant(of rdns: [[Attribute]], _ g: inout SplitMix64) -> [[Attribute]] {
         rdns.map { rdn in
             rdn.map { attribute in
                 var changed = attribute
@@ -98,7 +87,7 @@ struct NameComparisonFastPathTests {
 
     @Test("random names and variants: isEquivalent, normalizedKey and its hash match the general key")
     func randomNamesAgree() {
-        var generator = Generator(state: 0xC0FFEE)
+        var generator = SplitMix64(state: 0xC0FFEE)
         var compared = 0, equivalent = 0
         var problems: [String] = []
         while compared < 20_000 {

@@ -1,6 +1,7 @@
 import Testing
 @testable import CertPath
 import CertPathDER
+import TestSupport
 
 /// The valid_policy_graph scans small levels and indexes large ones by hash, and the processor keeps
 /// it as a list of policies while no anyPolicy or mapping is seen; all must give the same results. Random policy paths (policies, anyPolicy, mappings, constraints, self-issued
@@ -8,24 +9,11 @@ import CertPathDER
 /// and must give the same outcome or failure and the same node and edge counts.
 @Suite("Policy graph: scanned and indexed levels agree")
 struct PolicyGraphIndexingTests {
-    /// A small deterministic generator (SplitMix64), so a failure names a reproducible seed.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    }
 
     static let pool: [OID] = (1...6).map { OID(dotted: "1.3.6.1.4.1.99999.9.\($0)")! }
     static let anyPolicy = CertificatePolicySet.anyPolicyIdentifier
 
-    static func randomPath(_ g: inout Generator) -> (path: [CertificatePolicyFacts], inputs: PolicyValidationInputs) {
+    static func randomPath(_ g: inout SplitMix64) -> (path: [CertificatePolicyFacts], inputs: PolicyValidationInputs) {
         let length = 1 + g.below(5)
         var path: [CertificatePolicyFacts] = []
         for _ in 0..<length {
@@ -81,7 +69,7 @@ struct PolicyGraphIndexingTests {
 
     @Test("20,000 random paths: same outcome, failure and graph size with every level indexed, and with the simple form")
     func randomPathsAgree() {
-        var generator = Generator(state: 0x5EED)
+        var generator = SplitMix64(state: 0x5EED)
         var differing: [Int] = []
         var valid = 0
         for index in 0..<20_000 {
