@@ -9,7 +9,7 @@ import CertPath
     /// An evaluation of PKITS test `id` with its CRLs (all, or `crlFilter`'s), its additional
     /// certificates unless `withoutAdditional`, and `mode`.
     static func pkits(_ id: String, _ mode: UndeterminedRevocationStatus, budget: Budget = .default,
-                      withoutAdditional: Bool = false) throws -> TrustEvaluation? {
+                      withoutAdditional: Bool = false, distrusted: [String] = []) throws -> TrustEvaluation? {
         guard let root = PKITSTests.certificatesRoot, let test = PKITSTests.manifest?.tests.first(where: { $0.id == id }) else {
             TestData.skip("PKITS \(id)", because: "pkits.json or cryptography-vectors is not present")
             return nil
@@ -23,7 +23,9 @@ import CertPath
         policy.crls = CRLStore(try test.crls.map { try CertificateRevocationList(derEncoded: load($0)) })
         policy.undeterminedRevocationStatus = mode
         policy.budget = budget
-        return TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: [anchor]),
+        let store = TrustStore([TrustEntry(anchor, kind: .anchor)]
+                               + (try distrusted.map { TrustEntry(try Certificate(derEncoded: load($0)), kind: .distrusted) }))
+        return TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: store,
                                policy: policy, validationTime: PKITSTests.validationTime)
     }
 
@@ -103,6 +105,22 @@ import CertPath
                 + "(nextUpdate 2010-06-01T08:30:00Z) and no current delta CRL extends it; the delta CRL of CN=deltaCRL CA3,"
                 + "O=Test Certificates 2011,C=US (number 3) cannot extend the complete CRL: it extends base CRL number 2, newer than "
                 + "the complete CRL's 1 (RFC 5280 5.2.4)")
+    }
+
+    /// 4.14.28: the leaf's CRL is signed by a separate cRLIssuer certificate, validated to the same
+    /// anchor (RFC 5280 6.3.3 (f)). A signer the caller distrusts cannot vouch for anything: the
+    /// status is undetermined and, CRLs being supplied for that issuer, the evaluation fails.
+    @Test("4.14.28 with the CRL issuer's certificate distrusted: the CRL is not used")
+    func distrustedCRLSigner() throws {
+        guard let trusted = try Self.pkits("4.14.28", .rejectWhenIssuerHasCRLs) else { return }
+        #expect(Self.failure(trusted) == nil)
+        let evaluation = try #require(try Self.pkits("4.14.28", .rejectWhenIssuerHasCRLs,
+                                                     distrusted: ["certs/indirectCRLCA3cRLIssuerCert.crt"]))
+        guard case .revocationUnknown(_, let reason) = Self.failure(evaluation) else {
+            Issue.record("expected revocationUnknown, got \(String(describing: Self.failure(evaluation)))")
+            return
+        }
+        #expect(reason.contains("distrusted"), "\(reason)")
     }
 
     @Test("CRL signatures spend the evaluation's signature budget")

@@ -388,6 +388,8 @@ final class RevocationChecker {
     /// RFC 5280 6.3.3 (f): a path from `signer` to `anchor`, built from the presented certificates
     /// and validated in full (RFC 5280 profile, any purpose, the policy's algorithms, anchor
     /// enforcement, revocation and remaining budget), with `crl` taken as authentic meanwhile.
+    /// A signer or a certificate of its path that the evaluation's trust stores distrust (by
+    /// certificate or by key) cannot vouch for a CRL.
     private func issuerPath(of crl: CertificateRevocationList, signer: Certificate, above: ArraySlice<Certificate>,
                             anchor: Certificate, context: EvaluationContext) -> Result<Signer, CRLRejection> {
         guard inProgress.count < Self.maximumNesting else { return .failure(.nestingTooDeep(crl)) }
@@ -407,14 +409,20 @@ final class RevocationChecker {
         policy.requiredKeyPins = []
         policy.additionalCheck = nil
         let child = EvaluationContext(deriving: context, policy: policy)
-        let builder = PathBuilder(context: child, index: IssuerIndex(stores: [TrustStore(anchors: [anchor])],
-                                                                     intermediates: certificates + Array(above)))
-        builder.run(leaf: signer)
+        // The path's anchor is the only anchor; what the evaluation's stores distrust (certificates
+        // and keys) stays distrusted on the way to it.
+        let distrusted = context.anchorStores.flatMap { $0.entries.filter { $0.kind == .distrusted } }
+        let store = distrusted.isEmpty ? TrustStore(anchors: [anchor]) : TrustStore([TrustEntry(anchor, kind: .anchor)] + distrusted)
+        let builder = PathBuilder(context: child, index: IssuerIndex(stores: [store], intermediates: certificates + Array(above)))
+        let signerDistrusted = store.isDistrusted(signer)
+        if !signerDistrusted { builder.run(leaf: signer) }
         context.absorb(child)
         inProgress[ObjectIdentifier(crl)] = nil
 
         let result: Result<Signer, CRLRejection>
-        if let path = builder.trusted {
+        if signerDistrusted {
+            result = .failure(.issuerPathInvalid(crl, signer, .distrusted(signer)))
+        } else if let path = builder.trusted {
             let chain = [anchor] + path.certificates.reversed()
             result = .success(Signer(certificate: signer, dsaParameters: Self.workingDSAParameters(chain[...])))
         } else if child.exhausted != nil {
