@@ -26,6 +26,8 @@ enum LimboCommand {
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         let path = arguments.positionals[0]
+        // Checked before any work: a path that cannot be written is a usage error.
+        let outputFile = try arguments.value("output").map { (output: String) throws(CLIError) in try OutputFile(output) }
         _ = try Input.read(path)  // a clear message for a missing or unreadable file
         let suite: LimboSuite
         do {
@@ -57,12 +59,14 @@ enum LimboCommand {
         }
         let finished = results.compactMap { $0 }
 
-        if let output = arguments.value("output") {
+        if let outputFile {
+            let json: Data
             do {
-                try LimboHarness.resultsJSON(finished).write(to: URL(fileURLWithPath: output), options: .atomic)
+                json = try LimboHarness.resultsJSON(finished)
             } catch {
-                throw CLIError("\(output): cannot write the results: \(error.localizedDescription)")
+                throw CLIError("\(outputFile.path): cannot encode the results: \(error)")
             }
+            try outputFile.write(json, what: "the results")
         }
         let mismatches = finished.filter { !$0.matches && $0.actual_result != "SKIPPED" }
         for result in mismatches {

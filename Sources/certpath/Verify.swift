@@ -52,6 +52,8 @@ enum VerifyCommand {
             """)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        // Checked before any work: a path that cannot be written is a usage error, nothing on stdout.
+        let exceptionsFile = try arguments.value("save-exceptions").map { (path: String) throws(CLIError) in try OutputFile(path) }
         let evaluation = try makeEvaluation(arguments)
         let result = evaluation.evaluate()
         let explain = arguments.has("explain")
@@ -61,12 +63,13 @@ enum VerifyCommand {
             for line in ResultView.humanLines(result, evaluation, explain: explain) { Output.line(line) }
         }
         Output.flush()
-        if let path = arguments.value("save-exceptions") { try saveExceptions(result, to: path) }
+        if let exceptionsFile { try saveExceptions(result, to: exceptionsFile) }
         return result.isTrusted ? ExitStatus.success : ExitStatus.untrusted
     }
 
     /// Writes the trust exception of an untrusted result to `path`, or explains on stderr why nothing was saved.
-    static func saveExceptions(_ result: TrustResult, to path: String) throws(CLIError) {
+    static func saveExceptions(_ result: TrustResult, to file: OutputFile) throws(CLIError) {
+        let path = file.path
         switch result {
         case .trusted(let trusted):
             let reason = trusted.isTrustedByException ? "the result is already trusted by a trust exception"
@@ -79,11 +82,7 @@ enum VerifyCommand {
                     + "trust exceptions can only accept recoverable failures (expiry, name mismatch, untrusted or missing issuer)")
                 return
             }
-            do {
-                try Data(exceptions.text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw CLIError("\(path): cannot write the trust exception: \(error.localizedDescription)")
-            }
+            try file.write(exceptions.text.utf8, what: "the trust exception")
             let codes = Set(report.failures.map(\.code)).sorted().joined(separator: ", ")
             Output.error("certpath verify: saved a trust exception for this leaf accepting \(codes) to \(path)")
         }

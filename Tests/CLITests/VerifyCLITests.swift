@@ -347,6 +347,44 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: file))
     }
 
+    /// --save-exceptions names a regular file or a new one: a directory, a device, a link to a device or
+    /// a missing directory is a usage error before any work (nothing on stdout, exit 2), and never
+    /// replaced (reviewer finding: the atomic write renamed a file over /dev/full and said "saved").
+    @Test func saveExceptionsRefusesWhatIsNotARegularFile() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let linkToDevice = directory.appendingPathComponent("link-to-null").path
+        try FileManager.default.createSymbolicLink(atPath: linkToDevice, withDestinationPath: "/dev/null")
+        let expired = ["verify", "rsa/server-expired.pem", "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/root.pem",
+                       "--at", CLI.time, "--server", "server.customer1.example", "--save-exceptions"]
+        let cases: [(String, String)] = [
+            (directory.path, "\(directory.path): cannot write here: a directory, not a regular file"),
+            ("/dev/null", "/dev/null: cannot write here: a device, not a regular file"),
+            (linkToDevice, "\(linkToDevice): cannot write here: a device, not a regular file"),
+            (directory.appendingPathComponent("missing/x.txt").path,
+             "\(directory.appendingPathComponent("missing/x.txt").path): cannot write here: the directory "
+                + "\(directory.appendingPathComponent("missing").path) does not exist"),
+        ]
+        for (path, message) in cases {
+            let run = try CLI.run(expired + [path])
+            #expect(run.status == 2, "\(path)")
+            #expect(run.stdout.isEmpty, "\(path)")
+            #expect(run.stderr == "certpath verify: \(message)\n")
+        }
+        let device = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(device == .typeCharacterSpecial)
+
+        // A link to a regular file is written through: the link stays, its target gets the text.
+        let target = directory.appendingPathComponent("target.txt").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        let link = directory.appendingPathComponent("link.txt").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let saved = try CLI.run(expired + [link])
+        #expect(saved.status == 1)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("certpath-trust-exceptions 1\n"))
+    }
+
     // MARK: - Purpose, depth, policy and profile flags
 
     @Test func clientCertificateWithExpectedNames() throws {
