@@ -192,7 +192,7 @@ import Testing
         #expect(try field(primary, "code", as: String.self) == "hostnameMismatch")
         #expect(try field(primary, "recoverable", as: Bool.self) == true)
         #expect(try field(primary, "message", as: String.self)
-            == "the certificate is not valid for www.customer2.example; it is valid for server.customer1.example, 192.0.2.10")
+            == "the certificate is not valid for www.customer2.example; it is valid for DNS:server.customer1.example, IP:192.0.2.10")
         #expect(try field(primary, "certificate", as: String.self) == "CN=server.customer1.example,O=Customer 1")
         let leaf = try #require(try CLI.certificates("rsa/server.pem").first)
         #expect(try field(primary, "certificateSHA256", as: String.self) == SHA256Digest(hashing: leaf.der).hex)

@@ -35,7 +35,7 @@ struct TLSPolicyTests {
         #expect(path.anchor == (try cert("root.pem")), sourceLocation: sourceLocation)
     }
 
-    static let serverPresented = ["www.tls.test", "192.0.2.1", "2001:db8::1"]
+    static let serverPresented = ["DNS:www.tls.test", "IP:192.0.2.1", "IP:2001:db8::1"]
 
     // MARK: Server: extended key usage
 
@@ -104,13 +104,16 @@ struct TLSPolicyTests {
     func ipOnlyAgainstIPAddress() throws {
         let textual = try Self.cert("dns-ip-text.pem")
         #expect(try Self.evaluate("dns-ip-text.pem", try Self.server("192.0.2.7")).primaryFailure
-                == .hostnameMismatch(textual, reference: "192.0.2.7", presented: ["192.0.2.7"]))
+                == .hostnameMismatch(textual, reference: "192.0.2.7", presented: ["DNS:192.0.2.7"]))
+        #expect(Diagnostics.describe(.hostnameMismatch(textual, reference: "192.0.2.7", presented: ["DNS:192.0.2.7"]))
+                == "the certificate is not valid for 192.0.2.7; it is valid for DNS:192.0.2.7 "
+                + "(an IP address matches only IP entries, never a DNS name holding its text)")
         #expect(try Self.evaluate("dns-ip-text.pem", try Self.server("192.0.2.7") { $0.allowCommonNameFallback = true }).primaryFailure?.code
                 == "hostnameMismatch")
         try Self.expectTrusted(try Self.evaluate("ip-only.pem", try Self.server("192.0.2.9")))
         let ipOnly = try Self.cert("ip-only.pem")
         #expect(try Self.evaluate("ip-only.pem", try Self.server("ip-only.tls.test")).primaryFailure
-                == .hostnameMismatch(ipOnly, reference: "ip-only.tls.test", presented: ["192.0.2.9"]))
+                == .hostnameMismatch(ipOnly, reference: "ip-only.tls.test", presented: ["IP:192.0.2.9"]))
     }
 
     @Test("Wildcard SAN: the whole left-most label, one label deep",
@@ -206,7 +209,7 @@ struct TLSPolicyTests {
     @Test("Expected names the client certificate does not carry: nameMismatch")
     func clientNameMismatch() throws {
         let client = try Self.cert("client.pem")
-        let presented = ["client.tls.test", "198.51.100.5", "alice@tls.test"]
+        let presented = ["DNS:client.tls.test", "IP:198.51.100.5", "email:alice@tls.test"]
         let cases: [(ExpectedName, String)] = [
             (.dnsName(try DNSName("other.tls.test")), "other.tls.test"),
             (.ipAddress(try #require(IPAddress("198.51.100.6"))), "198.51.100.6"),

@@ -283,7 +283,7 @@ struct DiagnosticsTests {
     @Test func nameMismatchSummaryListsTheNamesCarried() throws {
         let report = try #require(SamplePKI.server(SamplePKI.rsaServer, hostname: "www.customer2.example").evaluate().report)
         #expect(Diagnostics.describe(report.primaryFailure)
-                == "the certificate is not valid for www.customer2.example; it is valid for server.customer1.example, 192.0.2.10")
+                == "the certificate is not valid for www.customer2.example; it is valid for DNS:server.customer1.example, IP:192.0.2.10")
         #expect(report.primaryFailure.isRecoverable)
     }
 

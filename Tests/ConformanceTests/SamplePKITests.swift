@@ -131,7 +131,7 @@ struct SamplePKITests {
         }
         #expect(certificate == server)
         #expect(reference == "www.customer2.example")
-        #expect(presented == ["server.customer1.example", "192.0.2.10"])
+        #expect(presented == ["DNS:server.customer1.example", "IP:192.0.2.10"])
 
         #expect(evaluate(client, [intermediate], try .server(hostname: "client.customer1.example")).primaryFailure
                 == .extendedKeyUsageForbids(client, required: KnownOID.serverAuth, present: [KnownOID.clientAuth]))

@@ -21,7 +21,10 @@ public enum Diagnostics {
             return "the path ends at the root \(name(c)), which is not a trusted anchor"
         case .hostnameMismatch(_, let reference, let presented):
             let names = presented.isEmpty ? "no DNS or IP names" : presented.joined(separator: ", ")
+            // The reference is an IP address whose text a dNSName carries: say why that is no match.
+            let textualIP = IPAddress(reference) != nil && presented.contains("DNS:" + reference)
             return "the certificate is not valid for \(reference); it is valid for \(names)"
+                + (textualIP ? " (an IP address matches only IP entries, never a DNS name holding its text)" : "")
         case .nameMismatch(_, let expected, let presented):
             let names = presented.isEmpty ? "no names" : presented.joined(separator: ", ")
             return "the client certificate does not carry \(expected); it carries \(names)"

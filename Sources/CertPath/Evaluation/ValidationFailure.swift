@@ -93,8 +93,10 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     /// The path ends at a self-issued root that is not a trust anchor.
     case noTrustedAnchor(Certificate)
     /// No subjectAltName of the server certificate matches the reference identifier (RFC 6125 6).
+    /// `presented`: the certificate's names with their types (`DNS:…`, `IP:…`, `email:…`, or `CN=…`
+    /// without subjectAltName).
     case hostnameMismatch(Certificate, reference: String, presented: [String])
-    /// A client certificate does not carry an expected name.
+    /// A client certificate does not carry an expected name (`presented` as for ``hostnameMismatch(_:reference:presented:)``).
     case nameMismatch(Certificate, expected: String, presented: [String])
 
     // Fatal.

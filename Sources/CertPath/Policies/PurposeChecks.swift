@@ -93,16 +93,19 @@ enum PurposeChecks {
         return false
     }
 
-    /// The names a certificate presents, for diagnostics: subjectAltName DNS, IP and e-mail entries,
-    /// or the commonNames when it has no subjectAltName.
+    /// The names a certificate presents, for diagnostics, each with its type as OpenSSL prints
+    /// them: subjectAltName entries `DNS:name`, `IP:address` and `email:mailbox`, or `CN=name` for
+    /// each commonName when there is no subjectAltName. The type matters: a dNSName holding the text
+    /// of an IP address never matches an IP address.
     static func presentedNames(_ certificate: Certificate) -> [String] {
         guard let names = certificate.subjectAlternativeNames else {
             return certificate.subject.values(of: KnownOID.commonName).map { "CN=\($0)" }
         }
         return names.compactMap { name in
             switch name {
-            case .dNSName(let bytes), .rfc822Name(let bytes): return String(decoding: bytes, as: UTF8.self)
-            case .iPAddress(let bytes): return IPAddress(bytes: bytes)?.description
+            case .dNSName(let bytes): return "DNS:" + String(decoding: bytes, as: UTF8.self)
+            case .rfc822Name(let bytes): return "email:" + String(decoding: bytes, as: UTF8.self)
+            case .iPAddress(let bytes): return IPAddress(bytes: bytes).map { "IP:\($0)" }
             default: return nil
             }
         }
