@@ -117,6 +117,49 @@ enum BatchCommand {
         }
     }
 
+    /// The first member name that appears twice in the top-level object of `bytes` (valid JSON), with
+    /// escapes decoded (`"na\u006de"` repeats `"name"`); `nil` when every name is unique.
+    static func repeatedMemberName(_ bytes: some Collection<UInt8>) -> String? {
+        var seen = Set<String>()
+        var depth = 0, inString = false, escaped = false, expectingName = false
+        var token: [UInt8] = []
+        for byte in bytes {
+            if inString {
+                if depth == 1 && expectingName { token.append(byte) }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                    if depth == 1 && expectingName {
+                        expectingName = false
+                        // The raw token (quotes included) decoded by the JSON parser itself.
+                        let array = Data("[".utf8 + token + "]".utf8)
+                        guard let name = (try? JSONSerialization.jsonObject(with: array) as? [String])?.first else { return nil }
+                        if !seen.insert(name).inserted { return name }
+                    }
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+                token = depth == 1 && expectingName ? [byte] : []
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                expectingName = depth == 1 && byte == UInt8(ascii: "{")
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+            case UInt8(ascii: ","):
+                if depth == 1 { expectingName = true }
+            default:
+                break
+            }
+        }
+        return nil
+    }
+
     /// The evaluation one line describes.
     ///
     /// - Throws: ``CLIError`` naming what is wrong with the line: too long, not JSON, not an object,
@@ -134,6 +177,11 @@ enum BatchCommand {
             throw error
         } catch {
             throw CLIError("not valid JSON")
+        }
+        // RFC 8259 4: names "SHOULD be unique"; the parser keeps the last of repeated members, which
+        // another reader of the same line might not: a repeated member is an error.
+        if let repeated = repeatedMemberName(line.bytes) {
+            throw CLIError("duplicate member \"\(repeated)\"")
         }
         let known: Set<String> = ["chain", "name", "time", "purpose"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {

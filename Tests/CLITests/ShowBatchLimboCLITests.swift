@@ -189,6 +189,24 @@ import Testing
                            "\"purpose\" 'mail': expected \"server\" or \"client\""])
     }
 
+    /// A repeated member is an error, not "the last one wins" (reviewer finding: a second "name"
+    /// silently replaced the first), also when an escape spells the same name.
+    @Test func duplicateMembersAreErrors() throws {
+        let chain = try JSONSerialization.data(withJSONObject: [try pem("rsa/server-chain.pem")])
+        let chainText = String(decoding: chain, as: UTF8.self).dropFirst().dropLast()
+        let input = [
+            "{\"chain\": \(chainText), \"name\": \"server.customer1.example\", \"name\": \"evil.example\"}",
+            "{\"chain\": \(chainText), \"time\": \"\(CLI.time)\", \"ti\\u006de\": \"2099-01-01\"}",
+            "{\"chain\": \(chainText), \"purpose\": {\"name\": 1, \"name\": 2}}",
+            "{\"chain\": \(chainText), \"name\": \"server.customer1.example\", \"time\": \"\(CLI.time)\"}",
+        ].joined(separator: "\n") + "\n"
+        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
+        let output = try results(run)
+        #expect(output.map { $0["status"] as? String } == ["error", "error", "error", "trusted"])
+        #expect(output.map { $0["error"] as? String } == ["duplicate member \"name\"", "duplicate member \"time\"",
+                                                          "\"purpose\" must be \"server\" or \"client\"", nil])
+    }
+
     @Test func allTrustedExitsZero() throws {
         let input = try line(["chain": try pem("ecdsa/server-chain.pem"), "name": "192.0.2.10", "time": CLI.time]) + "\n"
         let run = try CLI.run(["batch", "--anchors", "ecdsa/root.pem"], input: input)
