@@ -527,6 +527,20 @@ struct CertificateModelTests {
         #expect(file.skipped.isEmpty)
     }
 
+    /// Reviewer finding: a PEM file saved with a UTF-8 byte-order mark was "no certificate found".
+    @Test("A UTF-8 byte-order mark at the start is ignored; anywhere else it is text")
+    func pemByteOrderMark() throws {
+        let der = Self.certificateDER("bom")
+        let pem = Array(PEM.encode(der).utf8)
+        let file = try PEM.readCertificates([0xEF, 0xBB, 0xBF] + pem)
+        #expect(file.certificates.map(\.der) == [der])
+        #expect(file.skipped.isEmpty)
+        // Only at the very start: a mark before a later block leaves that BEGIN line unrecognized.
+        let second = try PEM.readCertificates(pem + [0xEF, 0xBB, 0xBF] + pem)
+        #expect(second.certificates.map(\.der) == [der])
+        #expect(!second.skipped.isEmpty)
+    }
+
     @Test("A DER file is read as one certificate")
     func derFile() throws {
         let der = Self.certificateDER("der")

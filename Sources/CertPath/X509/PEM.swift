@@ -48,13 +48,14 @@ public enum PEM {
         public let skipped: [Skipped]
     }
 
-    /// Decodes every `-----BEGIN X-----` … `-----END X-----` block of `text`.
+    /// Decodes every `-----BEGIN X-----` … `-----END X-----` block of `text`. A UTF-8 byte-order mark
+    /// at the very start is ignored (editors on Windows write one; OpenSSL reads such files too).
     ///
     /// - Throws: ``Error`` for a block without its END line, an END label that differs from BEGIN,
     ///   or base64 that is not valid (bad character, bad padding, data after padding).
     public static func decode(_ text: [UInt8]) throws(Error) -> Document {
         var lines: [ArraySlice<UInt8>] = []
-        var lineStart = 0
+        var lineStart = text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         for (index, byte) in text.enumerated() where byte == 0x0A {
             lines.append(text[lineStart..<index])
             lineStart = index + 1
