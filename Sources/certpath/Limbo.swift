@@ -21,7 +21,8 @@ enum LimboCommand {
         positionalCount: 1...1,
         epilogue: """
             exit status: 0 every case that ran gave its expected result (skipped cases do not count);
-            1 some case did not; 2 bad usage, or an unreadable suite or output file.
+            1 some case did not; 2 bad usage, an unreadable suite or output file, or a suite of another
+            schema version than 1.
             """)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -30,6 +31,8 @@ enum LimboCommand {
         let suite: LimboSuite
         do {
             suite = try LimboSuite.load(URL(fileURLWithPath: path))
+        } catch let error as LimboSuiteError {
+            throw CLIError("\(path): \(error)")
         } catch {
             throw CLIError("\(path): not an x509-limbo suite: \(describe(error))")
         }

@@ -235,4 +235,40 @@ import Testing
         #expect(none.status == 2)
         #expect(none.stderr == "certpath limbo: --include: no case id starts with 'no-such-namespace::'\n")
     }
+
+    /// A one-case suite of schema `version`, its peer certificate `peer`, expected to succeed.
+    static func suite(version: Int, peer: String) throws -> Data {
+        let root = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/root.pem"), encoding: .utf8)
+        let testcase: [String: Any] = [
+            "id": "sample::peer", "description": "", "validation_kind": "SERVER", "trusted_certs": [root],
+            "untrusted_intermediates": [], "peer_certificate": peer, "expected_result": "SUCCESS",
+        ]
+        return try JSONSerialization.data(withJSONObject: ["version": version, "testcases": [testcase]])
+    }
+
+    @Test func onlySchemaVersionOneIsRun() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for version in [2, 0] {
+            let file = directory.appendingPathComponent("v\(version).json")
+            try Self.suite(version: version, peer: "junk").write(to: file)
+            let run = try CLI.run(["limbo", file.path])
+            #expect(run.status == 2)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr == "certpath limbo: \(file.path): x509-limbo schema version \(version) is not supported "
+                + "(this harness implements version 1)\n")
+        }
+    }
+
+    @Test func malformedPeerCertificateIsReportedAsSuch() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("junk.json")
+        try Self.suite(version: 1, peer: "junk").write(to: file)
+        let run = try CLI.run(["limbo", file.path])
+        #expect(run.status == 1)
+        #expect(run.stdout == "limbo: 1 cases: 0 passed, 1 failed (0 false accepts), 0 skipped\n")
+        #expect(run.stderr == "mismatch sample::peer: expected SUCCESS, got FAILURE: "
+            + "peer certificate is malformed: no PEM \"CERTIFICATE\" block (found only line 1: text)\n")
+    }
 }
