@@ -32,14 +32,14 @@ enum LimboCommand {
         do {
             suite = try LimboSuite.load(URL(fileURLWithPath: path))
         } catch let error as LimboSuiteError {
-            throw CLIError("\(path): \(error)")
+            throw CLIError("\(Output.echo(path)): \(error)")
         } catch {
-            throw CLIError("\(path): not an x509-limbo suite: \(describe(error))")
+            throw CLIError("\(Output.echo(path)): not an x509-limbo suite: \(describe(error))")
         }
         let prefixes = arguments.all("include")
         let selected = suite.testcases.filter { testcase in prefixes.isEmpty || prefixes.contains { testcase.id.hasPrefix($0) } }
         if !prefixes.isEmpty && selected.isEmpty {
-            throw CLIError("--include: no case id starts with \(prefixes.map { "'\($0)'" }.joined(separator: " or "))")
+            throw CLIError("--include: no case id starts with \(prefixes.map { "'\(Output.echo($0))'" }.joined(separator: " or "))")
         }
 
         // The same per-case entry point as LimboHarness.run(_:including:), spread over the cores; results
@@ -64,12 +64,13 @@ enum LimboCommand {
             do {
                 try LimboHarness.resultsJSON(finished).write(to: URL(fileURLWithPath: output), options: .atomic)
             } catch {
-                throw CLIError("\(output): cannot write the results: \(error.localizedDescription)")
+                throw CLIError("\(Output.echo(output)): cannot write the results: \(error.localizedDescription)")
             }
         }
         let mismatches = finished.filter { !$0.matches && $0.actual_result != "SKIPPED" }
         for result in mismatches {
-            Output.error("mismatch \(result.id): expected \(result.expected_result), got \(result.actual_result): \(result.context ?? "")")
+            Output.error(Output.safe("mismatch \(Output.echo(result.id)): expected \(result.expected_result), got \(result.actual_result): "
+                + (result.context ?? "")))
         }
         Output.line(LimboHarness.summary(finished))
         return mismatches.isEmpty ? ExitStatus.success : ExitStatus.untrusted

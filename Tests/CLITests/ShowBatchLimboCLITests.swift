@@ -198,6 +198,27 @@ import Testing
         #expect((output.first?["purpose"] as? [String: Any])?["name"] as? String == "192.0.2.10")
     }
 
+    @Test func hugeValuesInLinesAreTruncatedInErrors() throws {
+        let huge = String(repeating: "a", count: 100_000)
+        let cut = UsageErrorTests.truncated(huge)
+        let chain = try pem("rsa/server-chain.pem")
+        let input = [
+            try line(["chain": chain, "name": huge]), try line(["chain": chain, "purpose": huge]),
+            try line(["chain": chain, "time": huge]), try line(["chain": chain, huge: 1]),
+            try line(["chain": chain, "purpose": "client", "name": huge]),
+        ].joined(separator: "\n") + "\n"
+        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
+        #expect(run.status == 1)
+        let errors = try results(run).map { $0["error"] as? String ?? "" }
+        #expect(errors == [
+            "\"name\" '\(cut)': not a valid host name or IP address: the name is 100000 octets long; a DNS name has at most 253",
+            "\"purpose\" '\(cut)': expected \"server\" or \"client\"",
+            "\"time\": bad time '\(cut)': expected RFC 3339 such as 2026-06-01T00:00:00Z or 2026-06-01T02:00:00+02:00, or a date such as 2026-06-01",
+            "unknown member \"\(cut)\" (expected chain, name, time, purpose)",
+            "\"name\" '\(cut)': not a valid DNS name, IP address or e-mail address: the name is 100000 octets long; a DNS name has at most 253",
+        ])
+    }
+
     @Test func emptyInputGivesNoOutput() throws {
         let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"])
         #expect(run.status == 0)
@@ -258,6 +279,22 @@ import Testing
             #expect(run.stderr == "certpath limbo: \(file.path): x509-limbo schema version \(version) is not supported "
                 + "(this harness implements version 1)\n")
         }
+    }
+
+    @Test func hugeIncludeAndOutputAreTruncated() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("suite.json")
+        try Self.suite(version: 1, peer: "junk").write(to: file)
+        let huge = String(repeating: "a", count: 100_000)
+        var run = try CLI.run(["limbo", file.path, "--include", huge])
+        #expect(run.status == 2)
+        #expect(run.stderr == "certpath limbo: --include: no case id starts with '\(UsageErrorTests.truncated(huge))'\n")
+        run = try CLI.run(["limbo", file.path, "--output", huge])
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("certpath limbo: \(UsageErrorTests.truncated(huge)): cannot write the results: "), "\(run.stderr.prefix(300))")
+        #expect(run.stderr.utf8.count < 600)
     }
 
     @Test func malformedPeerCertificateIsReportedAsSuch() throws {
