@@ -258,10 +258,10 @@ import Testing
     }
 
     /// A one-case suite of schema `version`, its peer certificate `peer`, expected to succeed.
-    static func suite(version: Int, peer: String) throws -> Data {
+    static func suite(version: Int, peer: String, id: String = "sample::peer") throws -> Data {
         let root = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/root.pem"), encoding: .utf8)
         let testcase: [String: Any] = [
-            "id": "sample::peer", "description": "", "validation_kind": "SERVER", "trusted_certs": [root],
+            "id": id, "description": "", "validation_kind": "SERVER", "trusted_certs": [root],
             "untrusted_intermediates": [], "peer_certificate": peer, "expected_result": "SUCCESS",
         ]
         return try JSONSerialization.data(withJSONObject: ["version": version, "testcases": [testcase]])
@@ -295,6 +295,18 @@ import Testing
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("certpath limbo: \(UsageErrorTests.truncated(huge)): cannot write the results: "), "\(run.stderr.prefix(300))")
         #expect(run.stderr.utf8.count < 600)
+    }
+
+    @Test func mismatchLinesAreSafeAndBounded() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("suite.json")
+        let id = "x\u{1B}[2J" + String(repeating: "i", count: 300)
+        try Self.suite(version: 1, peer: "junk", id: id).write(to: file)
+        let run = try CLI.run(["limbo", file.path])
+        #expect(run.status == 1)
+        #expect(run.stderr == "mismatch x\\x1b[2J\(String(repeating: "i", count: 195))… (305 bytes): expected SUCCESS, got FAILURE: "
+            + "peer certificate is malformed: no PEM \"CERTIFICATE\" block (found only line 1: text)\n")
     }
 
     @Test func malformedPeerCertificateIsReportedAsSuch() throws {
