@@ -41,6 +41,10 @@ import Testing
              message: "certpath verify: rsa/keys/server.key: no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER certificate; found only line 1: PRIVATE KEY block)"),
         Case(arguments: server + ["--at", "yesterday"], message: "certpath verify: --at: bad time 'yesterday': expected RFC 3339"),
         Case(arguments: server + ["--at", "2026-02-30T00:00:00Z"], message: "certpath verify: --at: bad time '2026-02-30T00:00:00Z'"),
+        // Leap seconds are refused (docs/CLI.md, Times), with or without an offset.
+        Case(arguments: server + ["--at", "2016-12-31T23:59:60Z"], message: "certpath verify: --at: bad time '2016-12-31T23:59:60Z': expected RFC 3339"),
+        Case(arguments: server + ["--at", "2017-01-01T00:59:60+01:00"],
+             message: "certpath verify: --at: bad time '2017-01-01T00:59:60+01:00': expected RFC 3339"),
         Case(arguments: server + ["--server", "bad_host.example"],
              message: "certpath verify: --server 'bad_host.example': not a valid host name or IP address: underscore"),
         Case(arguments: server + ["--server", "*.customer1.example"],
