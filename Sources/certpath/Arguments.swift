@@ -127,7 +127,7 @@ struct ParsedArguments {
                 continue
             }
             guard word.hasPrefix("--") else {
-                throw CLIError("unknown option '\(word)'\(suggestion(for: word, in: spec)) (see 'certpath \(spec.name) --help')")
+                throw CLIError("unknown option '\(Output.echo(word))'\(suggestion(for: word, in: spec)) (see 'certpath \(spec.name) --help')")
             }
             var name = String(word.dropFirst(2))
             var inlineValue: String? = nil
@@ -136,7 +136,7 @@ struct ParsedArguments {
                 name = String(name[..<equals])
             }
             guard let option = spec.options.first(where: { $0.name == name }) else {
-                throw CLIError("unknown option '--\(name)'\(suggestion(for: name, in: spec)) (see 'certpath \(spec.name) --help')")
+                throw CLIError("unknown option '--\(Output.echo(name))'\(suggestion(for: name, in: spec)) (see 'certpath \(spec.name) --help')")
             }
             if !option.repeatable && parsed.has(name) {
                 throw CLIError("option '--\(name)' given more than once")
@@ -156,7 +156,7 @@ struct ParsedArguments {
                 }
                 let next = arguments[index]
                 if next.hasPrefix("--") && next.count > 2 {
-                    throw CLIError("option '--\(name)' needs a value (\(valueName)), found option '\(next)'")
+                    throw CLIError("option '--\(name)' needs a value (\(valueName)), found option '\(Output.echo(next))'")
                 }
                 value = next
                 index += 1
@@ -170,7 +170,7 @@ struct ParsedArguments {
         }
         if count > spec.positionalCount.upperBound {
             let extra = parsed.positionals[spec.positionalCount.upperBound]
-            throw CLIError("unexpected argument '\(extra)' (see 'certpath \(spec.name) --help')")
+            throw CLIError("unexpected argument '\(Output.echo(extra))' (see 'certpath \(spec.name) --help')")
         }
         return parsed
     }
@@ -179,7 +179,11 @@ struct ParsedArguments {
     private static func suggestion(for word: String, in spec: CommandSpec) -> String {
         let bare = String(word.drop(while: { $0 == "-" }))
         guard bare.count >= 3 else { return "" }
-        let scored = spec.options.map { ($0.name, editDistance(bare, $0.name)) }.filter { $0.1 <= 2 }
+        // Names whose lengths differ by more than two are more than two edits apart: not compared
+        // (and a huge word costs no quadratic work).
+        let length = bare.utf8.count
+        let scored = spec.options.filter { abs($0.name.utf8.count - length) <= 2 }
+            .map { ($0.name, editDistance(bare, $0.name)) }.filter { $0.1 <= 2 }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return "" }
         return "; did you mean '--\(best.0)'?"
     }

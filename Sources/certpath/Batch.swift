@@ -185,7 +185,7 @@ enum BatchCommand {
         }
         let known: Set<String> = ["chain", "name", "time", "purpose"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw CLIError("unknown member \"\(unknown)\" (expected chain, name, time, purpose)")
+            throw CLIError("unknown member \"\(Output.echo(unknown))\" (expected chain, name, time, purpose)")
         }
         let chain = try certificates(object["chain"])
 
@@ -209,14 +209,14 @@ enum BatchCommand {
             do throws(ReferenceIdentifierError) {
                 policy.purpose = .serverAuthentication(try ReferenceIdentifier(name))
             } catch {
-                throw CLIError("\"name\" '\(name)': not a valid host name or IP address: \(error)")
+                throw CLIError("\"name\" '\(Output.echo(name))': not a valid host name or IP address: \(error)")
             }
         case ("server", nil):
             policy.purpose = .serverAuthentication(nil)
         case (nil, nil):
             policy.purpose = .any
         case (let other?, _):
-            throw CLIError("\"purpose\" '\(other)': expected \"server\" or \"client\"")
+            throw CLIError("\"purpose\" '\(Output.echo(other))': expected \"server\" or \"client\"")
         }
 
         let time = try timeText.map { (text: String) throws(CLIError) in try Input.time(text, option: "\"time\"") } ?? settings.now

@@ -16,21 +16,21 @@ enum Input {
     /// - Throws: ``CLIError`` (status 2): `FILE: cannot read: <reason>` with the system's reason
     ///   (no such file, permission denied, is a directory), or a file larger than ``maximumFileSize``.
     static func read(_ path: String) throws(CLIError) -> [UInt8] {
-        guard let file = fopen(path, "rb") else { throw CLIError("\(path): cannot read: \(String(cString: strerror(errno)))") }
+        guard let file = fopen(path, "rb") else { throw CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))") }
         defer { fclose(file) }
         var status = stat()
         if fstat(fileno(file), &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            throw CLIError("\(path): cannot read: it is a directory")
+            throw CLIError("\(Output.echo(path)): cannot read: it is a directory")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
             if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
-            if bytes.count > maximumFileSize { throw CLIError("\(path): cannot read: larger than \(maximumFileSize >> 20) MiB") }
+            if bytes.count > maximumFileSize { throw CLIError("\(Output.echo(path)): cannot read: larger than \(maximumFileSize >> 20) MiB") }
             if count < chunk.count { break }
         }
-        if ferror(file) != 0 { throw CLIError("\(path): cannot read: \(String(cString: strerror(errno)))") }
+        if ferror(file) != 0 { throw CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))") }
         return bytes
     }
 
@@ -42,8 +42,8 @@ enum Input {
     static func certificates(_ path: String) throws(CLIError) -> PEM.CertificateFile {
         let file = try certificates(in: try read(path), source: path)
         guard !file.certificates.isEmpty else {
-            let found = file.skipped.isEmpty ? "" : "; found only \(file.skipped.map(\.description).joined(separator: ", "))"
-            throw CLIError("\(path): no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER certificate\(found))")
+            let found = file.skipped.isEmpty ? "" : "; found only \(file.skipped.map { Output.echo($0.description) }.joined(separator: ", "))"
+            throw CLIError("\(Output.echo(path)): no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER certificate\(found))")
         }
         return file
     }
@@ -60,6 +60,7 @@ enum Input {
     /// `FILE: certificate 2 (PEM block at line 23): malformed DER at byte 14: nonMinimalLength
     /// (expected minimal length)` or `FILE: invalid PEM at line 4: …`.
     static func message(for error: PEM.CertificateFileError, source: String) -> String {
+        let source = Output.echo(source)
         switch error {
         case .pem(let pem):
             return "\(source): invalid PEM at line \(pem.line): \(pem.reason)"
@@ -75,7 +76,7 @@ enum Input {
     /// - Throws: ``CLIError``: the text is not RFC 3339.
     static func time(_ text: String, option: String) throws(CLIError) -> UnixTime {
         guard let time = UnixTime(rfc3339: text) else {
-            throw CLIError("\(option): bad time '\(text)': expected RFC 3339 such as 2026-06-01T00:00:00Z "
+            throw CLIError("\(option): bad time '\(Output.echo(text))': expected RFC 3339 such as 2026-06-01T00:00:00Z "
                 + "or 2026-06-01T02:00:00+02:00, or a date such as 2026-06-01")
         }
         return time
@@ -97,6 +98,21 @@ enum Output {
     /// Flushes standard output (before exiting or between batch chunks).
     static func flush() {
         fflush(nil)  // every output stream: `stdout` itself is a C global Swift 6 refuses to touch
+    }
+
+    /// The most Unicode scalars of a user-supplied value that ``echo(_:)`` keeps.
+    static let echoLimit = 200
+
+    /// A user-supplied value (an argument, a file name, a batch line's member, a label read from a
+    /// file) as an error message quotes it: the value itself when it has at most ``echoLimit`` Unicode
+    /// scalars, else its first ``echoLimit`` scalars, `…` and ` (N bytes)` (N: its whole UTF-8
+    /// length), so a huge value cannot make a huge message. Every error message that echoes such a
+    /// value goes through here.
+    static func echo(_ value: String) -> String {
+        let scalars = value.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: echoLimit, limitedBy: scalars.endIndex),
+              end < scalars.endIndex else { return value }
+        return "\(String(scalars[..<end]))… (\(value.utf8.count) bytes)"
     }
 
     /// Text from a certificate (names, SANs, messages quoting them) made safe for a terminal:

@@ -21,7 +21,8 @@ enum LimboCommand {
         positionalCount: 1...1,
         epilogue: """
             exit status: 0 every case that ran gave its expected result (skipped cases do not count);
-            1 some case did not; 2 bad usage, or an unreadable suite or output file.
+            1 some case did not; 2 bad usage, an unreadable suite or output file, or a suite of another
+            schema version than 1.
             """)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -32,13 +33,15 @@ enum LimboCommand {
         let suite: LimboSuite
         do {
             suite = try LimboSuite.load(URL(fileURLWithPath: path))
+        } catch let error as LimboSuiteError {
+            throw CLIError("\(Output.echo(path)): \(error)")
         } catch {
-            throw CLIError("\(path): not an x509-limbo suite: \(describe(error))")
+            throw CLIError("\(Output.echo(path)): not an x509-limbo suite: \(describe(error))")
         }
         let prefixes = arguments.all("include")
         let selected = suite.testcases.filter { testcase in prefixes.isEmpty || prefixes.contains { testcase.id.hasPrefix($0) } }
         if !prefixes.isEmpty && selected.isEmpty {
-            throw CLIError("--include: no case id starts with \(prefixes.map { "'\($0)'" }.joined(separator: " or "))")
+            throw CLIError("--include: no case id starts with \(prefixes.map { "'\(Output.echo($0))'" }.joined(separator: " or "))")
         }
 
         // The same per-case entry point as LimboHarness.run(_:including:), spread over the cores; results
@@ -64,13 +67,14 @@ enum LimboCommand {
             do {
                 json = try LimboHarness.resultsJSON(finished)
             } catch {
-                throw CLIError("\(outputFile.path): cannot encode the results: \(error)")
+                throw CLIError("\(Output.echo(outputFile.path)): cannot encode the results: \(error)")
             }
             try outputFile.write(json, what: "the results")
         }
         let mismatches = finished.filter { !$0.matches && $0.actual_result != "SKIPPED" }
         for result in mismatches {
-            Output.error("mismatch \(result.id): expected \(result.expected_result), got \(result.actual_result): \(result.context ?? "")")
+            Output.error(Output.safe("mismatch \(Output.echo(result.id)): expected \(result.expected_result), got \(result.actual_result): "
+                + (result.context ?? "")))
         }
         Output.line(LimboHarness.summary(finished))
         return mismatches.isEmpty ? ExitStatus.success : ExitStatus.untrusted

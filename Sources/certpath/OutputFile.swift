@@ -24,14 +24,14 @@ struct OutputFile {
         if let attributes = try? manager.attributesOfItem(atPath: resolved) {
             let type = attributes[.type] as? FileAttributeType
             guard type == .typeRegular else {
-                throw CLIError("\(path): cannot write here: \(Self.describe(type)), not a regular file")
+                throw CLIError("\(Output.echo(path)): cannot write here: \(Self.describe(type)), not a regular file")
             }
             return
         }
         let parent = URL(fileURLWithPath: resolved).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CLIError("\(path): cannot write here: the directory \(parent) does not exist")
+            throw CLIError("\(Output.echo(path)): cannot write here: the directory \(Output.echo(parent)) does not exist")
         }
     }
 
@@ -42,7 +42,7 @@ struct OutputFile {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: resolved), options: .atomic)
         } catch {
-            throw CLIError("\(path): cannot write \(what): \(Self.reason(error))")
+            throw CLIError("\(Output.echo(path)): cannot write \(what): \(Self.reason(error))")
         }
     }
 

@@ -74,17 +74,17 @@ enum VerifyCommand {
         case .trusted(let trusted):
             let reason = trusted.isTrustedByException ? "the result is already trusted by a trust exception"
                 : "the result is trusted, so there is nothing to except"
-            Output.error("certpath verify: nothing saved to \(path): \(reason)")
+            Output.error("certpath verify: nothing saved to \(Output.echo(path)): \(reason)")
         case .untrusted(let report):
             guard let exceptions = report.exceptions else {
                 let fatal = report.failures.first { !$0.isRecoverable } ?? report.primaryFailure
-                Output.error("certpath verify: nothing saved to \(path): \(fatal.code) is a fatal failure; "
+                Output.error("certpath verify: nothing saved to \(Output.echo(path)): \(fatal.code) is a fatal failure; "
                     + "trust exceptions can only accept recoverable failures (expiry, name mismatch, untrusted or missing issuer)")
                 return
             }
             try file.write(exceptions.text.utf8, what: "the trust exception")
             let codes = Set(report.failures.map(\.code)).sorted().joined(separator: ", ")
-            Output.error("certpath verify: saved a trust exception for this leaf accepting \(codes) to \(path)")
+            Output.error("certpath verify: saved a trust exception for this leaf accepting \(codes) to \(Output.echo(path))")
         }
     }
 
@@ -103,7 +103,7 @@ enum VerifyCommand {
         try applyPolicyInputs(arguments, to: &policy)
         if let text = arguments.value("max-depth") {
             guard let depth = Int(text), (0...64).contains(depth) else {
-                throw CLIError("--max-depth '\(text)': expected a whole number of intermediates from 0 to 64")
+                throw CLIError("--max-depth '\(Output.echo(text))': expected a whole number of intermediates from 0 to 64")
             }
             policy.maximumIntermediates = depth
             policy.budget.maximumPathLength = max(policy.budget.maximumPathLength, depth + 1)
@@ -116,7 +116,7 @@ enum VerifyCommand {
         for text in arguments.all("pin-sha256") {
             let base64 = text.hasPrefix("sha256//") ? String(text.dropFirst("sha256//".count)) : text
             guard let pin = Pin(publicKeySHA256Base64: base64) else {
-                throw CLIError("--pin-sha256 '\(text)': expected the base64 SHA-256 of a SubjectPublicKeyInfo "
+                throw CLIError("--pin-sha256 '\(Output.echo(text))': expected the base64 SHA-256 of a SubjectPublicKeyInfo "
                     + "(44 characters ending in '=', as 'certpath show' prints under 'key pin')")
             }
             pins.append(pin)
@@ -129,7 +129,7 @@ enum VerifyCommand {
             do throws(TrustExceptionsError) {
                 exceptions = try TrustExceptions(text: text)
             } catch {
-                throw CLIError("\(file): \(error)")
+                throw CLIError("\(Output.echo(file)): \(error)")
             }
         }
 
@@ -140,9 +140,9 @@ enum VerifyCommand {
             do throws(PEM.CRLFileError) {
                 read = try PEM.readCRLs(bytes).crls
             } catch {
-                throw CLIError("\(file): \(error)")
+                throw CLIError("\(Output.echo(file)): \(error)")
             }
-            guard !read.isEmpty else { throw CLIError("\(file): no CRL found (expected DER or PEM \"X509 CRL\" blocks)") }
+            guard !read.isEmpty else { throw CLIError("\(Output.echo(file)): no CRL found (expected DER or PEM \"X509 CRL\" blocks)") }
             crls += read
         }
         if !crls.isEmpty { policy.crls = CRLStore(crls) }
@@ -168,12 +168,12 @@ enum VerifyCommand {
             do throws(ReferenceIdentifierError) {
                 return .serverAuthentication(try ReferenceIdentifier(host))
             } catch {
-                throw CLIError("--server '\(host)': not a valid host name or IP address: \(error)")
+                throw CLIError("--server '\(Output.echo(host))': not a valid host name or IP address: \(error)")
             }
         }
         if let text = arguments.value("ip") {
             guard let address = IPAddress(text) else {
-                throw CLIError("--ip '\(text)': not an IPv4 address (192.0.2.1) or IPv6 address (2001:db8::1)")
+                throw CLIError("--ip '\(Output.echo(text))': not an IPv4 address (192.0.2.1) or IPv6 address (2001:db8::1)")
             }
             return .serverAuthentication(.ipAddress(address))
         }
@@ -190,19 +190,19 @@ enum VerifyCommand {
     static func expectedName(_ text: String, option: String = "--expect-name") throws(CLIError) -> ExpectedName {
         if text.contains("@") {
             do throws(ReferenceIdentifierError) { return .email(try RFC822Name(text)) } catch {
-                throw CLIError("\(option) '\(text)': not a valid e-mail address: \(error)")
+                throw CLIError("\(option) '\(Output.echo(text))': not a valid e-mail address: \(error)")
             }
         }
         if let address = IPAddress(text) { return .ipAddress(address) }
         do throws(ReferenceIdentifierError) { return .dnsName(try DNSName(text)) } catch {
-            throw CLIError("\(option) '\(text)': not a valid DNS name, IP address or e-mail address: \(error)")
+            throw CLIError("\(option) '\(Output.echo(text))': not a valid DNS name, IP address or e-mail address: \(error)")
         }
     }
 
     /// `webpki` or `rfc5280`.
     static func profile(_ name: String) throws(CLIError) -> CertificateProfile {
         guard let profile = CertificateProfile(rawValue: name) else {
-            throw CLIError("--profile '\(name)': expected webpki or rfc5280")
+            throw CLIError("--profile '\(Output.echo(name))': expected webpki or rfc5280")
         }
         return profile
     }
@@ -216,7 +216,7 @@ enum VerifyCommand {
             var set = Set<OID>()
             for text in oids {
                 guard let oid = OID(dotted: text) else {
-                    throw CLIError("--policy '\(text)': not a dotted object identifier such as 2.23.140.1.2.1")
+                    throw CLIError("--policy '\(Output.echo(text))': not a dotted object identifier such as 2.23.140.1.2.1")
                 }
                 set.insert(oid)
             }

@@ -6,6 +6,9 @@
 //   certpath limbo FILE.json [options]  run an x509-limbo suite
 import Foundation
 
+/// The version `certpath --version` prints (the one place it is defined).
+let certpathVersion = "0.1.0"
+
 /// The commands, in help order.
 let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CLIError) -> Int32)] = [
     (VerifyCommand.spec, VerifyCommand.run),
@@ -27,6 +30,7 @@ let overview = """
       limbo FILE.json [options]        run an x509-limbo test suite
 
     'certpath <command> --help' describes a command's options; docs/CLI.md is the full reference.
+    'certpath --version' prints the version.
     exit status: 0 success/trusted, 1 untrusted, 2 bad usage or unreadable/malformed input.
     """
 
@@ -37,19 +41,34 @@ func runCommandLine(_ words: [String]) -> Int32 {
         Output.error(overview)
         return ExitStatus.usage
     }
-    if ["-h", "--help", "help"].contains(name) {
-        if words.count > 1, let command = commands.first(where: { $0.spec.name == words[1] }) {
-            Output.line(command.spec.help)
-        } else {
-            Output.line(overview)
-        }
-        return ExitStatus.success
-    }
-    guard let command = commands.first(where: { $0.spec.name == name }) else {
+    /// `certpath: unknown command 'frob' (…)`, status 2.
+    func unknownCommand(_ word: String) -> Int32 {
         let names = commands.map(\.spec.name).joined(separator: ", ")
-        Output.error("certpath: unknown command '\(Output.safe(name))' (commands: \(names); see 'certpath --help')")
+        Output.error("certpath: unknown command '\(Output.safe(Output.echo(word)))' (commands: \(names); see 'certpath --help')")
         return ExitStatus.usage
     }
+    /// `certpath: unexpected argument 'x' (…)`, status 2.
+    func unexpectedArgument(_ word: String) -> Int32 {
+        Output.error("certpath: unexpected argument '\(Output.safe(Output.echo(word)))' (see 'certpath --help')")
+        return ExitStatus.usage
+    }
+    if name == "--version" {
+        if words.count > 1 { return unexpectedArgument(words[1]) }
+        Output.line("certpath \(certpathVersion)")
+        return ExitStatus.success
+    }
+    if ["-h", "--help", "help"].contains(name) {
+        // `help`, `help COMMAND`; anything else is the same mistake as `certpath frob`.
+        guard words.count > 1 else {
+            Output.line(overview)
+            return ExitStatus.success
+        }
+        guard let command = commands.first(where: { $0.spec.name == words[1] }) else { return unknownCommand(words[1]) }
+        if words.count > 2 { return unexpectedArgument(words[2]) }
+        Output.line(command.spec.help)
+        return ExitStatus.success
+    }
+    guard let command = commands.first(where: { $0.spec.name == name }) else { return unknownCommand(name) }
     do throws(CLIError) {
         guard let arguments = try ParsedArguments.parse(Array(words.dropFirst()), command.spec) else {
             Output.line(command.spec.help)

@@ -216,6 +216,27 @@ import Testing
         #expect((output.first?["purpose"] as? [String: Any])?["name"] as? String == "192.0.2.10")
     }
 
+    @Test func hugeValuesInLinesAreTruncatedInErrors() throws {
+        let huge = String(repeating: "a", count: 100_000)
+        let cut = UsageErrorTests.truncated(huge)
+        let chain = try pem("rsa/server-chain.pem")
+        let input = [
+            try line(["chain": chain, "name": huge]), try line(["chain": chain, "purpose": huge]),
+            try line(["chain": chain, "time": huge]), try line(["chain": chain, huge: 1]),
+            try line(["chain": chain, "purpose": "client", "name": huge]),
+        ].joined(separator: "\n") + "\n"
+        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
+        #expect(run.status == 1)
+        let errors = try results(run).map { $0["error"] as? String ?? "" }
+        #expect(errors == [
+            "\"name\" '\(cut)': not a valid host name or IP address: the name is 100000 octets long; a DNS name has at most 253",
+            "\"purpose\" '\(cut)': expected \"server\" or \"client\"",
+            "\"time\": bad time '\(cut)': expected RFC 3339 such as 2026-06-01T00:00:00Z or 2026-06-01T02:00:00+02:00, or a date such as 2026-06-01",
+            "unknown member \"\(cut)\" (expected chain, name, time, purpose)",
+            "\"name\" '\(cut)': not a valid DNS name, IP address or e-mail address: the name is 100000 octets long; a DNS name has at most 253",
+        ])
+    }
+
     @Test func emptyInputGivesNoOutput() throws {
         let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"])
         #expect(run.status == 0)
@@ -252,5 +273,69 @@ import Testing
         let none = try CLI.run(["limbo", suiteURL.path, "--include", "no-such-namespace::"])
         #expect(none.status == 2)
         #expect(none.stderr == "certpath limbo: --include: no case id starts with 'no-such-namespace::'\n")
+    }
+
+    /// A one-case suite of schema `version`, its peer certificate `peer`, expected to succeed.
+    static func suite(version: Int, peer: String, id: String = "sample::peer") throws -> Data {
+        let root = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/root.pem"), encoding: .utf8)
+        let testcase: [String: Any] = [
+            "id": id, "description": "", "validation_kind": "SERVER", "trusted_certs": [root],
+            "untrusted_intermediates": [], "peer_certificate": peer, "expected_result": "SUCCESS",
+        ]
+        return try JSONSerialization.data(withJSONObject: ["version": version, "testcases": [testcase]])
+    }
+
+    @Test func onlySchemaVersionOneIsRun() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for version in [2, 0] {
+            let file = directory.appendingPathComponent("v\(version).json")
+            try Self.suite(version: version, peer: "junk").write(to: file)
+            let run = try CLI.run(["limbo", file.path])
+            #expect(run.status == 2)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr == "certpath limbo: \(file.path): x509-limbo schema version \(version) is not supported "
+                + "(this harness implements version 1)\n")
+        }
+    }
+
+    @Test func hugeIncludeAndOutputAreTruncated() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("suite.json")
+        try Self.suite(version: 1, peer: "junk").write(to: file)
+        let huge = String(repeating: "a", count: 100_000)
+        var run = try CLI.run(["limbo", file.path, "--include", huge])
+        #expect(run.status == 2)
+        #expect(run.stderr == "certpath limbo: --include: no case id starts with '\(UsageErrorTests.truncated(huge))'\n")
+        run = try CLI.run(["limbo", file.path, "--output", huge])
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("certpath limbo: \(UsageErrorTests.truncated(huge)): cannot write the results: "), "\(run.stderr.prefix(300))")
+        #expect(run.stderr.utf8.count < 600)
+    }
+
+    @Test func mismatchLinesAreSafeAndBounded() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("suite.json")
+        let id = "x\u{1B}[2J" + String(repeating: "i", count: 300)
+        try Self.suite(version: 1, peer: "junk", id: id).write(to: file)
+        let run = try CLI.run(["limbo", file.path])
+        #expect(run.status == 1)
+        #expect(run.stderr == "mismatch x\\x1b[2J\(String(repeating: "i", count: 195))… (305 bytes): expected SUCCESS, got FAILURE: "
+            + "peer certificate is malformed: no PEM \"CERTIFICATE\" block (found only line 1: text)\n")
+    }
+
+    @Test func malformedPeerCertificateIsReportedAsSuch() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("junk.json")
+        try Self.suite(version: 1, peer: "junk").write(to: file)
+        let run = try CLI.run(["limbo", file.path])
+        #expect(run.status == 1)
+        #expect(run.stdout == "limbo: 1 cases: 0 passed, 1 failed (0 false accepts), 0 skipped\n")
+        #expect(run.stderr == "mismatch sample::peer: expected SUCCESS, got FAILURE: "
+            + "peer certificate is malformed: no PEM \"CERTIFICATE\" block (found only line 1: text)\n")
     }
 }

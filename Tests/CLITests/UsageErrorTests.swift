@@ -15,6 +15,15 @@ import Testing
 
     static let cases: [Case] = [
         Case(arguments: ["frobnicate"], message: "certpath: unknown command 'frobnicate' (commands: verify, show, batch, limbo"),
+        // `help` with something other than a command is the same mistake as the bare word.
+        Case(arguments: ["help", "frob"],
+             message: "certpath: unknown command 'frob' (commands: verify, show, batch, limbo; see 'certpath --help')\n"),
+        Case(arguments: ["--help", "frob"],
+             message: "certpath: unknown command 'frob' (commands: verify, show, batch, limbo; see 'certpath --help')\n"),
+        Case(arguments: ["-h", "--json"],
+             message: "certpath: unknown command '--json' (commands: verify, show, batch, limbo; see 'certpath --help')\n"),
+        Case(arguments: ["help", "verify", "extra"], message: "certpath: unexpected argument 'extra' (see 'certpath --help')\n"),
+        Case(arguments: ["--version", "verify"], message: "certpath: unexpected argument 'verify' (see 'certpath --help')\n"),
         Case(arguments: ["verify", "rsa/server.pem", "--bogus"], message: "certpath verify: unknown option '--bogus'"),
         Case(arguments: ["verify", "rsa/server.pem", "--anchor", "rsa/root.pem"],
              message: "certpath verify: unknown option '--anchor'; did you mean '--anchors'?"),
@@ -32,6 +41,10 @@ import Testing
              message: "certpath verify: rsa/keys/server.key: no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER certificate; found only line 1: PRIVATE KEY block)"),
         Case(arguments: server + ["--at", "yesterday"], message: "certpath verify: --at: bad time 'yesterday': expected RFC 3339"),
         Case(arguments: server + ["--at", "2026-02-30T00:00:00Z"], message: "certpath verify: --at: bad time '2026-02-30T00:00:00Z'"),
+        // Leap seconds are refused (docs/CLI.md, Times), with or without an offset.
+        Case(arguments: server + ["--at", "2016-12-31T23:59:60Z"], message: "certpath verify: --at: bad time '2016-12-31T23:59:60Z': expected RFC 3339"),
+        Case(arguments: server + ["--at", "2017-01-01T00:59:60+01:00"],
+             message: "certpath verify: --at: bad time '2017-01-01T00:59:60+01:00': expected RFC 3339"),
         Case(arguments: server + ["--server", "bad_host.example"],
              message: "certpath verify: --server 'bad_host.example': not a valid host name or IP address: underscore"),
         Case(arguments: server + ["--server", "*.customer1.example"],
@@ -67,6 +80,84 @@ import Testing
         #expect(run.stdout.isEmpty, "stdout: \(run.stdout)")
         #expect(run.errorLines.count == 1, "stderr: \(run.stderr)")
         #expect(run.stderr.hasPrefix(testCase.message), "stderr: \(run.stderr)")
+    }
+
+    @Test func versionIsPrinted() throws {
+        let run = try CLI.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "certpath 0.1.0\n")
+        #expect(run.stderr.isEmpty)
+        #expect(try CLI.run(["--help"]).stdout.contains("'certpath --version' prints the version."))
+    }
+
+    @Test func helpAloneAndHelpCommandSucceed() throws {
+        let overview = try CLI.run(["help"])
+        #expect(overview.status == 0)
+        #expect(overview.stdout.hasPrefix("usage: certpath <command> [arguments]\n"))
+        #expect(overview.stdout == (try CLI.run(["--help"])).stdout)
+        let verify = try CLI.run(["help", "verify"])
+        #expect(verify.status == 0)
+        #expect(verify.stdout.hasPrefix("usage: certpath verify LEAF "))
+    }
+
+    // MARK: - Echoed values are bounded
+
+    /// `value` as error messages echo it when longer than 200 Unicode scalars.
+    static func truncated(_ value: String) -> String {
+        String(value.unicodeScalars.prefix(200)) + "… (\(value.utf8.count) bytes)"
+    }
+
+    static let huge = String(repeating: "a", count: 100_000)
+
+    @Test func echoedValueBoundary() throws {
+        // At most 200 Unicode scalars: echoed whole.
+        let fits = String(repeating: "x", count: 200)
+        var run = try CLI.run(Self.server + ["--profile", fits])
+        #expect(run.stderr == "certpath verify: --profile '\(fits)': expected webpki or rfc5280\n")
+        // One more: cut to 200, with the whole length in bytes.
+        let over = fits + "y"
+        run = try CLI.run(Self.server + ["--profile", over])
+        #expect(run.stderr == "certpath verify: --profile '\(fits)… (201 bytes)': expected webpki or rfc5280\n")
+        // Counted in Unicode scalars, measured in UTF-8 bytes.
+        let accented = String(repeating: "é", count: 300)
+        run = try CLI.run(Self.server + ["--profile", accented])
+        #expect(run.stderr == "certpath verify: --profile '\(String(repeating: "é", count: 200))… (600 bytes)': expected webpki or rfc5280\n")
+    }
+
+    // The reviewer's input: a 100,000-character host name.
+    @Test func hugeHostNameIsTruncated() throws {
+        let run = try CLI.run(Self.server + ["--server", Self.huge])
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "certpath verify: --server '\(Self.truncated(Self.huge))': not a valid host name or IP address: "
+            + "the name is 100000 octets long; a DNS name has at most 253\n")
+    }
+
+    /// Arguments with a huge value, shown short in test names.
+    struct HugeArguments: CustomTestStringConvertible, Sendable {
+        let arguments: [String]
+        var testDescription: String {
+            arguments.map { $0.replacingOccurrences(of: UsageErrorTests.huge, with: "<100000 × a>") }.joined(separator: " ")
+        }
+    }
+
+    // Every message that echoes a command-line value bounds it.
+    @Test(arguments: [
+        [huge], ["help", huge], ["verify", huge], ["verify", "rsa/server.pem", "--" + huge], ["verify", "rsa/server.pem", "-" + huge],
+        ["verify", "rsa/server.pem", huge], ["verify", "rsa/server.pem", "--anchors", "--" + huge],
+        server + ["--at", huge], server + ["--ip", huge], server + ["--client", "--expect-name", huge],
+        server + ["--client", "--expect-name", huge + "@example.com"], server + ["--pin-sha256", huge], server + ["--max-depth", huge],
+        server + ["--profile", huge], server + ["--policy", huge], server + ["--exceptions", huge], server + ["--crl", huge],
+        server + ["--anchors", huge], server + ["--intermediates", huge], ["show", huge], ["batch", "--anchors", huge],
+        ["batch", "--profile", huge], ["limbo", huge],
+    ].map(HugeArguments.init))
+    func everyEchoedArgumentIsTruncated(_ testCase: HugeArguments) throws {
+        let run = try CLI.run(testCase.arguments)
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.errorLines.count == 1)
+        #expect(run.stderr.utf8.count < 600, "\(run.stderr.utf8.count) bytes")
+        #expect(run.stderr.contains("… (100"), "\(run.stderr.prefix(300))")
     }
 
     @Test func noCommandPrintsTheOverviewAndFails() throws {

@@ -329,6 +329,15 @@ import Testing
         let refused = try CLI.run(expired + ["--exceptions", tampered.path])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("checksum mismatch"), "\(refused.stderr)")
+
+        // A file converted to CRLF line ends (an editor, a Windows checkout) is refused as such, not as
+        // an unknown format.
+        let crlf = directory.appendingPathComponent("crlf.txt")
+        try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: crlf)
+        let crlfRun = try CLI.run(expired + ["--exceptions", crlf.path])
+        #expect(crlfRun.status == 2)
+        #expect(crlfRun.stdout.isEmpty)
+        #expect(crlfRun.stderr == "certpath verify: \(crlf.path): trust exceptions, line 1: CRLF line ends are not allowed (the format uses LF only)\n")
     }
 
     @Test func nothingIsSavedForFatalOrTrustedResults() throws {

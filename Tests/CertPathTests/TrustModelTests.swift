@@ -239,6 +239,116 @@ struct TrustExceptionTests {
         }
     }
 
+    /// `body` followed by its correct checksum line, so only the defect under test is wrong.
+    static func signed(_ body: String) -> String {
+        body + "checksum \(SHA256Digest(hashing: Array(body.utf8)).hex)\n"
+    }
+
+    static let header = "certpath-trust-exceptions 1\n"
+    static let a = String(repeating: "a", count: 64), b = String(repeating: "b", count: 64), c = String(repeating: "c", count: 64)
+
+    /// Reads `text`, which must fail; the error.
+    static func error(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> TrustExceptionsError? {
+        do {
+            _ = try TrustExceptions(text: text)
+            Issue.record("accepted \(text.debugDescription)", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // An entry without failures is reported at its own `leaf` line, wherever the entry closes: at the
+    // checksum line, at the next leaf line, after a complete entry.
+    @Test(arguments: [
+        ("leaf \(a)\n", 2),
+        ("leaf \(a)\nleaf \(a)\nfailure expired \(a)\n", 2),
+        ("leaf \(a)\nleaf \(b)\nfailure expired \(b)\n", 2),
+        ("leaf \(a)\nfailure expired \(a)\nleaf \(b)\nleaf \(c)\nfailure expired \(c)\n", 4),
+        ("leaf \(a)\nfailure expired \(a)\nfailure notYetValid \(a)\nleaf \(b)\n", 5),
+    ])
+    func entryWithoutFailuresIsReportedAtItsLeafLine(body: String, line: Int) throws {
+        let error = try #require(Self.error(Self.signed(Self.header + body)))
+        #expect(error.line == line)
+        #expect(error.reason == "a leaf entry without failures")
+    }
+
+    // Exactly hostnameMismatch and nameMismatch carry a detail: the record of an observed failure has
+    // one for those codes and none for the others.
+    @Test func codesWithDetailAreThoseWhoseFailuresRecordOne() throws {
+        let leaf = SamplePKI.rsaServer
+        let time = UnixTime(secondsSinceEpoch: 0)
+        let failures: [ValidationFailure] = [
+            .expired(leaf, notAfter: time, validationTime: time), .notYetValid(leaf, notBefore: time, validationTime: time),
+            .issuerNotFound(leaf), .selfSignedNotTrusted(leaf), .noTrustedAnchor(leaf),
+            .hostnameMismatch(leaf, reference: "a.example", presented: []), .nameMismatch(leaf, expected: "b.example", presented: []),
+        ]
+        #expect(Set(failures.map(\.code)) == ExceptedFailure.recoverableCodes)
+        for failure in failures {
+            let record = try #require(ExceptedFailure(failure))
+            #expect((record.detail != nil) == ExceptedFailure.codesWithDetail.contains(failure.code), "\(failure.code)")
+        }
+        #expect(ExceptedFailure.codesWithDetail == ["hostnameMismatch", "nameMismatch"])
+    }
+
+    // A detail on a code that takes none, or none on a code that needs one, would make an exception
+    // that never applies: both are refused, when read and when built.
+    @Test(arguments: ExceptedFailure.recoverableCodes.sorted())
+    func detailPresenceMustMatchTheFailureKind(code: String) throws {
+        let digest = try #require(SHA256Digest(hex: Self.a))
+        let takesDetail = ExceptedFailure.codesWithDetail.contains(code)
+        #expect((ExceptedFailure(code: code, certificate: digest, detail: "extra") != nil) == takesDetail)
+        #expect((ExceptedFailure(code: code, certificate: digest, detail: nil) != nil) == !takesDetail)
+
+        let withDetail = Self.signed(Self.header + "leaf \(Self.a)\nfailure \(code) \(Self.a) extra\n")
+        let withoutDetail = Self.signed(Self.header + "leaf \(Self.a)\nfailure \(code) \(Self.a)\n")
+        let accepted = try TrustExceptions(text: takesDetail ? withDetail : withoutDetail)
+        #expect(accepted.entries.first?.failures.first?.detail == (takesDetail ? "extra" : nil))
+        let error = try #require(Self.error(takesDetail ? withoutDetail : withDetail))
+        #expect(error.line == 3)
+        if takesDetail {
+            let what = code == "hostnameMismatch" ? "the reference identifier" : "the expected name"
+            #expect(error.reason == "failure kind \"\(code)\" needs a detail (\(what))")
+        } else {
+            #expect(error.reason == "failure kind \"\(code)\" takes no detail (only hostnameMismatch and nameMismatch carry one)")
+        }
+    }
+
+    // CRLF line ends are refused at the first line that has one, even when the checksum was computed
+    // over the CRLF bytes: the format is LF only and the checksum covers exact bytes.
+    @Test func crlfLineEndsAreRefusedWithTheirLine() throws {
+        let exceptions = try #require(Self.expiredEvaluation.evaluate().report?.exceptions)
+        let crlf = exceptions.text.replacingOccurrences(of: "\n", with: "\r\n")
+        var error = try #require(Self.error(crlf))
+        #expect(error.line == 1)
+        #expect(error.reason == "CRLF line ends are not allowed (the format uses LF only)")
+        #expect(error.description == "trust exceptions, line 1: CRLF line ends are not allowed (the format uses LF only)")
+        // Only the third line, checksum over those bytes.
+        error = try #require(Self.error(Self.signed(Self.header + "leaf \(Self.a)\nfailure expired \(Self.a)\r\n")))
+        #expect(error.line == 3)
+        #expect(error.reason == "CRLF line ends are not allowed (the format uses LF only)")
+        // Only the checksum line.
+        let lf = exceptions.text
+        error = try #require(Self.error(String(lf.dropLast()) + "\r\n"))
+        #expect(error.line == lf.split(separator: "\n").count)
+        #expect(error.reason == "CRLF line ends are not allowed (the format uses LF only)")
+        // A CR not before a line feed is not a line end: that line is simply malformed.
+        error = try #require(Self.error(Self.signed(Self.header + "leaf \(Self.a)\nfailure hostnameMismatch \(Self.a) x\ry\n")))
+        #expect(error.line == 3)
+        #expect(error.reason == "invalid detail \"x\ry\"")
+    }
+
+    // Words of the text quoted in a message are bounded, whatever their length.
+    @Test func quotedWordsAreTruncated() throws {
+        let long = String(repeating: "x", count: 100_000)
+        var error = try #require(Self.error(Self.signed(Self.header + "leaf \(Self.a)\nfailure \(long) \(Self.a)\n")))
+        #expect(error.reason == "\"\(String(repeating: "x", count: 64))…\" (100000 bytes) is not a recoverable failure; fatal failures can never be excepted")
+        error = try #require(Self.error(Self.signed(Self.header + "leaf \(Self.a)\nfailure hostnameMismatch \(Self.a) \(long)/\n")))
+        #expect(error.reason == "invalid detail \"\(String(repeating: "x", count: 64))…\" (100001 bytes)")
+        error = try #require(Self.error(Self.signed(Self.header + "leaf \(Self.a)\nfailure badSignature \(Self.a)\n")))
+        #expect(error.reason == "\"badSignature\" is not a recoverable failure; fatal failures can never be excepted")
+    }
+
     @Test func detailsArePercentEncoded() throws {
         let leaf = SHA256Digest(hashing: SamplePKI.rsaServer.der)
         let failure = try #require(ExceptedFailure(code: "hostnameMismatch", certificate: leaf, detail: "a b%c"))

@@ -17,9 +17,17 @@ public struct ExceptedFailure: Hashable, Sendable, CustomStringConvertible {
         "expired", "notYetValid", "issuerNotFound", "selfSignedNotTrusted", "noTrustedAnchor", "hostnameMismatch", "nameMismatch",
     ]
 
+    /// The codes whose record carries a ``detail`` (and must): `hostnameMismatch` (the reference
+    /// identifier) and `nameMismatch` (the expected name). Every other recoverable code has none.
+    public static let codesWithDetail: Set<String> = ["hostnameMismatch", "nameMismatch"]
+
     /// Creates a record directly (used when reading the text form).
+    ///
+    /// - Returns: `nil` when `code` is not in ``recoverableCodes``, or when `detail` is absent for a
+    ///   code in ``codesWithDetail`` or present for any other code: such a record could never equal
+    ///   the record of an observed failure, so the exception holding it would never apply.
     public init?(code: String, certificate: SHA256Digest, detail: String?) {
-        guard Self.recoverableCodes.contains(code) else { return nil }
+        guard Self.recoverableCodes.contains(code), (detail != nil) == Self.codesWithDetail.contains(code) else { return nil }
         self.code = code
         self.certificate = certificate
         self.detail = detail
@@ -75,20 +83,23 @@ public struct TrustExceptionsError: Error, Hashable, Sendable, CustomStringConve
 
 /// A set of trust exceptions with a stable, versioned text form for applications to store.
 ///
-/// Text form, version 1 (ABNF, RFC 5234; every line ends with LF; hex is lowercase):
+/// Text form, version 1 (ABNF, RFC 5234; every line ends with LF alone, CRLF is an error; hex is
+/// lowercase):
 /// ```
 /// document = header *entry checksum
 /// header   = "certpath-trust-exceptions 1" LF
 /// entry    = "leaf " sha256 LF 1*failure
-/// failure  = "failure " code " " sha256 [" " detail] LF
-/// code     = "expired" / "notYetValid" / "issuerNotFound" / "selfSignedNotTrusted"
-///          / "noTrustedAnchor" / "hostnameMismatch" / "nameMismatch"
+/// failure  = "failure " code " " sha256 LF
+///          / "failure " named-code " " sha256 " " detail LF
+/// code     = "expired" / "notYetValid" / "issuerNotFound" / "selfSignedNotTrusted" / "noTrustedAnchor"
+/// named-code = "hostnameMismatch" / "nameMismatch"
 /// detail   = 1*( ALPHA / DIGIT / "." / "-" / "_" / ":" / "@" / "*" / "%" HEXDIG HEXDIG )
 /// checksum = "checksum " sha256 LF      ; SHA-256 of every byte before this line
 /// sha256   = 64HEXDIG
 /// ```
-/// The `failure` digest names the certificate the failure is about; `detail` (percent-encoded) is the
-/// reference identifier of a hostname mismatch or the expected name of a name mismatch. The checksum
+/// The `failure` digest names the certificate the failure is about; `detail` (percent-encoded UTF-8)
+/// is the reference identifier of a hostname mismatch or the expected name of a name mismatch: those
+/// two codes always carry one and the others never do. The checksum
 /// detects corruption and naive edits; it is not a signature: store exceptions where an attacker
 /// cannot write, as with any trust setting.
 public struct TrustExceptions: Hashable, Sendable {
@@ -120,11 +131,21 @@ public struct TrustExceptions: Hashable, Sendable {
 
     /// Reads the text form.
     ///
-    /// - Throws: ``TrustExceptionsError`` naming the line: a wrong header or version, an unknown line,
-    ///   a digest that is not 64 lowercase hex digits, a fatal or unknown failure code, a bad detail,
-    ///   an entry without failures, a missing or wrong checksum, text after the checksum.
+    /// - Throws: ``TrustExceptionsError`` naming the line: a CR before a line feed (CRLF line ends are
+    ///   refused, not converted: the checksum covers the exact bytes), a wrong header or version, an
+    ///   unknown line, a digest that is not 64 lowercase hex digits, a fatal or unknown failure code, a
+    ///   bad detail, a detail on a code that takes none or none on a code that needs one
+    ///   (``ExceptedFailure/codesWithDetail``), an entry without failures (the line of its `leaf`
+    ///   line), a missing or wrong checksum, text after the checksum.
     public init(text: String) throws(TrustExceptionsError) {
         let bytes = Array(text.utf8)
+        var lineNumber = 1
+        for index in bytes.indices where bytes[index] == 0x0A {
+            if index > 0 && bytes[index - 1] == 0x0D {
+                throw TrustExceptionsError(line: lineNumber, reason: "CRLF line ends are not allowed (the format uses LF only)")
+            }
+            lineNumber += 1
+        }
         guard bytes.last == 0x0A else { throw TrustExceptionsError(line: 0, reason: "the text must end with a line feed") }
         var lines: [ArraySlice<UInt8>] = []
         var start = 0
@@ -147,12 +168,14 @@ public struct TrustExceptions: Hashable, Sendable {
             throw TrustExceptionsError(line: lines.count, reason: "checksum mismatch: the text was modified or corrupted")
         }
         var entries: [TrustException] = []
-        var leaf: SHA256Digest? = nil
+        // The entry being read: its leaf digest and the line of its `leaf` line (errors about the
+        // entry as a whole name that line).
+        var leaf: (digest: SHA256Digest, line: Int)? = nil
         var failures = Set<ExceptedFailure>()
-        func close(_ line: Int) throws(TrustExceptionsError) {
+        func close() throws(TrustExceptionsError) {
             guard let current = leaf else { return }
-            guard !failures.isEmpty else { throw TrustExceptionsError(line: line, reason: "a leaf entry without failures") }
-            entries.append(TrustException(leaf: current, failures: failures))
+            guard !failures.isEmpty else { throw TrustExceptionsError(line: current.line, reason: "a leaf entry without failures") }
+            entries.append(TrustException(leaf: current.digest, failures: failures))
             failures = []
         }
         for index in 1..<(lines.count - 1) {
@@ -163,33 +186,56 @@ public struct TrustExceptions: Hashable, Sendable {
                 guard words.count == 2, let digest = Self.digest(words[1]) else {
                     throw TrustExceptionsError(line: number, reason: "expected \"leaf <sha256 hex>\"")
                 }
-                try close(number)
-                leaf = digest
+                try close()
+                leaf = (digest, number)
             case "failure":
                 guard leaf != nil else { throw TrustExceptionsError(line: number, reason: "a failure before any leaf line") }
                 guard words.count == 3 || words.count == 4 else {
                     throw TrustExceptionsError(line: number, reason: "expected \"failure <code> <sha256 hex> [detail]\"")
                 }
+                let code = words[1]
+                guard ExceptedFailure.recoverableCodes.contains(code) else {
+                    throw TrustExceptionsError(line: number, reason: "\(Self.quoted(code)) is not a recoverable failure; fatal failures can never be excepted")
+                }
                 guard let certificate = Self.digest(words[2]) else {
                     throw TrustExceptionsError(line: number, reason: "the certificate digest must be 64 lowercase hex digits")
+                }
+                let takesDetail = ExceptedFailure.codesWithDetail.contains(code)
+                if words.count == 4 && !takesDetail {
+                    throw TrustExceptionsError(line: number, reason: "failure kind \"\(code)\" takes no detail "
+                        + "(only \(ExceptedFailure.codesWithDetail.sorted().joined(separator: " and ")) carry one)")
+                }
+                if words.count == 3 && takesDetail {
+                    let what = code == "hostnameMismatch" ? "the reference identifier" : "the expected name"
+                    throw TrustExceptionsError(line: number, reason: "failure kind \"\(code)\" needs a detail (\(what))")
                 }
                 var detail: String? = nil
                 if words.count == 4 {
                     guard let decoded = Self.percentDecode(words[3]) else {
-                        throw TrustExceptionsError(line: number, reason: "invalid detail \"\(words[3])\"")
+                        throw TrustExceptionsError(line: number, reason: "invalid detail \(Self.quoted(words[3]))")
                     }
                     detail = decoded
                 }
-                guard let failure = ExceptedFailure(code: words[1], certificate: certificate, detail: detail) else {
-                    throw TrustExceptionsError(line: number, reason: "\"\(words[1])\" is not a recoverable failure; fatal failures can never be excepted")
+                guard let failure = ExceptedFailure(code: code, certificate: certificate, detail: detail) else {
+                    throw TrustExceptionsError(line: number, reason: "failure \(Self.quoted(code)) cannot be excepted")  // not reached: checked above
                 }
                 failures.insert(failure)
             default:
                 throw TrustExceptionsError(line: number, reason: "unknown line")
             }
         }
-        try close(lines.count)
+        try close()
         self.entries = entries
+    }
+
+    /// A word of the text quoted for an error message, at most 64 Unicode scalars (then `… (N bytes)`),
+    /// so a huge line cannot make a huge message.
+    private static func quoted(_ word: String) -> String {
+        let scalars = word.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: 64, limitedBy: scalars.endIndex), end < scalars.endIndex else {
+            return "\"\(word)\""
+        }
+        return "\"\(String(scalars[..<end]))…\" (\(word.utf8.count) bytes)"
     }
 
     private static func digest(_ text: String) -> SHA256Digest? {
