@@ -33,13 +33,13 @@ let package = Package(
             dependencies: ["CertPath", "CertPathLimbo", "CLibCrypto", "CBenchSupport"],
             path: "Benchmarks/CertPathBench"
         ),
-        // Helpers shared by the test targets (a seeded generator for randomized tests).
+        // Helpers shared by the test targets (a seeded generator, the cryptography-vectors location).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER", "TestSupport"]),
         .testTarget(name: "CertPathTests", dependencies: ["CertPath", "TestSupport"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo", "TestSupport"]),
         // Drives the built `certpath` executable as a subprocess; depending on the executable target
         // makes `swift build --build-tests` build it first.
-        .testTarget(name: "CLITests", dependencies: ["certpath", "CertPath", "CertPathLimbo"]),
+        .testTarget(name: "CLITests", dependencies: ["certpath", "CertPath", "CertPathLimbo", "TestSupport"]),
     ]
 )

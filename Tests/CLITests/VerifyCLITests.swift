@@ -1,6 +1,7 @@
 import CertPath
 import Foundation
 import Testing
+import TestSupport
 
 /// `certpath verify` through the built executable: exit statuses, the human report, the JSON schema,
 /// the sample PKI manifest, trust exceptions, pins, system anchors and the policy flags.
@@ -65,20 +66,11 @@ import Testing
 
     /// NIST PKITS 4.4.3 (Invalid Revoked EE Test3) through `--crl`, from the installed cryptography-vectors.
     @Test func revokedEndEntityWithCRLs() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let found = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard let vectors = CryptographyVectors.folder else {
             print("SKIPPED revokedEndEntityWithCRLs: cryptography-vectors is not installed (run scripts/bootstrap)")
             return
         }
-        let pkits = URL(fileURLWithPath: found.trimmingCharacters(in: .whitespacesAndNewlines)).appendingPathComponent("x509/PKITS_data")
+        let pkits = vectors.appendingPathComponent("x509/PKITS_data")
         let base = ["verify", "certs/InvalidRevokedEETest3EE.crt", "--intermediates", "certs/GoodCACert.crt",
                     "--anchors", "certs/TrustAnchorRootCertificate.crt", "--at", "2020-01-01T00:00:00Z", "--profile", "rfc5280", "--json"]
         let withoutCRLs = try CLI.run(base, in: pkits)

@@ -182,27 +182,27 @@ struct AnyValueCertificate {
         return copy
     }
 
+    /// An AlgorithmIdentifier: `oid` followed by `parameters` (already encoded).
+    static func algorithmIdentifier(_ oid: OID, parameters: [UInt8]) -> [UInt8] {
+        var algorithm = DERWriter()
+        algorithm.append(.sequence) { a in
+            a.appendOID(oid)
+            a.appendEncoded(parameters)
+        }
+        return algorithm.bytes
+    }
+
     /// An SPKI of an unknown algorithm (1.2.3.4) with `parameters`.
     func unknownKey(parameters: [UInt8]) -> AnyValueCertificate {
         var copy = self
-        var algorithm = DERWriter()
-        algorithm.append(.sequence) { a in
-            a.appendOID("1.2.3.4")
-            a.appendEncoded(parameters)
-        }
-        copy.spkiAlgorithm = algorithm.bytes
+        copy.spkiAlgorithm = Self.algorithmIdentifier("1.2.3.4", parameters: parameters)
         return copy
     }
 
     /// An unknown signature algorithm (1.2.3.5) with `parameters`, inside and outside.
     func unknownSignatureAlgorithm(parameters: [UInt8]) -> AnyValueCertificate {
         var copy = self
-        var algorithm = DERWriter()
-        algorithm.append(.sequence) { a in
-            a.appendOID("1.2.3.5")
-            a.appendEncoded(parameters)
-        }
-        copy.signatureAlgorithm = algorithm.bytes
+        copy.signatureAlgorithm = Self.algorithmIdentifier("1.2.3.5", parameters: parameters)
         return copy
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import CertPath
+import TestSupport
 
 /// Locations of test data: the package's own `TestVectors/`, the shared conformance data in
 /// `../shared/vectors` and the installed `cryptography-vectors` PyPI package.
@@ -17,22 +18,8 @@ enum TestData {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }()
 
-    /// The `cryptography_vectors` package folder, found through python3 (installed by scripts/bootstrap).
-    static let cryptographyVectors: URL? = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let path = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !path.isEmpty
-        else { return nil }
-        return URL(fileURLWithPath: path)
-    }()
+    /// The `cryptography_vectors` package folder (``CryptographyVectors/folder``).
+    static var cryptographyVectors: URL? { CryptographyVectors.folder }
 
     /// Bytes of a file.
     static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }

@@ -57,14 +57,7 @@ public enum CertificateInvariants {
         // The whole certificate is DER all the way down (the certificate parser enforces DER everywhere it
         // reads, ANY values included; DERReader.validateTree checks every level but string alphabets), and
         // when DERNode also accepts it (it checks string alphabets too), the tree re-encodes to the same bytes.
-        do throws(DERError) {
-            var reader = DERReader(certificate.der)
-            let root = try reader.readElement("Certificate")
-            try reader.validateTree(root, "Certificate")
-            try reader.finish("Certificate")
-        } catch {
-            violation("an accepted certificate is not DER all the way down: \(error)")
-        }
+        invariantDERAllTheWayDown(certificate.der, "Certificate")
         if let tree = try? DERNode.parse(certificate.der) {
             invariant(tree.encoded() == certificate.der, "DERNode of a certificate does not re-encode to its der")
         }
@@ -112,5 +105,18 @@ public enum CertificateInvariants {
         } catch {
             _ = error.description
         }
+    }
+}
+
+/// Checks that `der`, an object a parser accepted, is DER all the way down (`DERReader.validateTree`
+/// over its one top-level element, nothing after it); `what` names the object in the violation.
+public func invariantDERAllTheWayDown(_ der: [UInt8], _ what: String) {
+    do throws(DERError) {
+        var reader = DERReader(der)
+        let root = try reader.readElement(what)
+        try reader.validateTree(root, what)
+        try reader.finish(what)
+    } catch {
+        violation("an accepted \(what) is not DER all the way down: \(error)")
     }
 }
