@@ -128,13 +128,14 @@ enum Harness {
 
     /// Runs `body` `iterations` times on each of `threads` threads started together; returns the
     /// wall time in seconds from the common start until the last thread finished.
-    static func wallTime(threads: Int, iterations: Int, _ body: @escaping @Sendable () -> Void) -> Double {
+    /// Wall time of `threads` threads each running `body(thread)` `iterations` times, thread = 0, 1, ….
+    static func wallTime(threads: Int, iterations: Int, _ body: @escaping @Sendable (Int) -> Void) -> Double {
         let ready = DispatchSemaphore(value: 0), start = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-        for _ in 0..<threads {
+        for index in 0..<threads {
             let thread = Thread {
                 ready.signal()
                 start.wait()
-                for _ in 0..<iterations { body() }
+                for _ in 0..<iterations { body(index) }
                 done.signal()
             }
             thread.stackSize = 8 << 20

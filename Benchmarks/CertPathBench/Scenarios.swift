@@ -44,6 +44,12 @@ struct Inputs {
         let root: Certificate
         let intermediate: Certificate
         let leaf: Certificate
+
+        /// The DER a handshake would receive: leaf and intermediate.
+        struct Bytes: Sendable {
+            let leaf: [UInt8]
+            let intermediate: [UInt8]
+        }
     }
 
     let root: URL
@@ -178,8 +184,13 @@ final class Benchmark {
     /// The evaluation every chain scenario times: leaf and intermediate parsed from DER, anchors
     /// prepared once, server policy with the bench hostname, fixed validation time.
     static func evaluate(_ chain: Inputs.Chain, store: TrustStore, policy: ValidationPolicy, verifier: SignatureVerifier) -> Bool {
-        let leaf = try! Certificate(derEncoded: chain.leafDER)
-        let intermediate = try! Certificate(derEncoded: chain.intermediateDER)
+        evaluate(Inputs.Chain.Bytes(leaf: chain.leafDER, intermediate: chain.intermediateDER), store: store, policy: policy, verifier: verifier)
+    }
+
+    /// ``evaluate(_:store:policy:verifier:)`` of the given leaf and intermediate bytes.
+    static func evaluate(_ bytes: Inputs.Chain.Bytes, store: TrustStore, policy: ValidationPolicy, verifier: SignatureVerifier) -> Bool {
+        let leaf = try! Certificate(derEncoded: bytes.leaf)
+        let intermediate = try! Certificate(derEncoded: bytes.intermediate)
         let evaluation = TrustEvaluation(leaf: leaf, intermediates: [intermediate], trustStore: store, policy: policy,
                                          validationTime: validationTime, signatureVerifier: verifier)
         if case .trusted = evaluation.evaluate() { return true }
@@ -222,16 +233,25 @@ final class Benchmark {
             let loadTimed = Harness.measure(settings) { consume(try! PublicKey(spki)) }
             record(loadName, "PublicKey(spki) of the intermediate (built from its components)", loadTimed)
         }
-        let cacheKeyName = "keys/\(chain.name)/signature-cache-keys"
-        if selected(cacheKeyName) {
+        let lookupName = "keys/\(chain.name)/signature-cache-lookups"
+        if selected(lookupName) {
             let leaf = chain.leaf, intermediate = chain.intermediate, root = chain.root
+            let cache = SignatureCache()
+            let keys = [
+                SignatureCache.Key(algorithm: leaf.signatureAlgorithm, spki: intermediate.subjectPublicKeyInfo.der,
+                                   signature: leaf.signature, message: leaf.tbsCertificateBytes),
+                SignatureCache.Key(algorithm: intermediate.signatureAlgorithm, spki: root.subjectPublicKeyInfo.der,
+                                   signature: intermediate.signature, message: intermediate.tbsCertificateBytes),
+            ]
+            for key in keys { cache.insert(key) }
             let timed = Harness.measure(settings) {
-                consume(SignatureCache.Key(algorithm: leaf.signatureAlgorithm, spki: intermediate.subjectPublicKeyInfo.der,
-                                           signature: leaf.signature, message: leaf.tbsCertificateBytes))
-                consume(SignatureCache.Key(algorithm: intermediate.signatureAlgorithm, spki: root.subjectPublicKeyInfo.der,
-                                           signature: intermediate.signature, message: intermediate.tbsCertificateBytes))
+                for certificate in [(leaf, intermediate), (intermediate, root)] {
+                    let key = SignatureCache.Key(algorithm: certificate.0.signatureAlgorithm, spki: certificate.1.subjectPublicKeyInfo.der,
+                                                 signature: certificate.0.signature, message: certificate.0.tbsCertificateBytes)
+                    if !cache.contains(key) { fatalError("\(lookupName): a cached verification was not found") }
+                }
             }
-            record(cacheKeyName, "the two SignatureCache.Key values of one evaluation (SHA-256)", timed)
+            record(lookupName, "the two signature cache hits of one evaluation: keys made, hashed, found and compared byte for byte", timed)
         }
 
         let variants: [(String, String, SignatureVerifier, String, Double)] = [
@@ -368,21 +388,26 @@ final class Benchmark {
         if selected(floorName) {
             let floor = SignatureFloor([(inputs.rsa.leaf, inputs.rsa.intermediate), (inputs.rsa.intermediate, inputs.rsa.root)])
             try threadScaling(floorName, "2 × EVP_DigestVerify on each of two threads (the machine's scaling, for comparison)",
-                              target: nil) { consume(floor.run()) }
+                              target: nil) { _ in consume(floor.run()) }
         }
         for (variant, chain, verifier) in variants {
             let name = "threads/\(variant)"
             guard selected(name) else { continue }
             let store = TrustStore(anchors: [chain.root])
-            let body: @Sendable () -> Void = { consume(Benchmark.evaluate(chain, store: store, policy: policy, verifier: verifier)) }
+            // Each thread parses its own copy of the chain's bytes, as each connection of a TLS
+            // stack receives its own: shared are the store, the policy and the verifier's caches.
+            let perThread = (0..<2).map { _ in Inputs.Chain.Bytes(leaf: chain.leafDER.map { $0 }, intermediate: chain.intermediateDER.map { $0 }) }
+            let body: @Sendable (Int) -> Void = { thread in
+                consume(Benchmark.evaluate(perThread[thread], store: store, policy: policy, verifier: verifier))
+            }
             Self.check(Self.evaluate(chain, store: store, policy: policy, verifier: verifier), name)
             try threadScaling(name, "evaluate as \(variant), two threads sharing one store and verifier; µs = wall time / operations",
                               target: "≥ 1.8 × one thread", body)
         }
     }
 
-    private func threadScaling(_ name: String, _ operation: String, target: String?, _ body: @escaping @Sendable () -> Void) throws {
-            let iterations = Harness.calibrate(seconds: settings.runSeconds * 2, fixed: settings.fixedIterations, body)
+    private func threadScaling(_ name: String, _ operation: String, target: String?, _ body: @escaping @Sendable (Int) -> Void) throws {
+            let iterations = Harness.calibrate(seconds: settings.runSeconds * 2, fixed: settings.fixedIterations) { body(0) }
             var ratios: [Double] = [], twoThreadMicroseconds: [Double] = []
             let runs = max(3, settings.runs / 2)
             for _ in 0..<runs {

@@ -1,4 +1,4 @@
-import CertPath
+@testable import CertPath
 import Testing
 
 @Suite("Crypto: key and signature caches")
@@ -87,14 +87,58 @@ struct CryptoCacheTests {
         #expect(try verify(signature, message) == .verified)
         #expect(loads == 1)
         #expect(cache.statistics.hits == 1)
-        // A failure is stored too.
+        // A failure is not stored: it is verified again (with the key) every time.
         var altered = Array(message)
         altered[0] ^= 1
         #expect(try verify(signature, altered[...]) == .invalidSignature)
         #expect(try verify(signature, altered[...]) == .invalidSignature)
-        #expect(loads == 2)
-        #expect(cache.statistics.count == 2)
-        #expect(cache.result(for: SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki.der, signature: signature, message: altered[...])) == .invalidSignature)
+        #expect(loads == 3)
+        #expect(cache.statistics.count == 1)
+        #expect(!cache.contains(SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki.der, signature: signature, message: altered[...])))
+        #expect(cache.contains(SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki.der, signature: signature, message: message)))
+    }
+
+    @Test("a cached success is found only for the same bytes, whoever holds them")
+    func signatureCacheComparesBytes() throws {
+        let cache = SignatureCache()
+        var message = [UInt8](repeating: 7, count: 1_000), signature = [UInt8](repeating: 9, count: 256)
+        let spki: [UInt8] = [0x30, 0x03, 0x02, 0x01, 0x01]
+        cache.insert(SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki[...], signature: signature[...], message: message[...]))
+        // The cache kept its own copy: changing the caller's buffers changes nothing stored.
+        message[500] = 8
+        #expect(!cache.contains(SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki[...], signature: signature[...], message: message[...])))
+        message[500] = 7
+        #expect(cache.contains(SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki[...], signature: signature[...], message: message[...])))
+        // The same signature tail (what the hash covers) with another head is another key.
+        signature[0] = 1
+        #expect(!cache.contains(SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki[...], signature: signature[...], message: message[...])))
+        // Slices of larger buffers at other offsets are the same key.
+        let framed = [0xAA] + message + [0xBB]
+        signature[0] = 9
+        #expect(cache.contains(SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki[...], signature: signature[...], message: framed[1...1_000])))
+    }
+
+    @Test("a message longer than 4096 bytes is held by its SHA-256")
+    func signatureCacheLargeMessage() throws {
+        let cache = SignatureCache()
+        var message = [UInt8](repeating: 3, count: SignatureCache.Key.largestMessageKeptWhole + 1)
+        let key = SignatureCache.Key(algorithm: .ecdsa(.sha256), spki: [1], signature: [2], message: message[...])
+        guard case .sha256(let digest) = key.message else {
+            Issue.record("a \(message.count)-byte message was kept whole")
+            return
+        }
+        #expect(digest == SHA256Digest(hashing: message))
+        cache.insert(key)
+        #expect(cache.contains(SignatureCache.Key(algorithm: .ecdsa(.sha256), spki: [1], signature: [2], message: message[...])))
+        message[0] = 4
+        #expect(!cache.contains(SignatureCache.Key(algorithm: .ecdsa(.sha256), spki: [1], signature: [2], message: message[...])))
+        // At the limit a message is kept whole, and a whole message never equals a digest.
+        let whole = SignatureCache.Key(algorithm: .ecdsa(.sha256), spki: [1], signature: [2], message: message.dropLast())
+        guard case .whole = whole.message else {
+            Issue.record("a \(SignatureCache.Key.largestMessageKeptWhole)-byte message was not kept whole")
+            return
+        }
+        #expect(whole != key)
     }
 
     @Test("the signature cache passes key errors through and does not store them")
@@ -136,12 +180,12 @@ struct CryptoCacheTests {
     func signatureCacheBound() {
         let cache = SignatureCache(capacity: 3)
         for i in 0..<10 {
-            cache.insert(.verified, for: SignatureCache.Key(algorithm: .ed25519, spki: [], signature: [UInt8(i)], message: []))
+            cache.insert(SignatureCache.Key(algorithm: .ed25519, spki: [], signature: [UInt8(i)], message: []))
         }
         #expect(cache.statistics.count == 3)
         #expect(cache.statistics.evictions == 7)
-        #expect(cache.result(for: SignatureCache.Key(algorithm: .ed25519, spki: [], signature: [9], message: [])) == .verified)
-        #expect(cache.result(for: SignatureCache.Key(algorithm: .ed25519, spki: [], signature: [0], message: [])) == nil)
+        #expect(cache.contains(SignatureCache.Key(algorithm: .ed25519, spki: [], signature: [9], message: [])))
+        #expect(!cache.contains(SignatureCache.Key(algorithm: .ed25519, spki: [], signature: [0], message: [])))
     }
 
     @Test("four tasks verify with one shared key and shared caches")

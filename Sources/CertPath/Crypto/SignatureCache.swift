@@ -1,24 +1,48 @@
-// An optional cache of signature verification outcomes, keyed by a SHA-256 over the length-prefixed
-// algorithm, SPKI, signature and message, so a chain seen again is not verified again.
+// An optional cache of successful signature verifications: a chain seen again is not verified again.
+// Keys are the verification's inputs themselves, compared byte for byte; only successes are kept.
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// A bounded, thread-safe cache of signature verification outcomes.
+/// A bounded, thread-safe set of signature verifications known to succeed.
 ///
-/// An entry is keyed by a ``Key``: the SHA-256 of the length-prefixed algorithm, SubjectPublicKeyInfo
-/// DER, signature and signed message, so a cached outcome is only ever returned for exactly the
-/// same inputs. Every outcome is stored, failures included (they are as deterministic as
-/// successes); key load errors are thrown and not stored. Bounded to ``capacity`` entries with
-/// CLOCK eviction, as ``PublicKeyCache``.
+/// An entry is a ``Key``: the algorithm, the signer's SubjectPublicKeyInfo DER, the signature and
+/// the signed message, compared byte for byte (a message longer than
+/// ``Key/largestMessageKeptWhole`` bytes by its SHA-256), so a cached success is only ever returned
+/// for exactly the same inputs. Only successes are stored: a failure costs a verification each
+/// time, as without the cache, and inputs that fail can neither evict good entries nor collide
+/// with them. Key load errors are thrown and not stored. Bounded to ``capacity`` entries with CLOCK
+/// eviction, as ``PublicKeyCache``; an entry keeps its own copy of the inputs (about 1.7 KB for
+/// an RSA-2048 certificate, at most 4 KB of message plus the SPKI and signature).
 public final class SignatureCache: Sendable {
-    /// The identity of one verification: SHA-256 over
-    /// `"CertPath signature cache v1"`, then, each preceded by its length as a 64-bit big-endian
-    /// integer, an encoding of the algorithm (kind, hash, PSS salt length), the SPKI DER, the
-    /// signature and the message.
+    /// The identity of one verification: algorithm, SPKI DER, signature and message.
+    ///
+    /// Equality compares every byte (the message by its SHA-256 when longer than
+    /// ``largestMessageKeptWhole``). The hash covers the algorithm, the lengths and the last 32
+    /// bytes of the signature (for RSA and ECDSA, the least structured ones): a valid signature
+    /// identifies its key and message, only valid ones are stored, and `Hasher` is seeded per
+    /// process, so inputs cannot be chosen to collide with stored entries.
     public struct Key: Hashable, Sendable {
-        /// The SHA-256 value identifying the inputs.
-        public let digest: SHA256Digest
+        /// The longest message a key holds whole, in bytes (4096); longer ones (CRLs) are held
+        /// by their SHA-256.
+        public static let largestMessageKeptWhole = 4096
 
-        /// Computes the key of a verification.
+        /// A message, whole or by its SHA-256.
+        enum Message: Hashable, Sendable {
+            case whole(ArraySlice<UInt8>)
+            case sha256(SHA256Digest)
+        }
+
+        let algorithm: SignatureAlgorithm
+        let spki: ArraySlice<UInt8>
+        let signature: ArraySlice<UInt8>
+        let message: Message
+
+        /// The key of a verification. It refers to the given bytes without copying them; the
+        /// cache copies a key before keeping it.
         ///
         /// - Parameters:
         ///   - algorithm: the signature algorithm.
@@ -26,80 +50,92 @@ public final class SignatureCache: Sendable {
         ///   - signature: the signature bytes.
         ///   - message: the signed bytes.
         public init(algorithm: SignatureAlgorithm, spki: ArraySlice<UInt8>, signature: ArraySlice<UInt8>, message: ArraySlice<UInt8>) {
-            var hasher = SHA256Hasher()
-            let label: StaticString = "CertPath signature cache v1"
-            hasher.update(UnsafeRawBufferPointer(start: label.utf8Start, count: label.utf8CodeUnitCount))
-            let encoded = Key.encode(algorithm)
-            hasher.update(UInt64(encoded.count))
-            hasher.update(encoded[...])
-            hasher.update(UInt64(spki.count))
-            hasher.update(spki)
-            hasher.update(UInt64(signature.count))
-            hasher.update(signature)
-            hasher.update(UInt64(message.count))
-            hasher.update(message)
-            digest = hasher.finalize()
+            self.algorithm = algorithm
+            self.spki = spki
+            self.signature = signature
+            self.message = message.count > Key.largestMessageKeptWhole ? .sha256(SHA256Digest(hashing: message)) : .whole(message)
         }
 
-        /// A stable byte encoding of an algorithm: a kind byte, a hash byte, the PSS salt length as
-        /// four big-endian bytes, or the OID contents of an unsupported algorithm.
-        private static func encode(_ algorithm: SignatureAlgorithm) -> [UInt8] {
-            func code(_ hash: HashAlgorithm) -> UInt8 {
-                switch hash {
-                case .md2: return 1
-                case .md5: return 2
-                case .sha1: return 3
-                case .sha224: return 4
-                case .sha256: return 5
-                case .sha384: return 6
-                case .sha512: return 7
-                }
+        private init(algorithm: SignatureAlgorithm, spki: ArraySlice<UInt8>, signature: ArraySlice<UInt8>, message: Message) {
+            self.algorithm = algorithm
+            self.spki = spki
+            self.signature = signature
+            self.message = message
+        }
+
+        /// The same key over its own compact copies of the bytes, which keeps no caller's buffer alive.
+        func owned() -> Key {
+            func copy(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> { Array(bytes)[...] }
+            let message: Message
+            switch self.message {
+            case .whole(let bytes): message = .whole(copy(bytes))
+            case .sha256: message = self.message
             }
-            switch algorithm {
-            case .rsaPKCS1v15(let hash): return [1, code(hash)]
-            case .rsaPSS(let hash, let salt):
-                let s = UInt32(truncatingIfNeeded: salt)
-                return [2, code(hash), UInt8(s >> 24), UInt8(s >> 16 & 0xFF), UInt8(s >> 8 & 0xFF), UInt8(s & 0xFF), salt < 0 ? 1 : 0]
-            case .ecdsa(let hash): return [3, code(hash)]
-            case .ed25519: return [4]
-            case .ed448: return [5]
-            case .unsupported(let oid): return [6] + oid.encoded
-            case .dsa(let hash): return [7, code(hash)]
+            return Key(algorithm: algorithm, spki: copy(spki), signature: copy(signature), message: message)
+        }
+
+        public static func == (lhs: Key, rhs: Key) -> Bool {
+            guard lhs.algorithm == rhs.algorithm, same(lhs.signature, rhs.signature), same(lhs.spki, rhs.spki) else { return false }
+            switch (lhs.message, rhs.message) {
+            case (.whole(let a), .whole(let b)): return same(a, b)
+            case (.sha256(let a), .sha256(let b)): return a == b
+            default: return false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(algorithm)
+            hasher.combine(spki.count)
+            hasher.combine(signature.count)
+            signature.suffix(32).withUnsafeBytes { hasher.combine(bytes: $0) }
+            switch message {
+            case .whole(let bytes): hasher.combine(bytes.count)
+            case .sha256(let digest): hasher.combine(digest)
+            }
+        }
+
+        private static func same(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+            guard a.count == b.count else { return false }
+            return a.withUnsafeBytes { x in
+                b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
             }
         }
     }
 
-    private let state: Mutex<ClockCache<Key, SignatureVerificationResult>>
+    private let state: Mutex<ClockCache<Key, Void>>
 
-    /// The most outcomes kept (at least 0; 0 disables caching).
+    /// The most verifications kept (at least 0; 0 disables caching).
     public let capacity: Int
 
     /// Creates an empty cache.
     ///
-    /// - Parameter capacity: the most outcomes kept; default 4096 (about 100 bytes each). Negative
-    ///   values count as 0, which turns caching off.
+    /// - Parameter capacity: the most verifications kept; default 4096. Negative values count as
+    ///   0, which turns caching off.
     public init(capacity: Int = 4096) {
-        let cache = ClockCache<Key, SignatureVerificationResult>(capacity: capacity)
+        let cache = ClockCache<Key, Void>(capacity: capacity)
         self.capacity = cache.capacity
         self.state = Mutex(cache)
     }
 
-    /// The cached outcome for `key`, if any.
-    public func result(for key: Key) -> SignatureVerificationResult? {
-        state.withLock { $0.value(for: key) }
+    /// Whether the verification identified by `key` is known to succeed (a lookup: counts a hit or a miss).
+    public func contains(_ key: Key) -> Bool {
+        state.withLock { $0.value(for: key) != nil }
     }
 
-    /// Stores an outcome (an existing entry for the key is kept).
-    public func insert(_ result: SignatureVerificationResult, for key: Key) {
-        state.withLock { _ = $0.insertIfAbsent(result, for: key) }
+    /// Records that the verification identified by `key` succeeded (a copy of its bytes is kept).
+    /// The caller must have verified it: the cache believes what it is told.
+    public func insert(_ key: Key) {
+        let owned = key.owned()
+        state.withLock { $0.insertIfAbsent((), for: owned) }
     }
 
-    /// Verifies a signature, answering from the cache when the same verification was done before.
+    /// Verifies a signature, answering ``SignatureVerificationResult/verified`` at once when the
+    /// same verification succeeded before.
     ///
     /// On a miss the key is obtained from `key` (for example `{ try keyCache.publicKey(for: spki) }`
     /// or a preloaded anchor key), the signature verified with
-    /// ``PublicKey``'s `verify(signature:message:algorithm:)` and the outcome stored.
-    /// ``SignatureAlgorithm/unsupported(_:)`` is answered at once, without hashing or caching.
+    /// ``PublicKey``'s `verify(signature:message:algorithm:)` and a success stored.
+    /// ``SignatureAlgorithm/unsupported(_:)`` is answered at once, without a lookup.
     ///
     /// - Parameters:
     ///   - signature: the signature bytes.
@@ -114,18 +150,18 @@ public final class SignatureCache: Sendable {
     ) throws(PublicKeyError) -> SignatureVerificationResult {
         if case .unsupported = algorithm { return .unsupportedAlgorithm }
         let cacheKey = Key(algorithm: algorithm, spki: spki.der, signature: signature, message: message)
-        if let cached = result(for: cacheKey) { return cached }
+        if contains(cacheKey) { return .verified }
         let outcome = try key().verify(signature: signature, message: message, algorithm: algorithm)
-        insert(outcome, for: cacheKey)
+        if outcome == .verified { insert(cacheKey) }
         return outcome
     }
 
-    /// Hit, miss and eviction counts, and the number of outcomes held.
+    /// Hit, miss and eviction counts, and the number of verifications held.
     public var statistics: CacheStatistics {
         state.withLock { $0.statistics }
     }
 
-    /// Drops every outcome and zeroes the statistics.
+    /// Drops every entry and zeroes the statistics.
     public func removeAll() {
         state.withLock { $0.removeAll() }
     }

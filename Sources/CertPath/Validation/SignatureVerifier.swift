@@ -9,7 +9,7 @@ public struct SignatureVerifier: Sendable {
 
     /// Loaded keys by SPKI; `nil` loads every key afresh (the "cold" benchmark setting).
     public let keyCache: PublicKeyCache?
-    /// Outcomes by (algorithm, SPKI, signature, signed bytes); `nil` (default) verifies every time.
+    /// Successful verifications, compared by (algorithm, SPKI, signature, signed bytes); `nil` (default) verifies every time.
     public let signatureCache: SignatureCache?
 
     /// Creates a verifier with the given caches.
