@@ -133,6 +133,8 @@ enum Harness {
         let ready = DispatchSemaphore(value: 0), start = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         for index in 0..<threads {
             let thread = Thread {
+                // Thread i on CPU i (when the machine has that many), as a server pins its workers.
+                if index < cbs_cpu_count() { _ = cbs_pin_to_cpu(Int32(index)) }
                 ready.signal()
                 start.wait()
                 for _ in 0..<iterations { body(index) }

@@ -4,7 +4,8 @@
 //   allocators, forwarding each to glibc's own implementation (__libc_malloc, ...) after counting
 //   it in a per-thread counter;
 // - the floor's key loading: d2i_PUBKEY, declared in <openssl/x509.h>, which the library's
-//   CLibCrypto shim does not include.
+//   CLibCrypto shim does not include;
+// - CPU affinity for the thread-scaling scenarios.
 #ifndef CERTPATH_CBENCHSUPPORT_H
 #define CERTPATH_CBENCHSUPPORT_H
 
@@ -21,5 +22,11 @@ int cmc_is_active(void);
 /// Loads a public key from SubjectPublicKeyInfo DER with d2i_PUBKEY (an `EVP_PKEY *` to free with
 /// EVP_PKEY_free), or NULL when libcrypto refuses it.
 void *cbs_load_public_key(const uint8_t *der, size_t length);
+
+/// Pins the calling thread to `cpu` (0-based); 0 on success, -1 when the system refuses.
+int cbs_pin_to_cpu(int cpu);
+
+/// The CPUs this process may run on.
+int cbs_cpu_count(void);
 
 #endif

@@ -130,46 +130,153 @@ public struct AnchorEnforcement: Hashable, Sendable {
 /// A value type: build one per use, share it freely.
 public struct ValidationPolicy: Sendable {
     /// The purpose (server, client, any).
-    public var purpose: ValidationPurpose
+    public var purpose: ValidationPurpose {
+        get { storage.purpose }
+        _modify { yield &uniqueStorage().purpose }
+    }
     /// Web PKI or strict RFC 5280 reading.
-    public var profile: CertificateProfile
+    public var profile: CertificateProfile {
+        get { storage.profile }
+        _modify { yield &uniqueStorage().profile }
+    }
     /// Accepted signature algorithms and keys.
-    public var algorithms: AlgorithmProfile
+    public var algorithms: AlgorithmProfile {
+        get { storage.algorithms }
+        _modify { yield &uniqueStorage().algorithms }
+    }
     /// RFC 5280 6.1.1 (c), (e), (f), (g): the policy inputs.
-    public var policyInputs: PolicyValidationInputs
+    public var policyInputs: PolicyValidationInputs {
+        get { storage.policyInputs }
+        _modify { yield &uniqueStorage().policyInputs }
+    }
     /// RFC 5280 6.1.1 (h), (i): initial permitted and excluded subtrees, as one NameConstraints value
     /// checked against every certificate of the path; `nil` for none.
-    public var initialNameConstraints: NameConstraints?
+    public var initialNameConstraints: NameConstraints? {
+        get { storage.initialNameConstraints }
+        _modify { yield &uniqueStorage().initialNameConstraints }
+    }
     /// How far anchors' own certificates are checked.
-    public var anchorEnforcement: AnchorEnforcement
+    public var anchorEnforcement: AnchorEnforcement {
+        get { storage.anchorEnforcement }
+        _modify { yield &uniqueStorage().anchorEnforcement }
+    }
     /// Most intermediates allowed between the leaf and its anchor (`nil`: only the budget's limit).
-    public var maximumIntermediates: Int?
+    public var maximumIntermediates: Int? {
+        get { storage.maximumIntermediates }
+        _modify { yield &uniqueStorage().maximumIntermediates }
+    }
     /// Key usages the leaf must allow when it has a keyUsage extension (in addition to the TLS check).
-    public var requiredLeafKeyUsage: KeyUsage
+    public var requiredLeafKeyUsage: KeyUsage {
+        get { storage.requiredLeafKeyUsage }
+        _modify { yield &uniqueStorage().requiredLeafKeyUsage }
+    }
     /// For TLS purposes, check that a leaf keyUsage (when present) allows the TLS use of its key:
     /// digitalSignature, or keyEncipherment for RSA key transport (on by default).
-    public var checkTLSKeyUsage: Bool
+    public var checkTLSKeyUsage: Bool {
+        get { storage.checkTLSKeyUsage }
+        _modify { yield &uniqueStorage().checkTLSKeyUsage }
+    }
     /// Consult the subject commonName as a DNS name when the certificate has no subjectAltName
     /// (legacy, off by default as in Go, rustls-webpki, Chromium and pyca).
-    public var allowCommonNameFallback: Bool
+    public var allowCommonNameFallback: Bool {
+        get { storage.allowCommonNameFallback }
+        _modify { yield &uniqueStorage().allowCommonNameFallback }
+    }
     /// Public suffix list for refusing wildcards directly under a public suffix; `nil` (default) turns the check off.
-    public var publicSuffixList: PublicSuffixList?
+    public var publicSuffixList: PublicSuffixList? {
+        get { storage.publicSuffixList }
+        _modify { yield &uniqueStorage().publicSuffixList }
+    }
     /// Work limits.
-    public var budget: Budget
+    public var budget: Budget {
+        get { storage.budget }
+        _modify { yield &uniqueStorage().budget }
+    }
     /// Keep every attempted path in the result (for `--explain`); off by default.
-    public var collectAllAttempts: Bool
+    public var collectAllAttempts: Bool {
+        get { storage.collectAllAttempts }
+        _modify { yield &uniqueStorage().collectAllAttempts }
+    }
     /// Key pins the path must contain (SHA-256 of a SubjectPublicKeyInfo, as HPKP `pin-sha256`): a path
     /// with none of them, anchor included, fails with ``ValidationFailure/pinMismatch``. Empty: no requirement.
-    public var requiredKeyPins: Set<SHA256Digest> = []
+    public var requiredKeyPins: Set<SHA256Digest> {
+        get { storage.requiredKeyPins }
+        _modify { yield &uniqueStorage().requiredKeyPins }
+    }
     /// CRLs for revocation checking of every certificate of a path (RFC 5280 6.1.3 (a)(3), 6.3). When
     /// empty (the default) revocation is not checked, unless ``undeterminedRevocationStatus`` is
     /// ``UndeterminedRevocationStatus/reject``.
-    public var crls: CRLStore = .empty
+    public var crls: CRLStore {
+        get { storage.crls }
+        _modify { yield &uniqueStorage().crls }
+    }
     /// What a certificate whose revocation status cannot be determined does to its path (default:
     /// ``UndeterminedRevocationStatus/rejectWhenIssuerHasCRLs``).
-    public var undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs
+    public var undeterminedRevocationStatus: UndeterminedRevocationStatus {
+        get { storage.undeterminedRevocationStatus }
+        _modify { yield &uniqueStorage().undeterminedRevocationStatus }
+    }
     /// A last check on a path that passed everything else; return a reason to refuse it.
-    public var additionalCheck: (@Sendable ([Certificate]) -> String?)?
+    public var additionalCheck: (@Sendable ([Certificate]) -> String?)? {
+        get { storage.additionalCheck }
+        _modify { yield &uniqueStorage().additionalCheck }
+    }
+
+    /// The fields, shared between copies until one is changed (copy on write): copying a policy,
+    /// which every evaluation does, costs one reference count, not one per field.
+    private final class Storage: @unchecked Sendable {
+        var purpose: ValidationPurpose
+        var profile: CertificateProfile
+        var algorithms: AlgorithmProfile
+        var policyInputs: PolicyValidationInputs
+        var initialNameConstraints: NameConstraints?
+        var anchorEnforcement: AnchorEnforcement
+        var maximumIntermediates: Int?
+        var requiredLeafKeyUsage: KeyUsage
+        var checkTLSKeyUsage: Bool
+        var allowCommonNameFallback: Bool
+        var publicSuffixList: PublicSuffixList?
+        var budget: Budget
+        var collectAllAttempts: Bool
+        var requiredKeyPins: Set<SHA256Digest> = []
+        var crls: CRLStore = .empty
+        var undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs
+        var additionalCheck: (@Sendable ([Certificate]) -> String?)?
+
+        init(purpose: ValidationPurpose, profile: CertificateProfile, algorithms: AlgorithmProfile, policyInputs: PolicyValidationInputs, initialNameConstraints: NameConstraints?, anchorEnforcement: AnchorEnforcement, maximumIntermediates: Int?, requiredLeafKeyUsage: KeyUsage, checkTLSKeyUsage: Bool, allowCommonNameFallback: Bool, publicSuffixList: PublicSuffixList?, budget: Budget, collectAllAttempts: Bool, additionalCheck: (@Sendable ([Certificate]) -> String?)?) {
+            self.purpose = purpose
+            self.profile = profile
+            self.algorithms = algorithms
+            self.policyInputs = policyInputs
+            self.initialNameConstraints = initialNameConstraints
+            self.anchorEnforcement = anchorEnforcement
+            self.maximumIntermediates = maximumIntermediates
+            self.requiredLeafKeyUsage = requiredLeafKeyUsage
+            self.checkTLSKeyUsage = checkTLSKeyUsage
+            self.allowCommonNameFallback = allowCommonNameFallback
+            self.publicSuffixList = publicSuffixList
+            self.budget = budget
+            self.collectAllAttempts = collectAllAttempts
+            self.additionalCheck = additionalCheck
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(purpose: purpose, profile: profile, algorithms: algorithms, policyInputs: policyInputs, initialNameConstraints: initialNameConstraints, anchorEnforcement: anchorEnforcement, maximumIntermediates: maximumIntermediates, requiredLeafKeyUsage: requiredLeafKeyUsage, checkTLSKeyUsage: checkTLSKeyUsage, allowCommonNameFallback: allowCommonNameFallback, publicSuffixList: publicSuffixList, budget: budget, collectAllAttempts: collectAllAttempts, additionalCheck: additionalCheck)
+            copy.requiredKeyPins = requiredKeyPins
+            copy.crls = crls
+            copy.undeterminedRevocationStatus = undeterminedRevocationStatus
+            return copy
+        }
+    }
+
+    // Written only through uniqueStorage(), so a Storage two policies share is never written:
+    // that is what makes @unchecked Sendable hold.
+    private var storage: Storage
+
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
 
     /// Creates a policy; every argument has a default.
     public init(purpose: ValidationPurpose = .any, profile: CertificateProfile = .webPKI,
@@ -178,20 +285,7 @@ public struct ValidationPolicy: Sendable {
                 maximumIntermediates: Int? = nil, requiredLeafKeyUsage: KeyUsage = [], checkTLSKeyUsage: Bool = true,
                 allowCommonNameFallback: Bool = false, publicSuffixList: PublicSuffixList? = nil, budget: Budget = .default,
                 collectAllAttempts: Bool = false, additionalCheck: (@Sendable ([Certificate]) -> String?)? = nil) {
-        self.purpose = purpose
-        self.profile = profile
-        self.algorithms = algorithms
-        self.policyInputs = policyInputs
-        self.initialNameConstraints = initialNameConstraints
-        self.anchorEnforcement = anchorEnforcement
-        self.maximumIntermediates = maximumIntermediates
-        self.requiredLeafKeyUsage = requiredLeafKeyUsage
-        self.checkTLSKeyUsage = checkTLSKeyUsage
-        self.allowCommonNameFallback = allowCommonNameFallback
-        self.publicSuffixList = publicSuffixList
-        self.budget = budget
-        self.collectAllAttempts = collectAllAttempts
-        self.additionalCheck = additionalCheck
+        storage = Storage(purpose: purpose, profile: profile, algorithms: algorithms, policyInputs: policyInputs, initialNameConstraints: initialNameConstraints, anchorEnforcement: anchorEnforcement, maximumIntermediates: maximumIntermediates, requiredLeafKeyUsage: requiredLeafKeyUsage, checkTLSKeyUsage: checkTLSKeyUsage, allowCommonNameFallback: allowCommonNameFallback, publicSuffixList: publicSuffixList, budget: budget, collectAllAttempts: collectAllAttempts, additionalCheck: additionalCheck)
     }
 
     /// A TLS server policy for `hostname` (a DNS name or an IP address, RFC 6125 reference identifier).

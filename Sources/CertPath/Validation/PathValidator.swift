@@ -52,10 +52,13 @@ struct PathValidator {
         var policyProcessor: PolicyProcessor? = anchor == nil ? nil : PolicyProcessor(pathLength: n, inputs: policy.policyInputs)
         var policyOutcome: PolicyOutcome? = nil
         var workingIssuer: Certificate? = anchor
-        var workingDSAParameters: DSAParameters? = anchor.flatMap { Self.dsaParameters($0.subjectPublicKey) }
+        // Each certificate's key is materialized once: it refers into the certificate's DER, and an
+        // anchor's DER is shared by every evaluation on every thread.
+        let anchorKey = anchor?.subjectPublicKey
+        var workingDSAParameters: DSAParameters? = anchorKey.flatMap(Self.dsaParameters)
 
-        if let anchor {
-            if let refusal = policy.algorithms.refusal(of: anchor.subjectPublicKey) {
+        if let anchor, let anchorKey {
+            if let refusal = policy.algorithms.refusal(of: anchorKey) {
                 failures.append(.weakKey(anchor, key: refusal))
             }
             if policy.anchorEnforcement.validity { checkValidity(anchor, time, &failures) }
@@ -143,7 +146,8 @@ struct PathValidator {
             for rule in ProfileChecks.violations(certificate, at: isLast ? .endEntity : .intermediate, profile: policy.profile) {
                 failures.append(.profileViolation(certificate, rule))
             }
-            if let refusal = policy.algorithms.refusal(of: certificate.subjectPublicKey) {
+            let key = certificate.subjectPublicKey
+            if let refusal = policy.algorithms.refusal(of: key) {
                 failures.append(.weakKey(certificate, key: refusal))
             }
             checkCriticalExtensions(certificate, &failures)
@@ -152,7 +156,7 @@ struct PathValidator {
             // 6.1.4 Preparation for certificate i+1.
             // (c)–(f): working issuer name and public key (DSA parameters inherited when absent).
             workingIssuer = certificate
-            if case .dsa(let parameters, _) = certificate.subjectPublicKey {
+            if case .dsa(let parameters, _) = key {
                 if let parameters { workingDSAParameters = parameters }
             } else {
                 workingDSAParameters = nil
