@@ -128,16 +128,19 @@ enum Harness {
 
     /// Runs `body` `iterations` times on each of `threads` threads started together; returns the
     /// wall time in seconds from the common start until the last thread finished.
-    /// Wall time of `threads` threads each running `body(thread)` `iterations` times, thread = 0, 1, ….
-    static func wallTime(threads: Int, iterations: Int, _ body: @escaping @Sendable (Int) -> Void) -> Double {
+    /// Wall time of `threads` threads each running its own body `iterations` times: thread i
+    /// (0, 1, …) runs `makeBody(i)`, made on that thread before the clock starts, so that the timed
+    /// loop touches only what the body captured (nothing of the harness is shared between threads).
+    static func wallTime(threads: Int, iterations: Int, _ makeBody: @escaping @Sendable (Int) -> () -> Void) -> Double {
         let ready = DispatchSemaphore(value: 0), start = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         for index in 0..<threads {
             let thread = Thread {
                 // Thread i on CPU i (when the machine has that many), as a server pins its workers.
                 if index < cbs_cpu_count() { _ = cbs_pin_to_cpu(Int32(index)) }
+                let body = makeBody(index)
                 ready.signal()
                 start.wait()
-                for _ in 0..<iterations { body(index) }
+                for _ in 0..<iterations { body() }
                 done.signal()
             }
             thread.stackSize = 8 << 20

@@ -388,7 +388,7 @@ final class Benchmark {
         if selected(floorName) {
             let floor = SignatureFloor([(inputs.rsa.leaf, inputs.rsa.intermediate), (inputs.rsa.intermediate, inputs.rsa.root)])
             try threadScaling(floorName, "2 × EVP_DigestVerify on each of two threads (the machine's scaling, for comparison)",
-                              target: nil) { _ in consume(floor.run()) }
+                              target: nil) { _ in { consume(floor.run()) } }
         }
         for (variant, chain, verifier) in variants {
             let name = "threads/\(variant)"
@@ -397,22 +397,40 @@ final class Benchmark {
             // Each thread parses its own copy of the chain's bytes, as each connection of a TLS
             // stack receives its own: shared are the store, the policy and the verifier's caches.
             let perThread = (0..<2).map { _ in Inputs.Chain.Bytes(leaf: chain.leafDER.map { $0 }, intermediate: chain.intermediateDER.map { $0 }) }
-            let body: @Sendable (Int) -> Void = { thread in
-                consume(Benchmark.evaluate(perThread[thread], store: store, policy: policy, verifier: verifier))
+            let makeBody: @Sendable (Int) -> () -> Void = { thread in
+                let bytes = perThread[thread]
+                return { consume(Benchmark.evaluate(bytes, store: store, policy: policy, verifier: verifier)) }
             }
             Self.check(Self.evaluate(chain, store: store, policy: policy, verifier: verifier), name)
             try threadScaling(name, "evaluate as \(variant), two threads sharing one store and verifier; µs = wall time / operations",
-                              target: "≥ 1.8 × one thread", body)
+                              target: "≥ 1.8 × one thread", makeBody)
+        }
+        // The cost of sharing: the signature-cache evaluation with nothing shared between threads
+        // (each its own store, policy and verifier), for comparison with the shared one above.
+        let unsharedName = "threads/rsa-2048/signature-cache-unshared"
+        if selected(unsharedName) {
+            let chain = inputs.rsa
+            let perThread = (0..<2).map { _ in Inputs.Chain.Bytes(leaf: chain.leafDER.map { $0 }, intermediate: chain.intermediateDER.map { $0 }) }
+            let rootDER = chain.rootDER
+            let makeBody: @Sendable (Int) -> () -> Void = { thread in
+                let bytes = perThread[thread]
+                let store = TrustStore(anchors: [try! Certificate(derEncoded: rootDER.map { $0 })])
+                let policy = try! ValidationPolicy.server(hostname: Self.hostname)
+                let verifier = SignatureVerifier(keyCache: PublicKeyCache(), signatureCache: SignatureCache())
+                return { consume(Benchmark.evaluate(bytes, store: store, policy: policy, verifier: verifier)) }
+            }
+            try threadScaling(unsharedName, "as threads/rsa-2048/signature-cache, but each thread with its own store, policy and verifier (for comparison)",
+                              target: nil, makeBody)
         }
     }
 
-    private func threadScaling(_ name: String, _ operation: String, target: String?, _ body: @escaping @Sendable (Int) -> Void) throws {
-            let iterations = Harness.calibrate(seconds: settings.runSeconds * 2, fixed: settings.fixedIterations) { body(0) }
+    private func threadScaling(_ name: String, _ operation: String, target: String?, _ makeBody: @escaping @Sendable (Int) -> () -> Void) throws {
+            let iterations = Harness.calibrate(seconds: settings.runSeconds * 2, fixed: settings.fixedIterations, makeBody(0))
             var ratios: [Double] = [], twoThreadMicroseconds: [Double] = []
             let runs = max(3, settings.runs / 2)
             for _ in 0..<runs {
-                let one = Harness.wallTime(threads: 1, iterations: iterations, body)
-                let two = Harness.wallTime(threads: 2, iterations: iterations, body)
+                let one = Harness.wallTime(threads: 1, iterations: iterations, makeBody)
+                let two = Harness.wallTime(threads: 2, iterations: iterations, makeBody)
                 ratios.append(2 * one / two)
                 twoThreadMicroseconds.append(two * 1e6 / Double(2 * iterations))
             }

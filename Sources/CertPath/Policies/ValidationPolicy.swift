@@ -19,13 +19,24 @@ public struct AlgorithmProfile: Hashable, Sendable {
     /// Whether the RSA modulus size must be a multiple of 8 bits (CA/B BR 6.1.5).
     public var requireRSAModulusMultipleOf8: Bool
     /// Curves accepted for ECDSA keys.
-    public var allowedCurves: Set<NamedCurve>
+    public var allowedCurves: Set<NamedCurve> {
+        get { Set(NamedCurve.allCases.filter { curveBits & $0.profileBit != 0 }) }
+        set { curveBits = newValue.reduce(0) { $0 | $1.profileBit } }
+    }
     /// Whether Ed25519 and Ed448 keys and signatures are accepted.
     public var allowEdDSA: Bool
     /// Whether DSA keys and signatures are accepted (PKITS has DSA paths; the Web PKI does not).
     public var allowDSA: Bool
     /// Hashes accepted in signatures (RSA, ECDSA, DSA).
-    public var allowedHashes: Set<HashAlgorithm>
+    public var allowedHashes: Set<HashAlgorithm> {
+        get { Set(HashAlgorithm.allCases.filter { hashBits & $0.profileBit != 0 }) }
+        set { hashBits = newValue.reduce(0) { $0 | $1.profileBit } }
+    }
+
+    // The two sets as bit masks: a profile is plain data, read on every evaluation without
+    // reference counting (a policy shared by threads would otherwise share its sets' counts).
+    private var curveBits: UInt8 = 0
+    private var hashBits: UInt8 = 0
 
     /// Creates a profile; every argument has the default described on the type.
     public init(minimumRSAModulusBits: Int = 2048, requireRSAModulusMultipleOf8: Bool = true,
@@ -33,9 +44,9 @@ public struct AlgorithmProfile: Hashable, Sendable {
                 allowedHashes: Set<HashAlgorithm> = [.sha256, .sha384, .sha512]) {
         self.minimumRSAModulusBits = minimumRSAModulusBits
         self.requireRSAModulusMultipleOf8 = requireRSAModulusMultipleOf8
-        self.allowedCurves = allowedCurves
         self.allowEdDSA = allowEdDSA
         self.allowDSA = allowDSA
+        self.allowedCurves = allowedCurves
         self.allowedHashes = allowedHashes
     }
 
@@ -56,7 +67,7 @@ public struct AlgorithmProfile: Hashable, Sendable {
             if requireRSAModulusMultipleOf8 && bits % 8 != 0 { return "RSA-\(bits) is not a multiple of 8 bits" }
             return nil
         case .ec(let curve, _):
-            return allowedCurves.contains(curve) ? nil : "the curve \(curve.rawValue) is not allowed"
+            return curveBits & curve.profileBit != 0 ? nil : "the curve \(curve.rawValue) is not allowed"
         case .ed25519, .ed448:
             return allowEdDSA ? nil : "EdDSA keys are not allowed"
         case .dsa:
@@ -70,9 +81,35 @@ public struct AlgorithmProfile: Hashable, Sendable {
     func accepts(_ algorithm: SignatureAlgorithm) -> Bool {
         switch algorithm {
         case .ed25519, .ed448: return allowEdDSA
-        case .dsa(let hash): return allowDSA && allowedHashes.contains(hash)
-        case .rsaPKCS1v15(let hash), .ecdsa(let hash), .rsaPSS(let hash, _): return allowedHashes.contains(hash)
+        case .dsa(let hash): return allowDSA && hashBits & hash.profileBit != 0
+        case .rsaPKCS1v15(let hash), .ecdsa(let hash), .rsaPSS(let hash, _): return hashBits & hash.profileBit != 0
         case .unsupported: return false
+        }
+    }
+}
+
+extension NamedCurve {
+    /// This curve's bit in ``AlgorithmProfile``'s mask.
+    fileprivate var profileBit: UInt8 {
+        switch self {
+        case .p256: return 1
+        case .p384: return 2
+        case .p521: return 4
+        }
+    }
+}
+
+extension HashAlgorithm {
+    /// This hash's bit in ``AlgorithmProfile``'s mask.
+    fileprivate var profileBit: UInt8 {
+        switch self {
+        case .md2: return 1
+        case .md5: return 2
+        case .sha1: return 4
+        case .sha224: return 8
+        case .sha256: return 16
+        case .sha384: return 32
+        case .sha512: return 64
         }
     }
 }
