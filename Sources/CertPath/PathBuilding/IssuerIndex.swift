@@ -82,16 +82,19 @@ struct IssuerIndex {
 
     /// Whether any store distrusts `certificate` or its key.
     func isDistrusted(_ certificate: Certificate) -> Bool {
-        stores.contains { $0.isDistrusted(certificate) }
+        // Stores are read in place, by index: a `for`/`contains` copy of a store would retain its
+        // tables, which every evaluation on every thread shares.
+        for i in stores.indices where stores[i].isDistrusted(certificate) { return true }
+        return false
     }
 
     /// Ranked issuer candidates for `child`.
     func candidates(for child: Certificate, at time: UnixTime) -> [Candidate] {
         let issuer = child.issuer
         var all: [Candidate] = []
-        for store in stores {
-            for index in store.anchorIndices(named: issuer) {
-                let anchor = store.entries[index].certificate
+        for s in stores.indices {
+            for index in stores[s].anchorIndices(named: issuer) {
+                let anchor = stores[s].entries[index].certificate
                 guard !isDistrusted(anchor), !all.contains(where: { $0.certificate.der == anchor.der }) else { continue }
                 all.append(Candidate(certificate: anchor, isAnchor: true))
             }
@@ -109,8 +112,8 @@ struct IssuerIndex {
         // Distrusted certificates of the stores come last: entering one ends that branch with
         // `distrusted`, so a report says so rather than "issuer not found".
         var distrusted: [Candidate] = []
-        for store in stores {
-            for certificate in store.distrustedCertificates(named: issuer)
+        for s in stores.indices {
+            for certificate in stores[s].distrustedCertificates(named: issuer)
             where !all.contains(where: { $0.certificate.der == certificate.der })
                 && !distrusted.contains(where: { $0.certificate.der == certificate.der }) {
                 distrusted.append(Candidate(certificate: certificate, isAnchor: false))

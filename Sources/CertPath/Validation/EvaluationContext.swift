@@ -92,53 +92,73 @@ final class EvaluationContext {
     /// signature check of the budget). `inheritedDSAParameters` are the working public key
     /// parameters (RFC 5280 6.1.4 (f)) when the issuer's DSA key has none.
     func signature(of child: Certificate, by issuer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
-        memoized(ObjectIdentifier(child), issuer.subjectPublicKeyInfoDER, issuer.hasDSAKeyWithoutParameters) {
-            var preloaded: PublicKey? = nil
-            for store in anchorStores {
-                if let key = store.index.anchorKeys.key(for: issuer) {
-                    preloaded = key
-                    break
-                }
+        let key = memoKey(ObjectIdentifier(child), issuer)
+        if let known = remembered(key) { return known }
+        guard spendSignatureCheck() else { return .budgetExhausted }
+        var preloaded: PublicKey? = nil
+        // By index: a copy of a store would retain its tables, shared by every thread.
+        for i in anchorStores.indices {
+            if let key = anchorStores[i].index.anchorKeys.key(for: issuer) {
+                preloaded = key
+                break
             }
-            return crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters,
-                                 preloadedKey: preloaded)
         }
+        let outcome = crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters,
+                                    preloadedKey: preloaded)
+        remember(key, outcome)
+        return outcome
     }
 
     /// Whether `crl`'s signature verifies with `signer`'s key (RFC 5280 6.3.3 (g), (h)); memoized and
     /// budgeted like certificate signatures.
     func signature(of crl: CertificateRevocationList, by signer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
-        memoized(ObjectIdentifier(crl), signer.subjectPublicKeyInfoDER, signer.hasDSAKeyWithoutParameters) {
-            crypto.verify(crl, issuerKey: signer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
-        }
+        let key = memoKey(ObjectIdentifier(crl), signer)
+        if let known = remembered(key) { return known }
+        guard spendSignatureCheck() else { return .budgetExhausted }
+        let outcome = crypto.verify(crl, issuerKey: signer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
+        remember(key, outcome)
+        return outcome
     }
 
-    /// One signature check: answered from the memo, or spending one check of the budget.
-    /// A signature is identified by the signed object and the verifying key (not the issuing
-    /// certificate: in a cross-signed mesh many certificates carry one key, and the answer is the
-    /// same); keys that inherit DSA parameters depend on the path above them and are never memoized.
-    private func memoized(_ signed: ObjectIdentifier, _ spki: ArraySlice<UInt8>, _ inheritsParameters: Bool,
-                          _ verify: () -> SignatureOutcome) -> SignatureOutcome {
-        let memoKey = inheritsParameters ? nil : SignatureKey(child: signed, issuerKey: DERBytesKey(spki))
-        if let memoKey {
-            for entry in recentSignatures where entry.key == memoKey { return entry.outcome }
-            if !signatureMemo.isEmpty, let known = signatureMemo[memoKey] { return known }
-        }
+    // One signature check is answered from the memo, or spends one check of the budget.
+    // A signature is identified by the signed object and the verifying key (not the issuing
+    // certificate: in a cross-signed mesh many certificates carry one key, and the answer is the
+    // same); keys that inherit DSA parameters depend on the path above them and are never memoized.
+    // (Plain functions rather than one taking a closure: a closure would retain what it captures,
+    // the anchor among them, on every check.)
+
+    /// The memo key of a signature by `signer`'s key, `nil` when the key inherits DSA parameters.
+    private func memoKey(_ signed: ObjectIdentifier, _ signer: Certificate) -> SignatureKey? {
+        signer.hasDSAKeyWithoutParameters ? nil : SignatureKey(child: signed, issuerKey: DERBytesKey(signer.subjectPublicKeyInfoDER))
+    }
+
+    /// The remembered outcome for `key`, if any.
+    private func remembered(_ key: SignatureKey?) -> SignatureOutcome? {
+        guard let key else { return nil }
+        for entry in recentSignatures where entry.key == key { return entry.outcome }
+        if !signatureMemo.isEmpty, let known = signatureMemo[key] { return known }
+        return nil
+    }
+
+    /// Spends one signature check of the budget; `false` (and the budget marked exhausted) when none is left.
+    private func spendSignatureCheck() -> Bool {
         guard remaining.signatureChecks > 0 else {
             exhaust(.signatureChecks)
-            return .budgetExhausted
+            return false
         }
         remaining.signatureChecks -= 1
-        let outcome = verify()
-        if let memoKey {
-            if recentSignatures.count < Self.scannedSignatures {
-                if recentSignatures.isEmpty { recentSignatures.reserveCapacity(4) }
-                recentSignatures.append((memoKey, outcome))
-            } else {
-                signatureMemo[memoKey] = outcome
-            }
+        return true
+    }
+
+    /// Remembers `outcome` for `key` (nothing for `nil`).
+    private func remember(_ key: SignatureKey?, _ outcome: SignatureOutcome) {
+        guard let key else { return }
+        if recentSignatures.count < Self.scannedSignatures {
+            if recentSignatures.isEmpty { recentSignatures.reserveCapacity(4) }
+            recentSignatures.append((key, outcome))
+        } else {
+            signatureMemo[key] = outcome
         }
-        return outcome
     }
 }
 
