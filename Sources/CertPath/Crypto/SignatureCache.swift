@@ -13,18 +13,20 @@ import Darwin
 /// the signed message, compared byte for byte (a message longer than
 /// ``Key/largestMessageKeptWhole`` bytes by its SHA-256), so a cached success is only ever returned
 /// for exactly the same inputs. Only successes are stored: a failure costs a verification each
-/// time, as without the cache, and inputs that fail can neither evict good entries nor collide
-/// with them. Key load errors are thrown and not stored. Bounded to ``capacity`` entries with CLOCK
+/// time, as without the cache, and inputs that fail never evict good entries. Key load errors are thrown and not stored. Bounded to ``capacity`` entries with CLOCK
 /// eviction, as ``PublicKeyCache``; an entry keeps its own copy of the inputs (about 1.7 KB for
 /// an RSA-2048 certificate, at most 4 KB of message plus the SPKI and signature).
 public final class SignatureCache: Sendable {
     /// The identity of one verification: algorithm, SPKI DER, signature and message.
     ///
     /// Equality compares every byte (the message by its SHA-256 when longer than
-    /// ``largestMessageKeptWhole``). The hash covers the algorithm, the lengths and the last 32
-    /// bytes of the signature (for RSA and ECDSA, the least structured ones): a valid signature
-    /// identifies its key and message, only valid ones are stored, and `Hasher` is seeded per
-    /// process, so inputs cannot be chosen to collide with stored entries.
+    /// ``largestMessageKeptWhole``). The hash covers the algorithm, the whole SPKI and signature,
+    /// and the message's length (or digest), under `Hasher`'s per-process seed, so nobody can
+    /// choose inputs whose hashes collide. The message's bytes are left out of the hash (they are
+    /// the bulk of the input): stored entries can only share a hash through equal SPKI and
+    /// signature, and as only successes are stored, that is a signature valid under one key for
+    /// several messages, of which there are only a few (one digest for RSA; for ECDSA, at most the
+    /// four points whose x-coordinate reduces to r). No bucket can be filled on purpose.
     public struct Key: Hashable, Sendable {
         /// The longest message a key holds whole, in bytes (4096); longer ones (CRLs) are held
         /// by their SHA-256.
@@ -74,6 +76,8 @@ public final class SignatureCache: Sendable {
             return Key(algorithm: algorithm, spki: copy(spki), signature: copy(signature), message: message)
         }
 
+        /// Whether two keys identify the same verification: same algorithm, and the same bytes of
+        /// SPKI, signature and message (or message digest).
         public static func == (lhs: Key, rhs: Key) -> Bool {
             guard lhs.algorithm == rhs.algorithm, same(lhs.signature, rhs.signature), same(lhs.spki, rhs.spki) else { return false }
             switch (lhs.message, rhs.message) {
@@ -83,11 +87,13 @@ public final class SignatureCache: Sendable {
             }
         }
 
+        /// Feeds the algorithm, the SPKI and signature bytes and the message length (or digest) to `hasher`.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(algorithm)
             hasher.combine(spki.count)
+            spki.withUnsafeBytes { hasher.combine(bytes: $0) }
             hasher.combine(signature.count)
-            signature.suffix(32).withUnsafeBytes { hasher.combine(bytes: $0) }
+            signature.withUnsafeBytes { hasher.combine(bytes: $0) }
             switch message {
             case .whole(let bytes): hasher.combine(bytes.count)
             case .sha256(let digest): hasher.combine(digest)
