@@ -1,11 +1,21 @@
-import CertPath
+import Foundation
+import Synchronization
 import Testing
+
+@testable import CertPath
 
 /// ValidationPolicy and AlgorithmProfile are values: a copy changed never changes the original,
 /// whatever they keep inside (ValidationPolicy shares its fields until written; AlgorithmProfile
 /// keeps its curve and hash sets as bit masks).
 @Suite("Policy values")
 struct ValidationPolicyValueTests {
+    static func tls(_ file: String) throws -> Certificate { try TestCertificates.pb("tls/" + file) }
+
+    static func evaluate(_ leaf: String, _ policy: ValidationPolicy) throws -> TrustResult {
+        TrustEvaluation(leaf: try tls(leaf), intermediates: [try tls("ca.pem")], trustStore: TrustStore(anchors: [try tls("root.pem")]),
+                        policy: policy, validationTime: TestCertificates.validationTime).evaluate()
+    }
+
     @Test("a changed copy of a policy leaves the original and other copies as they were")
     func policyCopyOnWrite() throws {
         let original = try ValidationPolicy.server(hostname: "a.example")
@@ -45,5 +55,202 @@ struct ValidationPolicyValueTests {
         #expect(profile.allowedCurves.isEmpty)
         #expect(AlgorithmProfile(allowedCurves: [.p384]) == AlgorithmProfile(allowedCurves: [.p384]))
         #expect(AlgorithmProfile.permissive.allowedHashes == [.sha1, .sha224, .sha256, .sha384, .sha512])
+    }
+
+    // The following came from a fresh reviewer's probes of the copy-on-write policy.
+
+    @Test("every property of a copy changes alone; the original and a third copy keep theirs")
+    func everyProperty() throws {
+        let original = try ValidationPolicy.server(hostname: "www.tls.test")
+        let third = original
+        var copy = original
+        copy.purpose = .any
+        copy.profile = .rfc5280
+        copy.algorithms.allowedHashes.insert(.sha1)
+        copy.algorithms.allowedCurves.remove(.p521)
+        copy.algorithms.minimumRSAModulusBits = 3072
+        copy.policyInputs.initialExplicitPolicy = true
+        copy.policyInputs.userInitialPolicySet.insert(KnownOID.serverAuth)
+        copy.initialNameConstraints = NameConstraints(permittedSubtrees: nil, excludedSubtrees: [])
+        copy.anchorEnforcement.validity = true
+        copy.maximumIntermediates = 0
+        copy.requiredLeafKeyUsage.insert(.keyAgreement)
+        copy.checkTLSKeyUsage.toggle()
+        copy.allowCommonNameFallback = true
+        copy.budget.signatureChecks = 1
+        copy.budget.buildSteps -= 1
+        copy.collectAllAttempts = true
+        copy.requiredKeyPins.insert(SHA256Digest(hashing: [1]))
+        copy.crls = CRLStore(try PEM.readCRLs(Array(try Data(contentsOf: TestCertificates.testVectors.appendingPathComponent("policy-values/revoked-server.crl.pem")))).crls)
+        copy.undeterminedRevocationStatus = .reject
+        copy.additionalCheck = { _ in "no" }
+        for policy in [original, third] {
+            #expect(policy.purpose == .serverAuthentication(try ReferenceIdentifier("www.tls.test")))
+            #expect(policy.profile == .webPKI)
+            #expect(policy.algorithms == .default)
+            #expect(policy.policyInputs == PolicyValidationInputs())
+            #expect(policy.initialNameConstraints == nil)
+            #expect(policy.anchorEnforcement == .nameAndKey)
+            #expect(policy.maximumIntermediates == nil)
+            #expect(policy.requiredLeafKeyUsage == [])
+            #expect(policy.checkTLSKeyUsage)
+            #expect(!policy.allowCommonNameFallback)
+            #expect(policy.budget == .default)
+            #expect(!policy.collectAllAttempts)
+            #expect(policy.requiredKeyPins.isEmpty)
+            #expect(policy.crls.isEmpty)
+            #expect(policy.undeterminedRevocationStatus == .rejectWhenIssuerHasCRLs)
+            #expect(policy.additionalCheck == nil)
+        }
+        #expect(copy.algorithms.allowedHashes == [.sha1, .sha256, .sha384, .sha512] && copy.algorithms.allowedCurves == [.p256, .p384])
+        #expect(copy.budget.signatureChecks == 1 && copy.budget.buildSteps == Budget.default.buildSteps - 1)
+        #expect(copy.additionalCheck?([]) == "no")
+        #expect(!copy.checkTLSKeyUsage && copy.requiredLeafKeyUsage == [.keyAgreement])
+        #expect(copy.crls.crls.count == 1)
+    }
+
+    @Test("an evaluation honours fields changed on a copy, and the original still evaluates as before")
+    func evaluationsHonourCopies() throws {
+        let base = try ValidationPolicy.server(hostname: "sha1.tls.test")
+        var sha1 = base
+        sha1.algorithms.allowedHashes.insert(.sha1)
+        #expect(try Self.evaluate("sha1.pem", base).primaryFailure?.code == "disallowedSignatureAlgorithm")
+        #expect(try Self.evaluate("sha1.pem", sha1).isTrusted)
+        #expect(try Self.evaluate("sha1.pem", base).primaryFailure?.code == "disallowedSignatureAlgorithm")
+
+        let p384Base = try ValidationPolicy.server(hostname: "p384.tls.test")
+        var p256Only = p384Base
+        p256Only.algorithms.allowedCurves = [.p256]
+        #expect(try Self.evaluate("p384.pem", p384Base).isTrusted)
+        #expect(try Self.evaluate("p384.pem", p256Only).primaryFailure == .weakKey(try Self.tls("p384.pem"), key: "the curve P-384 is not allowed"))
+        var removed = p384Base
+        removed.algorithms.allowedCurves.remove(.p384)
+        #expect(try Self.evaluate("p384.pem", removed).primaryFailure?.code == "weakKey")
+
+        let server = try ValidationPolicy.server(hostname: "www.tls.test")
+        #expect(try Self.evaluate("server.pem", server).isTrusted)
+        var changes: [(String, (inout ValidationPolicy) -> Void, String)] = [
+            ("budget.signatureChecks = 0", { $0.budget.signatureChecks = 0 }, "budgetExhausted"),
+            ("maximumIntermediates = 0", { $0.maximumIntermediates = 0 }, "maximumDepthExceeded"),
+            ("requiredKeyPins.insert", { $0.requiredKeyPins.insert(SHA256Digest(hashing: [1])) }, "pinMismatch"),
+            ("additionalCheck", { $0.additionalCheck = { chain in "refused \(chain.count)" } }, "rejectedByCaller"),
+            ("purpose", { $0.purpose = .serverAuthentication(try! ReferenceIdentifier("other.tls.test")) }, "hostnameMismatch"),
+            ("purpose client", { $0.purpose = .clientAuthentication(expectedNames: []) }, "extendedKeyUsageForbids"),
+            ("initialExplicitPolicy", { $0.policyInputs.initialExplicitPolicy = true }, "policyRequired"),
+            ("requiredLeafKeyUsage", { $0.requiredLeafKeyUsage.insert(.keyCertSign) }, "keyUsageForbids"),
+            ("undeterminedRevocationStatus = .reject", { $0.undeterminedRevocationStatus = .reject }, "revocationUnknown"),
+            ("allowEdDSA = false (no effect on P-256)", { $0.algorithms.allowEdDSA = false }, ""),
+            ("allowedHashes = []", { $0.algorithms.allowedHashes = [] }, "disallowedSignatureAlgorithm"),
+        ]
+        changes.append(("allowedCurves = []", { $0.algorithms.allowedCurves = [] }, "weakKey"))
+        for (what, change, expected) in changes {
+            var copy = server
+            change(&copy)
+            let result = try Self.evaluate("server.pem", copy)
+            #expect((result.primaryFailure?.code ?? "") == expected, "\(what): \(result.primaryFailure.map(Diagnostics.describe) ?? "trusted")")
+            #expect(try Self.evaluate("server.pem", server).isTrusted, "\(what) changed the original")
+        }
+    }
+
+    @Test("RSA minimum set on a copy of an RSA chain's policy")
+    func rsaMinimumOnCopy() {
+        let base = SamplePKI.server(SamplePKI.rsaServer)
+        var strict = base
+        strict.policy.algorithms.minimumRSAModulusBits = 8192
+        #expect(strict.evaluate().primaryFailure?.code == "weakKey")
+        #expect(base.evaluate().isTrusted)
+    }
+
+    @Test("CRLs set on a copy revoke; the original does not check revocation")
+    func crlsOnCopy() throws {
+        let crls = try PEM.readCRLs(Array(try Data(contentsOf: TestCertificates.testVectors.appendingPathComponent("policy-values/revoked-server.crl.pem")))).crls
+        let base = SamplePKI.server(SamplePKI.rsaServer)
+        var revoked = base
+        revoked.policy.crls = CRLStore(crls)
+        let result = revoked.evaluate()
+        #expect(result.primaryFailure?.code == "revoked", "\(result.primaryFailure.map(Diagnostics.describe) ?? "trusted")")
+        #expect(base.evaluate().isTrusted)
+        #expect(base.policy.crls.isEmpty)
+    }
+
+    @Test("a policy shared by threads while each mutates its own copy")
+    func threads() throws {
+        let shared = try ValidationPolicy.server(hostname: "www.tls.test")
+        let leaf = try Self.tls("server.pem"), ca = try Self.tls("ca.pem"), store = TrustStore(anchors: [try Self.tls("root.pem")])
+        let errors = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for round in 0..<200 {
+                var mine = shared
+                mine.budget.signatureChecks = thread * 1000 + round + 10
+                mine.requiredKeyPins.insert(SHA256Digest(hashing: [UInt8(thread), UInt8(round & 0xFF)]))
+                mine.algorithms.allowedHashes.insert(.sha1)
+                if mine.budget.signatureChecks != thread * 1000 + round + 10 || mine.requiredKeyPins.count != 1 {
+                    errors.withLock { $0.append("thread \(thread) round \(round): own copy changed") }
+                }
+                if shared.budget != .default || !shared.requiredKeyPins.isEmpty || shared.algorithms != .default {
+                    errors.withLock { $0.append("thread \(thread) round \(round): shared policy changed") }
+                }
+                // The shared policy evaluates as trusted; the copy with a pin nobody has fails.
+                let ok = TrustEvaluation(leaf: leaf, intermediates: [ca], trustStore: store, policy: shared,
+                                         validationTime: TestCertificates.validationTime).evaluate()
+                let pinned = TrustEvaluation(leaf: leaf, intermediates: [ca], trustStore: store, policy: mine,
+                                             validationTime: TestCertificates.validationTime).evaluate()
+                if !ok.isTrusted || pinned.primaryFailure != .pinMismatch {
+                    errors.withLock { $0.append("thread \(thread) round \(round): \(ok.isTrusted) \(String(describing: pinned.primaryFailure))") }
+                }
+            }
+        }
+        #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0.prefix(5) })")
+    }
+
+    @Test("writes through key paths and inout parameters copy too")
+    func keyPathsAndInout() throws {
+        let original = try ValidationPolicy.server(hostname: "www.tls.test")
+        var copy = original
+        copy[keyPath: \.budget.signatureChecks] = 3
+        copy[keyPath: \ValidationPolicy.algorithms.allowedHashes].insert(.md5)
+        func bump(_ value: inout Int?) { value = (value ?? 0) + 1 }
+        bump(&copy.maximumIntermediates)
+        func clear(_ policy: inout ValidationPolicy) { policy.requiredKeyPins = [SHA256Digest(hashing: [9])] }
+        clear(&copy)
+        #expect(copy.budget.signatureChecks == 3 && copy.algorithms.allowedHashes.contains(.md5) && copy.maximumIntermediates == 1)
+        #expect(copy.requiredKeyPins.count == 1)
+        #expect(original.budget == .default && original.algorithms == .default && original.maximumIntermediates == nil && original.requiredKeyPins.isEmpty)
+    }
+
+    @Test("AlgorithmProfile: equal whatever way the sets were written, hash agrees")
+    func profileEquality() {
+        var a = AlgorithmProfile()
+        a.allowedHashes = [.sha512, .sha384, .sha256]
+        var b = AlgorithmProfile(allowedHashes: [])
+        b.allowedHashes.formUnion([.sha256, .sha384, .sha512, .sha256])
+        #expect(a == .default && b == .default && a.hashValue == AlgorithmProfile.default.hashValue)
+        #expect(Set([a, b, .default, .permissive]).count == 2)
+        var c = AlgorithmProfile()
+        c.allowedCurves = [.p256]
+        c.allowedCurves = [.p256, .p384, .p521]
+        #expect(c == .default)
+        // Every single-element set reads back as itself; all distinct profiles.
+        var profiles = Set<AlgorithmProfile>()
+        for hash in HashAlgorithm.allCases {
+            var p = AlgorithmProfile(); p.allowedHashes = [hash]
+            #expect(p.allowedHashes == [hash])
+            profiles.insert(p)
+        }
+        for curve in NamedCurve.allCases {
+            var p = AlgorithmProfile(); p.allowedCurves = [curve]
+            #expect(p.allowedCurves == [curve])
+            profiles.insert(p)
+        }
+        #expect(profiles.count == HashAlgorithm.allCases.count + NamedCurve.allCases.count)
+        #expect(AlgorithmProfile.permissive.allowedCurves == Set(NamedCurve.allCases))
+        // md2 and md5 allowed, accepted; removal takes effect.
+        var legacy = AlgorithmProfile(allowedHashes: [.md2, .md5])
+        #expect(legacy.accepts(.rsaPKCS1v15(.md5)) && legacy.accepts(.rsaPKCS1v15(.md2)) && !legacy.accepts(.rsaPKCS1v15(.sha256)))
+        legacy.allowedHashes.remove(.md5)
+        #expect(!legacy.accepts(.rsaPKCS1v15(.md5)))
+        #expect(!legacy.accepts(.dsa(.md2)))
+        legacy.allowDSA = true
+        #expect(legacy.accepts(.dsa(.md2)))
     }
 }

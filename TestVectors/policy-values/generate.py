@@ -1,0 +1,22 @@
+#!/usr/bin/env python3
+# revoked-server.crl.pem: a CRL by the sample PKI's RSA intermediate revoking sample-pki/rsa/server.pem
+# (input of Tests/CertPathTests/ValidationPolicyValueTests.swift). Make it again whenever
+# TestVectors/sample-pki is regenerated: python3 TestVectors/policy-values/generate.py
+import datetime, pathlib
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+
+HERE = pathlib.Path(__file__).resolve().parent
+PKI = HERE.parent / 'sample-pki' / 'rsa'
+intermediate = x509.load_pem_x509_certificate((PKI / 'intermediate.pem').read_bytes())
+server = x509.load_pem_x509_certificate((PKI / 'server.pem').read_bytes())
+key = serialization.load_pem_private_key((PKI / 'keys' / 'intermediate.key').read_bytes(), None)
+entry = x509.RevokedCertificateBuilder().serial_number(server.serial_number).revocation_date(datetime.datetime(2026, 1, 1)).build()
+crl = (x509.CertificateRevocationListBuilder().issuer_name(intermediate.subject)
+       .last_update(datetime.datetime(2026, 1, 1)).next_update(datetime.datetime(2027, 1, 1))
+       .add_revoked_certificate(entry)
+       .add_extension(x509.CRLNumber(1), critical=False)
+       .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(key.public_key()), critical=False)
+       .sign(key, hashes.SHA256()))
+(HERE / 'revoked-server.crl.pem').write_bytes(crl.public_bytes(serialization.Encoding.PEM))
+print('wrote', HERE / 'revoked-server.crl.pem')
