@@ -126,11 +126,10 @@ enum Harness {
                       allocationsPerOperation: Double(floorAllocations) / Double(floorIterations * settings.runs)))
     }
 
-    /// Runs `body` `iterations` times on each of `threads` threads started together; returns the
-    /// wall time in seconds from the common start until the last thread finished.
-    /// Wall time of `threads` threads each running its own body `iterations` times: thread i
-    /// (0, 1, …) runs `makeBody(i)`, made on that thread before the clock starts, so that the timed
-    /// loop touches only what the body captured (nothing of the harness is shared between threads).
+    /// Wall time in seconds, from the common start until the last thread finished, of `threads`
+    /// threads each running its own body `iterations` times: thread i (0, 1, …), pinned to CPU i,
+    /// runs `makeBody(i)`, made on that thread before the clock starts, so that the timed loop
+    /// touches only what the body captured (nothing of the harness is shared between threads).
     static func wallTime(threads: Int, iterations: Int, _ makeBody: @escaping @Sendable (Int) -> () -> Void) -> Double {
         let ready = DispatchSemaphore(value: 0), start = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         for index in 0..<threads {

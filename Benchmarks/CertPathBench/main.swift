@@ -63,21 +63,32 @@ struct Output: Encodable {
     let tool = "certpath-bench"
     let date: String
     let machine: [String: String]
-    let settings: [String: Double]
+    let settings: Settings
+    /// The options the run was made with.
+    struct Settings: Encodable {
+        let runs: Int
+        let runSeconds: Double
+        let iterations: Int?
+        let filters: [String]
+    }
     let notes: [String]
     let results: [Result]
 }
 
-func usage() -> Never {
-    print("""
-    usage: certpath-bench [--json FILE] [--markdown] [--runs N] [--seconds S] [--filter TEXT]... [--iterations N]
-      --json FILE    also write the results as JSON
-      --markdown     also print the results as a Markdown table
-      --runs N       timed runs per scenario (default 15)
-      --seconds S    duration of one run (default 0.04)
-      --filter TEXT  only scenarios whose name contains TEXT (repeatable)
-      --iterations N fixed iterations per run instead of calibrating (for profiling with valgrind)
-    """)
+let usageText = """
+usage: certpath-bench [--json FILE] [--markdown] [--runs N] [--seconds S] [--filter TEXT]... [--iterations N]
+  --json FILE    also write the results as JSON (FILE is checked before anything runs)
+  --markdown     also print the results as a Markdown table
+  --runs N       timed runs per scenario (default 15; see Benchmarks/README.md for the scenarios that use fewer)
+  --seconds S    target duration of one run, 0 < S ≤ 60 (default 0.04)
+  --filter TEXT  only scenarios whose name contains TEXT (repeatable: any of them)
+  --iterations N fixed iterations per run instead of calibrating (for profiling)
+  --help, -h     this text
+"""
+
+/// Refuses the command line: says what is wrong, then the usage, on standard error; exit status 2.
+func refuse(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("certpath-bench: \(problem)\n\(usageText)".utf8))
     exit(2)
 }
 
@@ -86,15 +97,51 @@ var jsonPath: String? = nil
 var markdown = false
 var filter: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
+@MainActor func value(of option: String) -> String {
+    guard let value = arguments.popFirst() else { refuse("\(option) needs a value") }
+    return value
+}
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--json": guard let value = arguments.popFirst() else { usage() }; jsonPath = value
+    case "--help", "-h":
+        print(usageText, terminator: "")
+        exit(0)
+    case "--json": jsonPath = value(of: argument)
     case "--markdown": markdown = true
-    case "--runs": guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else { usage() }; settings.runs = value
-    case "--seconds": guard let value = arguments.popFirst().flatMap({ Double($0) }), value > 0 else { usage() }; settings.runSeconds = value
-    case "--iterations": guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else { usage() }; settings.fixedIterations = value
-    case "--filter": guard let value = arguments.popFirst() else { usage() }; filter.append(value)
-    default: usage()
+    case "--runs":
+        let text = value(of: argument)
+        guard let runs = Int(text), runs > 0 else { refuse("--runs \(text): expected a whole number above 0") }
+        settings.runs = runs
+    case "--seconds":
+        let text = value(of: argument)
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 60 else {
+            refuse("--seconds \(text): expected a number of seconds above 0, at most 60")
+        }
+        settings.runSeconds = seconds
+    case "--iterations":
+        let text = value(of: argument)
+        guard let iterations = Int(text), iterations > 0 else { refuse("--iterations \(text): expected a whole number above 0") }
+        settings.fixedIterations = iterations
+    case "--filter": filter.append(value(of: argument))
+    default: refuse("unknown argument \(argument)")
+    }
+}
+
+// The JSON file is checked before the run, not after it: a new file in an existing folder, or a
+// regular file to replace.
+if let jsonPath {
+    let url = URL(fileURLWithPath: jsonPath)
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: jsonPath, isDirectory: &isDirectory) {
+        guard !isDirectory.boolValue, FileManager.default.isWritableFile(atPath: jsonPath) else {
+            refuse("--json \(jsonPath): not a writable file")
+        }
+    } else {
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+              FileManager.default.isWritableFile(atPath: folder) else {
+            refuse("--json \(jsonPath): the folder \(folder) does not exist or cannot be written")
+        }
     }
 }
 
@@ -108,7 +155,12 @@ let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
 print("warning: debug build; run with `swift run -c release certpath-bench`")
 #endif
 print("certpath-bench: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage)")
-print("runs per scenario: \(settings.runs) × \(settings.runSeconds) s; µs per operation; ratio = median / floor median (alternating runs)")
+if let iterations = settings.fixedIterations {
+    print("runs per scenario: \(settings.runs) × \(iterations) iterations; µs per operation; ratio = median / floor median (alternating runs)")
+} else {
+    print("runs per scenario: \(settings.runs) × \(settings.runSeconds) s; µs per operation; ratio = median / floor median (alternating runs)")
+}
+if !filter.isEmpty { print("filters: \(filter.joined(separator: ", "))") }
 if cmc_is_active() == 0 { print("warning: the malloc counter is not active; allocation counts are 0") }
 
 let benchmark: Benchmark
@@ -126,6 +178,10 @@ do {
     exit(1)
 }
 
+if benchmark.results.isEmpty {
+    FileHandle.standardError.write(Data("certpath-bench: no scenario matches \(filter.map { "--filter \($0)" }.joined(separator: " "))\n".utf8))
+    exit(2)
+}
 let missed = benchmark.results.filter { $0.targetMet == false }.map(\.name)
 print(missed.isEmpty ? "all targets met" : "targets missed: \(missed.joined(separator: ", "))")
 if markdown { print(Report.markdown(benchmark.results)) }
@@ -133,7 +189,8 @@ if let jsonPath {
     let formatter = ISO8601DateFormatter()
     let output = Output(date: formatter.string(from: Date()),
                         machine: ["cpu": cpu, "cores": "\(ProcessInfo.processInfo.activeProcessorCount)", "loadAverage": loadAverage],
-                        settings: ["runs": Double(settings.runs), "runSeconds": settings.runSeconds],
+                        settings: Output.Settings(runs: settings.runs, runSeconds: settings.runSeconds,
+                                                  iterations: settings.fixedIterations, filters: filter),
                         notes: benchmark.notes, results: benchmark.results)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -11,8 +11,10 @@ public enum CertificateProfile: String, Hashable, Sendable {
     case rfc5280 = "rfc5280"
 }
 
-/// Which signature algorithms and public keys a policy accepts (issue-wide defaults: RSA of at
-/// least 2048 bits, P-256/P-384/P-521, Ed25519, Ed448; SHA-1 and MD5 refused; DSA refused).
+/// Which signature algorithms and public keys a policy accepts. The default: RSA keys of at least
+/// 2048 bits whose size is a multiple of 8 (CA/Browser Forum BR 6.1.5), ECDSA on P-256, P-384 and
+/// P-521, Ed25519 and Ed448; signatures with SHA-256, SHA-384 or SHA-512 (MD2, MD5, SHA-1 and
+/// SHA-224 refused); DSA refused.
 public struct AlgorithmProfile: Hashable, Sendable {
     /// Smallest RSA modulus in bits.
     public var minimumRSAModulusBits: Int
@@ -53,7 +55,8 @@ public struct AlgorithmProfile: Hashable, Sendable {
     /// The default profile.
     public static let `default` = AlgorithmProfile()
 
-    /// A permissive profile for plain RFC 5280 validation of old PKIs (PKITS): RSA ≥ 1024, DSA and SHA-1 allowed.
+    /// A permissive profile for plain RFC 5280 validation of old PKIs (PKITS): RSA keys of at least
+    /// 1024 bits of any size, DSA, and SHA-1 and SHA-224 besides the SHA-2 hashes of the default.
     public static let permissive = AlgorithmProfile(
         minimumRSAModulusBits: 1024, requireRSAModulusMultipleOf8: false, allowEdDSA: true, allowDSA: true,
         allowedHashes: [.sha1, .sha224, .sha256, .sha384, .sha512])
@@ -128,10 +131,14 @@ public enum ValidationPurpose: Hashable, Sendable {
 
 /// A name a client certificate is expected to carry in its subjectAltName.
 public enum ExpectedName: Hashable, Sendable, CustomStringConvertible {
+    /// A DNS name, matched against dNSName subjectAltNames (RFC 6125 6.4, wildcards as for servers).
     case dnsName(DNSName)
+    /// An IP address, matched against iPAddress subjectAltNames octet for octet (RFC 5280 4.2.1.6).
     case ipAddress(IPAddress)
+    /// An email address, matched against rfc822Name subjectAltNames (RFC 5280 4.2.1.6, 7.5).
     case email(RFC822Name)
 
+    /// The name as text (a DNS name, an IP address, an email address).
     public var description: String {
         switch self {
         case .dnsName(let name): return name.description
