@@ -338,6 +338,23 @@ struct TrustExceptionTests {
         #expect(error.reason == "invalid detail \"x\ry\"")
     }
 
+    // A detail has one encoding, the one the format writes: escapes only for bytes outside the
+    // plain set, two lower-case hex digits each.
+    @Test func detailsMustBeCanonicallyEncoded() throws {
+        func reason(_ detail: String) -> String? {
+            Self.error(Self.signed(Self.header + "leaf \(Self.a)\nfailure hostnameMismatch \(Self.a) \(detail)\n"))?.reason
+        }
+        #expect(reason("%41.example") == "detail \"%41.example\" is not canonically encoded (expected \"A.example\")")
+        #expect(reason("caf%C3%A9.example") == "detail \"caf%C3%A9.example\" is not canonically encoded (expected \"caf%c3%a9.example\")")
+        #expect(reason("a%2ab") == "detail \"a%2ab\" is not canonically encoded (expected \"a*b\")")
+        #expect(reason("%+1x") == "detail \"%+1x\" is not canonically encoded (expected \"%01x\")")
+        // The canonical forms are read back.
+        for detail in ["caf%c3%a9.example", "a%20b", "*.example"] {
+            let exceptions = try TrustExceptions(text: Self.signed(Self.header + "leaf \(Self.a)\nfailure hostnameMismatch \(Self.a) \(detail)\n"))
+            #expect(exceptions.text.contains(" \(detail)\n"))
+        }
+    }
+
     // Words of the text quoted in a message are bounded, whatever their length.
     @Test func quotedWordsAreTruncated() throws {
         let long = String(repeating: "x", count: 100_000)

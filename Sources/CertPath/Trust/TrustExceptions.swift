@@ -99,7 +99,8 @@ public struct TrustExceptionsError: Error, Hashable, Sendable, CustomStringConve
 /// ```
 /// The `failure` digest names the certificate the failure is about; `detail` (percent-encoded UTF-8)
 /// is the reference identifier of a hostname mismatch or the expected name of a name mismatch: those
-/// two codes always carry one and the others never do. The checksum
+/// two codes always carry one and the others never do. A detail is read only in the one encoding
+/// this type writes: escapes (two lower-case hex digits) for exactly the bytes outside the plain set. The checksum
 /// detects corruption and naive edits; it is not a signature: store exceptions where an attacker
 /// cannot write, as with any trust setting.
 public struct TrustExceptions: Hashable, Sendable {
@@ -213,6 +214,12 @@ public struct TrustExceptions: Hashable, Sendable {
                 if words.count == 4 {
                     guard let decoded = Self.percentDecode(words[3]) else {
                         throw TrustExceptionsError(line: number, reason: "invalid detail \(Self.quoted(words[3]))")
+                    }
+                    // One text per detail, as written: an escape of a plain character, upper-case
+                    // hex or a sign inside an escape (`%+1`) is not what this format writes.
+                    guard Self.percentEncode(decoded) == words[3] else {
+                        throw TrustExceptionsError(line: number, reason: "detail \(Self.quoted(words[3])) is not canonically encoded "
+                            + "(expected \(Self.quoted(Self.percentEncode(decoded))))")
                     }
                     detail = decoded
                 }
