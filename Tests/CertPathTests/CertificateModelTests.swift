@@ -572,6 +572,31 @@ struct CertificateModelTests {
         }
     }
 
+    @Test("PEM labels echoed in errors and skipped blocks are cut after 64 characters")
+    func pemLabelsBounded() throws {
+        let long = String(repeating: "L", count: 100_000)
+        let cut = String(repeating: "L", count: 64) + "…"
+        do throws(PEM.CertificateFileError) {
+            _ = try PEM.readCertificates(Array("-----BEGIN \(long)-----\nQUJD\n".utf8))
+            Issue.record("a block without END was read")
+        } catch {
+            guard case .pem(let pemError) = error else { Issue.record("expected a PEM error, got \(error)"); return }
+            #expect(pemError.reason == "no \"-----END \(cut)-----\" line for this block")
+        }
+        do throws(PEM.CertificateFileError) {
+            _ = try PEM.readCertificates(Array("-----BEGIN \(long)-----\nQUJD\n-----END \(long)X-----\n".utf8))
+            Issue.record("a block with another END label was read")
+        } catch {
+            guard case .pem(let pemError) = error else { Issue.record("expected a PEM error, got \(error)"); return }
+            #expect(pemError.reason == "END label \"\(cut)\" (100001 bytes) does not match BEGIN \"\(cut)\" (100000 bytes) of line 1")
+        }
+        let read = try PEM.readCertificates(Array("-----BEGIN \(long)-----\nQUJD\n-----END \(long)-----\n".utf8))
+        #expect(read.certificates.isEmpty)
+        #expect(read.skipped.map(\.kind) == ["\(cut) block"])
+        let crls = try PEM.readCRLs(Array("-----BEGIN \(long)-----\nQUJD\n-----END \(long)-----\n".utf8))
+        #expect(crls.skipped.map(\.kind) == ["\(cut) block"])
+    }
+
     @Test("A malformed certificate in the second block: its index, line and DER error")
     func pemMalformedCertificate() throws {
         let good = Self.certificateDER("good")

@@ -235,15 +235,8 @@ public struct TrustExceptions: Hashable, Sendable {
         self.entries = entries
     }
 
-    /// A word of the text quoted for an error message, at most 64 Unicode scalars (then `… (N bytes)`),
-    /// so a huge line cannot make a huge message.
-    private static func quoted(_ word: String) -> String {
-        let scalars = word.unicodeScalars
-        guard let end = scalars.index(scalars.startIndex, offsetBy: 64, limitedBy: scalars.endIndex), end < scalars.endIndex else {
-            return "\"\(word)\""
-        }
-        return "\"\(String(scalars[..<end]))…\" (\(word.utf8.count) bytes)"
-    }
+    /// A word of the text quoted for an error message (bounded, see ``QuotedText``).
+    private static func quoted(_ word: String) -> String { QuotedText.quoted(word) }
 
     private static func digest(_ text: String) -> SHA256Digest? {
         guard text.utf8.count == 64, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }

@@ -103,7 +103,7 @@ public enum PEM {
                 let body = trimmed(lines[index])
                 if let end = label(body, "END") {
                     guard end == begin else {
-                        throw Error(line: index + 1, reason: "END label \"\(end)\" does not match BEGIN \"\(begin)\" of line \(beginLine)")
+                        throw Error(line: index + 1, reason: "END label \(QuotedText.quoted(end)) does not match BEGIN \(QuotedText.quoted(begin)) of line \(beginLine)")
                     }
                     ended = true
                     index += 1
@@ -124,7 +124,7 @@ public enum PEM {
                 }
                 index += 1
             }
-            guard ended else { throw Error(line: beginLine, reason: "no \"-----END \(begin)-----\" line for this block") }
+            guard ended else { throw Error(line: beginLine, reason: "no \"-----END \(QuotedText.cut(begin))-----\" line for this block") }
             guard let der = Base64.decode(bytes: base64) else {
                 throw Error(line: beginLine, reason: "the block's base64 is invalid")
             }
@@ -165,7 +165,7 @@ public enum PEM {
         var skipped = document.skipped
         for block in document.blocks {
             guard certificateLabels.contains(block.label) else {
-                skipped.append(Skipped(lines: block.line...block.line, kind: "\(block.label) block"))
+                skipped.append(Skipped(lines: block.line...block.line, kind: "\(QuotedText.cut(block.label)) block"))
                 continue
             }
             do throws(DERError) {
