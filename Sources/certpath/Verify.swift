@@ -9,7 +9,7 @@ enum VerifyCommand {
             + "[--server HOST | --ip ADDR | --client [--expect-name NAME]...] [--at TIME] [--pin-sha256 B64]... "
             + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--max-depth N] [--json] [--explain] "
             + "[--policy OID]... [--require-explicit-policy] [--inhibit-policy-mapping] [--inhibit-any-policy] "
-            + "[--profile webpki|rfc5280]",
+            + "[--profile webpki|rfc5280] [--public-suffix-list FILE]",
         summary: """
             Decides whether the end-entity certificate in LEAF can be trusted: builds certification paths
             to the trust anchors through the given intermediates, validates them (RFC 5280 section 6.1),
@@ -39,6 +39,9 @@ enum VerifyCommand {
             .flag("inhibit-policy-mapping", "policy mapping is not allowed (initial-policy-mapping-inhibit)"),
             .flag("inhibit-any-policy", "anyPolicy in certificates is not honoured (initial-any-policy-inhibit)"),
             .value("profile", "NAME", "webpki (default) or rfc5280: which reading applies where the two differ"),
+            .value("public-suffix-list", "FILE",
+                   "refuse wildcards directly under a public suffix (*.co.uk) listed in FILE, the Public Suffix List "
+                   + "format (Debian: /usr/share/publicsuffix/public_suffix_list.dat)"),
         ],
         positionalName: "LEAF",
         positionalCount: 1...1,
@@ -146,6 +149,14 @@ enum VerifyCommand {
             crls += read
         }
         if !crls.isEmpty { policy.crls = CRLStore(crls) }
+
+        if let file = arguments.value("public-suffix-list") {
+            let list = PublicSuffixList(text: String(decoding: try Input.read(file), as: UTF8.self))
+            guard list.ruleCount > 0 else {
+                throw CLIError("\(Output.echo(file)): no public suffix rules found (expected the text of public_suffix_list.dat)")
+            }
+            policy.publicSuffixList = list
+        }
 
         let time: UnixTime
         if let text = arguments.value("at") { time = try Input.time(text, option: "--at") } else { time = TrustEvaluation.now() }

@@ -82,6 +82,31 @@ import TestSupport
         #expect(try field(primary, "recoverable", as: Bool.self) == false)
     }
 
+    // MARK: - Public suffix list
+
+    /// `*.wild.tls.test` (TestVectors/pathbuilding/tls/wildcard.pem) for `a.wild.tls.test`: trusted,
+    /// unless a public suffix list makes `wild.tls.test` a public suffix.
+    @Test func publicSuffixListRefusesWildcardsUnderASuffix() throws {
+        let scratch = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let tls = CLI.packageRoot.appendingPathComponent("TestVectors/pathbuilding/tls")
+        let list = scratch.appendingPathComponent("list.dat"), empty = scratch.appendingPathComponent("empty.dat")
+        try Data("// a test list\nwild.tls.test\n".utf8).write(to: list)
+        try Data("// comments only\n\n".utf8).write(to: empty)
+        let base = ["verify", "wildcard.pem", "--intermediates", "ca.pem", "--anchors", "root.pem",
+                    "--server", "a.wild.tls.test", "--at", "2026-06-01"]
+        #expect(try CLI.run(base, in: tls).status == 0)
+        let refused = try CLI.run(base + ["--public-suffix-list", list.path], in: tls)
+        #expect(refused.status == 1)
+        #expect(refused.stdout.hasPrefix("untrusted: "), "\(refused.stdout)")
+        #expect(refused.stdout.hasPrefix("untrusted: the certificate is not valid for a.wild.tls.test; it is valid for DNS:*.wild.tls.test "
+            + "(*.wild.tls.test is a wildcard directly under a public suffix, refused as the public suffix list requires)\n"), "\(refused.stdout)")
+        let unusable = try CLI.run(base + ["--public-suffix-list", empty.path], in: tls)
+        #expect(unusable.status == 2)
+        #expect(unusable.errorLines.last?.hasSuffix("no public suffix rules found (expected the text of public_suffix_list.dat)") == true,
+                "\(unusable.stderr)")
+    }
+
     // MARK: - Human output
 
     @Test func trustedHumanReport() throws {

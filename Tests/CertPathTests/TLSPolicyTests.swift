@@ -128,6 +128,19 @@ struct TLSPolicyTests {
         }
     }
 
+    @Test("A wildcard directly under a public suffix is refused, and the report says why")
+    func wildcardUnderPublicSuffix() throws {
+        let list = PublicSuffixList(text: "// test\nwild.tls.test\n")
+        let result = try Self.evaluate("wildcard.pem", try Self.server("a.wild.tls.test") { $0.publicSuffixList = list })
+        let failure = try #require(result.primaryFailure)
+        #expect(failure == .hostnameMismatch(try Self.cert("wildcard.pem"), reference: "a.wild.tls.test", presented: ["DNS:*.wild.tls.test"]))
+        #expect(Diagnostics.describe(failure) == "the certificate is not valid for a.wild.tls.test; it is valid for DNS:*.wild.tls.test "
+            + "(*.wild.tls.test is a wildcard directly under a public suffix, refused as the public suffix list requires)")
+        // A mismatch for another reason says nothing of suffixes.
+        let other = try #require(try Self.evaluate("wildcard.pem", try Self.server("a.b.wild.tls.test") { $0.publicSuffixList = list }).primaryFailure)
+        #expect(Diagnostics.describe(other) == "the certificate is not valid for a.b.wild.tls.test; it is valid for DNS:*.wild.tls.test")
+    }
+
     // MARK: Server: TLS key usage
 
     @Test("RSA leaf with only keyEncipherment passes as a server (RSA key transport)")

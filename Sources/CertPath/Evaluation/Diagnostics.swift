@@ -23,8 +23,16 @@ public enum Diagnostics {
             let names = presented.isEmpty ? "no DNS or IP names" : presented.joined(separator: ", ")
             // The reference is an IP address whose text a dNSName carries: say why that is no match.
             let textualIP = IPAddress(reference) != nil && presented.contains("DNS:" + reference)
+            // A wildcard that covers the reference by every other rule was refused by the public
+            // suffix list: say so, rather than leave "valid for *.x" looking like a match.
+            let underSuffix = (try? DNSName(reference)).flatMap { name in
+                presented.first { entry in
+                    entry.hasPrefix("DNS:*.") && PresentedIdentifierMatching.matches(presentedDNSName: Array(entry.utf8.dropFirst(4))[...], reference: name)
+                }
+            }
             return "the certificate is not valid for \(reference); it is valid for \(names)"
                 + (textualIP ? " (an IP address matches only IP entries, never a DNS name holding its text)" : "")
+                + (underSuffix.map { " (\($0.dropFirst(4)) is a wildcard directly under a public suffix, refused as the public suffix list requires)" } ?? "")
         case .nameMismatch(_, let expected, let presented):
             let names = presented.isEmpty ? "no names" : presented.joined(separator: ", ")
             return "the client certificate does not carry \(expected); it carries \(names)"
