@@ -88,7 +88,7 @@ usage: certpath-bench [--json FILE] [--markdown] [--runs N] [--seconds S] [--fil
 
 /// Refuses the command line: says what is wrong, then the usage, on standard error; exit status 2.
 func refuse(_ problem: String) -> Never {
-    FileHandle.standardError.write(Data("certpath-bench: \(problem)\n\(usageText)".utf8))
+    FileHandle.standardError.write(Data("certpath-bench: \(problem)\n\(usageText)\n".utf8))
     exit(2)
 }
 
@@ -104,7 +104,7 @@ var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--help", "-h":
-        print(usageText, terminator: "")
+        print(usageText)
         exit(0)
     case "--json": jsonPath = value(of: argument)
     case "--markdown": markdown = true
@@ -122,7 +122,10 @@ while let argument = arguments.popFirst() {
         let text = value(of: argument)
         guard let iterations = Int(text), iterations > 0 else { refuse("--iterations \(text): expected a whole number above 0") }
         settings.fixedIterations = iterations
-    case "--filter": filter.append(value(of: argument))
+    case "--filter":
+        let text = value(of: argument)
+        guard !text.isEmpty else { refuse("--filter needs some text (an empty filter would select everything)") }
+        filter.append(text)
     default: refuse("unknown argument \(argument)")
     }
 }
@@ -130,6 +133,7 @@ while let argument = arguments.popFirst() {
 // The JSON file is checked before the run, not after it: a new file in an existing folder, or a
 // regular file to replace.
 if let jsonPath {
+    guard !jsonPath.isEmpty, !jsonPath.hasSuffix("/") else { refuse("--json \"\(jsonPath)\": expected the path of a file") }
     let url = URL(fileURLWithPath: jsonPath)
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: jsonPath, isDirectory: &isDirectory) {

@@ -15,7 +15,7 @@ enum Input {
     ///
     /// - Throws: ``CLIError`` (status 2): `FILE: cannot read: <reason>` with the system's reason
     ///   (no such file, permission denied, is a directory), or a file larger than ``maximumFileSize``.
-    static func read(_ path: String) throws(CLIError) -> [UInt8] {
+    static func read(_ path: String, limit: Int = maximumFileSize) throws(CLIError) -> [UInt8] {
         guard let file = fopen(path, "rb") else { throw CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))") }
         defer { fclose(file) }
         var status = stat()
@@ -27,11 +27,35 @@ enum Input {
         while true {
             let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
             if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
-            if bytes.count > maximumFileSize { throw CLIError("\(Output.echo(path)): cannot read: larger than \(maximumFileSize >> 20) MiB") }
+            if bytes.count > limit { throw CLIError("\(Output.echo(path)): cannot read: larger than \(limit >> 20) MiB") }
             if count < chunk.count { break }
         }
         if ferror(file) != 0 { throw CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))") }
         return bytes
+    }
+
+    /// The contents of `path` as UTF-8 text (at most `limit` bytes).
+    ///
+    /// - Throws: ``CLIError`` (status 2): unreadable, too large, or not UTF-8 text (a NUL byte, or
+    ///   bytes that are not UTF-8), naming the line of the first offending byte.
+    static func text(_ path: String, limit: Int = maximumFileSize) throws(CLIError) -> String {
+        let bytes = try read(path, limit: limit)
+        if let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0) { return text }
+        // The first offending byte: a NUL, or the start of the first sequence that is not UTF-8.
+        var offset = 0
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar.value == 0 { break decoding }
+                offset += UTF8.width(scalar)
+            case .emptyInput, .error:
+                break decoding
+            }
+        }
+        let line = bytes[..<offset].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        throw CLIError("\(Output.echo(path)): line \(line): not UTF-8 text (byte \(offset))")
     }
 
     /// The certificates of `path` (PEM blocks or one DER certificate) and what was skipped.
@@ -42,7 +66,10 @@ enum Input {
     static func certificates(_ path: String) throws(CLIError) -> PEM.CertificateFile {
         let file = try certificates(in: try read(path), source: path)
         guard !file.certificates.isEmpty else {
-            let found = file.skipped.isEmpty ? "" : "; found only \(file.skipped.map { Output.echo($0.description) }.joined(separator: ", "))"
+            // At most the first ten things found, then how many more.
+            let listed = file.skipped.prefix(10).map { Output.echo($0.description) }.joined(separator: ", ")
+            let more = file.skipped.count > 10 ? " and \(file.skipped.count - 10) more" : ""
+            let found = file.skipped.isEmpty ? "" : "; found only \(listed)\(more)"
             throw CLIError("\(Output.echo(path)): no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER certificate\(found))")
         }
         return file
@@ -116,13 +143,18 @@ enum Output {
     }
 
     /// Text from a certificate (names, SANs, messages quoting them) made safe for a terminal:
-    /// control characters become `\xNN`, so a crafted name cannot move the cursor or fake a line.
+    /// control characters become `\xNN`, so a crafted name cannot move the cursor or fake a line,
+    /// and the invisible bidirectional formatting characters (U+061C, U+200E, U+200F,
+    /// U+202A–U+202E, U+2066–U+2069) become `\u{NNNN}`, so a name cannot display reordered.
     static func safe(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
                 let hex = String(scalar.value, radix: 16)
                 out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            } else if scalar.value == 0x061C || scalar.value == 0x200E || scalar.value == 0x200F
+                        || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
             } else {
                 out.unicodeScalars.append(scalar)
             }

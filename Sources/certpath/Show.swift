@@ -45,10 +45,10 @@ enum ShowCommand {
             if fileIndex > 0 { Output.line("") }
             for (index, certificate) in file.certificates.enumerated() {
                 if index > 0 { Output.line("") }
-                Output.line("\(path): certificate \(index + 1) of \(file.certificates.count)")
+                Output.line("\(Output.safe(Output.echo(path))): certificate \(index + 1) of \(file.certificates.count)")
                 for line in CertificateView.fullLines(certificate) { Output.line("  " + line) }
             }
-            for skipped in file.skipped { Output.line("\(path): skipped \(Output.safe(skipped.description))") }
+            for skipped in file.skipped { Output.line("\(Output.safe(Output.echo(path))): skipped \(Output.safe(skipped.description))") }
         }
         if json {
             Output.line(JSON.object([("format", .string("certpath-show")), ("version", .int(1)), ("files", .array(documents))]).pretty)

@@ -128,7 +128,8 @@ enum VerifyCommand {
 
         var exceptions: TrustExceptions? = nil
         if let file = arguments.value("exceptions") {
-            let text = String(decoding: try Input.read(file), as: UTF8.self)
+            // Decoded strictly: replacing invalid bytes would change what the checksum covers.
+            let text = try Input.text(file)
             do throws(TrustExceptionsError) {
                 exceptions = try TrustExceptions(text: text)
             } catch {
@@ -151,9 +152,15 @@ enum VerifyCommand {
         if !crls.isEmpty { policy.crls = CRLStore(crls) }
 
         if let file = arguments.value("public-suffix-list") {
-            let list = PublicSuffixList(text: String(decoding: try Input.read(file), as: UTF8.self))
+            // The list is about 300 KB; 16 MiB leaves room for any private list and bounds the work.
+            let list = PublicSuffixList(text: try Input.text(file, limit: 16 << 20))
             guard list.ruleCount > 0 else {
                 throw CLIError("\(Output.echo(file)): no public suffix rules found (expected the text of public_suffix_list.dat)")
+            }
+            // Any text has words that read as one-label rules; a list has few lines that are not rules.
+            guard list.skippedLineCount <= list.ruleCount else {
+                throw CLIError("\(Output.echo(file)): \(list.skippedLineCount) lines are not public suffix rules and only "
+                    + "\(list.ruleCount) are: this is not a public suffix list (expected the text of public_suffix_list.dat)")
             }
             policy.publicSuffixList = list
         }

@@ -115,6 +115,31 @@ import Testing
         #expect(run.status == 0)
         #expect(run.stdout.contains("\(file.path): skipped line 1: text\n"))
     }
+
+    // Text between blocks is one skipped run, blank lines included; a file with nothing but such
+    // things lists the first ten and counts the rest; file names are escaped like certificate text.
+    @Test func skippedThingsAreBounded() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let paragraphs = directory.appendingPathComponent("paragraphs.pem")
+        try String(repeating: "x\n\n", count: 10_000).write(to: paragraphs, atomically: true, encoding: .utf8)
+        var run = try CLI.run(["show", paragraphs.path])
+        #expect(run.status == 2)
+        #expect(run.stderr == "certpath show: \(paragraphs.path): no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER "
+            + "certificate; found only lines 1-19999: text)\n")
+        let blocks = directory.appendingPathComponent("blocks.pem")
+        try String(repeating: "-----BEGIN X-----\n-----END X-----\n", count: 25).write(to: blocks, atomically: true, encoding: .utf8)
+        run = try CLI.run(["show", blocks.path])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasSuffix("found only line 1: X block, line 3: X block, line 5: X block, line 7: X block, line 9: X block, "
+            + "line 11: X block, line 13: X block, line 15: X block, line 17: X block, line 19: X block and 15 more)\n"), "\(run.stderr)")
+        let escaped = directory.appendingPathComponent("name\u{1B}]0;title\u{07}\u{202E}.pem")
+        try FileManager.default.copyItem(at: CLI.samplePKI.appendingPathComponent("rsa/root.pem"), to: escaped)
+        run = try CLI.run(["show", escaped.path])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("\(directory.path)/name\\x1b]0;title\\x07\\u{202e}.pem: certificate 1 of 1\n"), "\(run.stdout.prefix(200))")
+        #expect(!run.stdout.contains("\u{1B}") && !run.stdout.contains("\u{202E}"))
+    }
 }
 
 /// `certpath batch`: JSON lines in, one result per line out, in input order.

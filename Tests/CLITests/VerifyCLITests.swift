@@ -107,6 +107,32 @@ import TestSupport
                 "\(unusable.stderr)")
     }
 
+    /// Files that are not a public suffix list are refused, not taken as lists with the check
+    /// quietly doing nothing: binary or non-UTF-8 files, and text whose lines are mostly not rules.
+    @Test func publicSuffixListMustLookLikeOne() throws {
+        let scratch = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let tls = CLI.packageRoot.appendingPathComponent("TestVectors/pathbuilding/tls")
+        let base = ["verify", "wildcard.pem", "--intermediates", "ca.pem", "--anchors", "root.pem",
+                    "--server", "a.wild.tls.test", "--at", "2026-06-01", "--public-suffix-list"]
+        let binary = scratch.appendingPathComponent("list.dafsa"), prose = scratch.appendingPathComponent("notes.txt")
+        let bom = scratch.appendingPathComponent("bom.dat")
+        try Data([0x61, 0x0A, 0x62, 0xFF, 0x63, 0x0A]).write(to: binary)
+        try Data("# Notes\n\nThis file - is not a list.\n- item one\n- item two\n- item three\nwords\n".utf8).write(to: prose)
+        try Data([0xEF, 0xBB, 0xBF] + Array("wild.tls.test\n".utf8)).write(to: bom)
+        var run = try CLI.run(base + [binary.path], in: tls)
+        #expect(run.status == 2)
+        #expect(run.stderr == "certpath verify: \(binary.path): line 2: not UTF-8 text (byte 3)\n")
+        run = try CLI.run(base + [prose.path], in: tls)
+        #expect(run.status == 2)
+        #expect(run.stderr == "certpath verify: \(prose.path): 4 lines are not public suffix rules and only 2 are: "
+            + "this is not a public suffix list (expected the text of public_suffix_list.dat)\n", "\(run.stderr)")
+        // A byte order mark is not part of the first rule.
+        run = try CLI.run(base + [bom.path], in: tls)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("is a wildcard directly under a public suffix"))
+    }
+
     // MARK: - Human output
 
     @Test func trustedHumanReport() throws {
@@ -307,6 +333,22 @@ import TestSupport
     }
 
     // MARK: - Trust exceptions
+
+    /// An exception file is read as the bytes its checksum covers: bytes that are not UTF-8 are
+    /// refused on their line, not replaced (which would make every checksum mismatch).
+    @Test func exceptionsFileMustBeUTF8() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("exceptions.txt")
+        let a = String(repeating: "a", count: 64)
+        var bytes = Array("certpath-trust-exceptions 1\nleaf \(a)\nfailure hostnameMismatch \(a) x".utf8) + [0xFF] + Array("y\n".utf8)
+        bytes += Array("checksum \(SHA256Digest(hashing: bytes).hex)\n".utf8)
+        try Data(bytes).write(to: file)
+        let run = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", "rsa/root.pem", "--at", CLI.time,
+                               "--server", "server.customer1.example", "--exceptions", file.path])
+        #expect(run.status == 2)
+        #expect(run.stderr == "certpath verify: \(file.path): line 3: not UTF-8 text (byte \(bytes.firstIndex(of: 0xFF)!))\n", "\(run.stderr)")
+    }
 
     @Test func exceptionsRoundTrip() throws {
         let directory = try CLI.temporaryDirectory()

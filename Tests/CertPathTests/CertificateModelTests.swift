@@ -590,6 +590,22 @@ struct CertificateModelTests {
             guard case .pem(let pemError) = error else { Issue.record("expected a PEM error, got \(error)"); return }
             #expect(pemError.reason == "END label \"\(cut)\" (100001 bytes) does not match BEGIN \"\(cut)\" (100000 bytes) of line 1")
         }
+        // Counted in Unicode scalars, not characters: 64 letters, then one character of 100,001
+        // scalars (a letter and 100,000 combining accents), is cut like any other long label.
+        let combining = String(repeating: "A", count: 64) + "X" + String(repeating: "\u{301}", count: 100_000)
+        do throws(PEM.CertificateFileError) {
+            _ = try PEM.readCertificates(Array("-----BEGIN \(combining)-----\nQUJD\n-----END B-----\n".utf8))
+            Issue.record("a block with another END label was read")
+        } catch {
+            guard case .pem(let pemError) = error else { Issue.record("expected a PEM error, got \(error)"); return }
+            #expect(pemError.reason == "END label \"B\" does not match BEGIN \"\(String(repeating: "A", count: 64))…\" (200065 bytes) of line 1")
+        }
+        // 65 scalars are cut too; 64 are not.
+        let sixtyFive = String(repeating: "L", count: 65)
+        #expect(try PEM.readCertificates(Array("-----BEGIN \(sixtyFive)-----\nQUJD\n-----END \(sixtyFive)-----\n".utf8)).skipped.map(\.kind)
+            == [String(repeating: "L", count: 64) + "… block"])
+        #expect(try PEM.readCertificates(Array("-----BEGIN \(sixtyFive.dropLast())-----\nQUJD\n-----END \(sixtyFive.dropLast())-----\n".utf8))
+            .skipped.map(\.kind) == [String(repeating: "L", count: 64) + " block"])
         let read = try PEM.readCertificates(Array("-----BEGIN \(long)-----\nQUJD\n-----END \(long)-----\n".utf8))
         #expect(read.certificates.isEmpty)
         #expect(read.skipped.map(\.kind) == ["\(cut) block"])

@@ -399,6 +399,24 @@ struct HostnameTests {
         #expect(PublicSuffixList.aLabel("Co") == Array("co".utf8))
     }
 
+    @Test("list text: a byte order mark, CRLF and comments after a rule are not part of rules; over-long rules are skipped")
+    func listText() throws {
+        let long = (0..<300).map { _ in "a" }.joined(separator: ".")  // 599 bytes, 300 labels: invalid
+        let huge = String(repeating: "b", count: 2_000)               // longer than any rule can be
+        let list = PublicSuffixList(text: "\u{FEFF}one.test\r\n// comment\r\ntwo.test extra words\n\n\(long)\n\(huge)\n*.three.test\n")
+        #expect(list.ruleCount == 3)
+        #expect(list.skippedLineCount == 2)
+        for name in ["one.test", "two.test", "x.three.test"] {
+            #expect(list.isPublicSuffix(try DNSName(name)), "\(name)")
+        }
+        #expect(!list.isPublicSuffix(try DNSName("a.one.test")))
+        // Many rules under one parent (built with a hash map, sorted once): every one is found.
+        let many = PublicSuffixList(text: (0..<5_000).map { "r\($0).test" }.joined(separator: "\n"))
+        #expect(many.ruleCount == 5_000)
+        #expect(try (0..<5_000).allSatisfy { many.isPublicSuffix(try DNSName("r\($0).test")) })
+        #expect(!many.isPublicSuffix(try DNSName("r5000.test")))
+    }
+
     static let systemListPath = "/usr/share/publicsuffix/public_suffix_list.dat"
 
     @Test(

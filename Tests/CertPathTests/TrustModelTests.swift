@@ -347,7 +347,9 @@ struct TrustExceptionTests {
         #expect(reason("%41.example") == "detail \"%41.example\" is not canonically encoded (expected \"A.example\")")
         #expect(reason("caf%C3%A9.example") == "detail \"caf%C3%A9.example\" is not canonically encoded (expected \"caf%c3%a9.example\")")
         #expect(reason("a%2ab") == "detail \"a%2ab\" is not canonically encoded (expected \"a*b\")")
-        #expect(reason("%+1x") == "detail \"%+1x\" is not canonically encoded (expected \"%01x\")")
+        // Not an escape at all: "%" must be followed by two hex digits, without a sign.
+        #expect(reason("a%+bb@example.com") == "invalid detail \"a%+bb@example.com\"")
+        #expect(reason("a%-0b") == "invalid detail \"a%-0b\"")
         // The canonical forms are read back.
         for detail in ["caf%c3%a9.example", "a%20b", "*.example"] {
             let exceptions = try TrustExceptions(text: Self.signed(Self.header + "leaf \(Self.a)\nfailure hostnameMismatch \(Self.a) \(detail)\n"))

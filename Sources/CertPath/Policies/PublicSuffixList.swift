@@ -43,15 +43,34 @@ public struct PublicSuffixList: Sendable {
     public private(set) var skippedLineCount = 0
 
     /// Parses the text of a `public_suffix_list.dat` file (see the type's documentation for the
-    /// format). Never fails: invalid lines are skipped and counted in ``skippedLineCount``.
+    /// format). Never fails: invalid lines (and rules longer than 1024 bytes, more than any name can
+    /// need) are skipped and counted in ``skippedLineCount``. Linear in the size of the text.
     ///
-    /// - Parameter text: the whole file, UTF-8, with `\n` or `\r\n` line ends.
+    /// - Parameter text: the whole file, UTF-8, with `\n` or `\r\n` line ends; a byte order mark
+    ///   at the start is ignored.
     public init(text: String) {
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0.isNewline }) {
-            // A rule is only the text up to the first whitespace.
-            let rule = line.prefix(while: { !$0.isWhitespace })
-            if rule.isEmpty || rule.hasPrefix("//") { continue }
-            if !add(rule: rule) { skippedLineCount += 1 }
+        // Lines are found in the UTF-8 bytes (no array of lines: the text may be large); a byte
+        // order mark at the start is not part of the first rule.
+        var children: [[[UInt8]: Int]] = [[:]]
+        let utf8 = text.utf8
+        var lineStart = utf8.startIndex
+        if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { lineStart = utf8.index(lineStart, offsetBy: 3) }
+        while lineStart < utf8.endIndex {
+            let lineEnd = utf8[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
+            // A rule is only the text up to the first whitespace (a CR of a CRLF line end included).
+            let ruleEnd = utf8[lineStart..<lineEnd].firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0B || $0 == 0x0C }
+                ?? lineEnd
+            let rule = Substring(utf8[lineStart..<ruleEnd])
+            if !rule.isEmpty && !rule.hasPrefix("//") {
+                if !add(rule: rule, children: &children) { skippedLineCount += 1 }
+            }
+            lineStart = lineEnd < utf8.endIndex ? utf8.index(after: lineEnd) : lineEnd
+        }
+        // The children of each node, sorted for the binary search of lookups.
+        for node in nodes.indices where !children[node].isEmpty {
+            let sorted = children[node].sorted { $0.key.lexicographicallyPrecedes($1.key) }
+            nodes[node].childLabels = sorted.map(\.key)
+            nodes[node].childNodes = sorted.map(\.value)
         }
     }
 
@@ -134,8 +153,14 @@ public struct PublicSuffixList: Sendable {
 
     // MARK: Building
 
-    /// Adds one rule; returns `false` when the rule is invalid.
-    private mutating func add(rule: Substring) -> Bool {
+    /// The longest rule read, in UTF-8 bytes: a name has at most 253 octets, and a Unicode label of
+    /// at most 63 octets once in Punycode takes at most 4 UTF-8 bytes per character.
+    static let longestRule = 1024
+
+    /// Adds one rule to the trie under construction (`children`: each node's children by label);
+    /// returns `false` when the rule is invalid.
+    private mutating func add(rule: Substring, children: inout [[[UInt8]: Int]]) -> Bool {
+        guard rule.utf8.count <= Self.longestRule else { return false }
         var text = rule
         var isException = false
         if text.hasPrefix("!") {
@@ -160,7 +185,15 @@ public struct PublicSuffixList: Sendable {
         // Insert right to left.
         var node = 0
         for label in labels.reversed() {
-            node = insertChild(of: node, label: label)
+            if let next = children[node][label] {
+                node = next
+            } else {
+                let next = nodes.count
+                nodes.append(Node())
+                children.append([:])
+                children[node][label] = next
+                node = next
+            }
         }
         if isWildcard {
             nodes[node].hasWildcardChild = true
@@ -171,23 +204,6 @@ public struct PublicSuffixList: Sendable {
         }
         ruleCount += 1
         return true
-    }
-
-    private mutating func insertChild(of node: Int, label: [UInt8]) -> Int {
-        let labels = nodes[node].childLabels
-        var low = 0
-        var high = labels.count
-        while low < high {
-            let middle = (low + high) / 2
-            let order = PublicSuffixList.compare(label[...], labels[middle])
-            if order == 0 { return nodes[node].childNodes[middle] }
-            if order < 0 { high = middle } else { low = middle + 1 }
-        }
-        let newIndex = nodes.count
-        nodes.append(Node())
-        nodes[node].childLabels.insert(label, at: low)
-        nodes[node].childNodes.insert(newIndex, at: low)
-        return newIndex
     }
 
     /// The lowercase A-label for one label of a rule: ASCII labels as they are (lowercased),

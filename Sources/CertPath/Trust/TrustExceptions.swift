@@ -215,8 +215,8 @@ public struct TrustExceptions: Hashable, Sendable {
                     guard let decoded = Self.percentDecode(words[3]) else {
                         throw TrustExceptionsError(line: number, reason: "invalid detail \(Self.quoted(words[3]))")
                     }
-                    // One text per detail, as written: an escape of a plain character, upper-case
-                    // hex or a sign inside an escape (`%+1`) is not what this format writes.
+                    // One text per detail, as written: an escape of a plain character or upper-case
+                    // hex is not what this format writes.
                     guard Self.percentEncode(decoded) == words[3] else {
                         throw TrustExceptionsError(line: number, reason: "detail \(Self.quoted(words[3])) is not canonically encoded "
                             + "(expected \(Self.quoted(Self.percentEncode(decoded))))")
@@ -261,6 +261,15 @@ public struct TrustExceptions: Hashable, Sendable {
         return out
     }
 
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     static func percentDecode(_ text: String) -> String? {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return nil }
@@ -269,9 +278,11 @@ public struct TrustExceptions: Hashable, Sendable {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count,
-                      let value = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) else { return nil }
-                out.append(value)
+                // "%" HEXDIG HEXDIG, nothing else (no sign, as integer parsing would take).
+                guard index + 2 < bytes.count, let high = Self.hexValue(bytes[index + 1]), let low = Self.hexValue(bytes[index + 2]) else {
+                    return nil
+                }
+                out.append(high << 4 | low)
                 index += 3
             } else {
                 guard isPlain(byte) else { return nil }

@@ -81,7 +81,7 @@ extension PEM {
         var skipped = document.skipped
         for block in document.blocks {
             guard crlLabels.contains(block.label) else {
-                skipped.append(Skipped(lines: block.line...block.line, kind: "\(QuotedText.cut(block.label)) block"))
+                skipped.append(Skipped(lines: block.line...block.line, kind: PEM.skippedKind(block.label)))
                 continue
             }
             do throws(DERError) {

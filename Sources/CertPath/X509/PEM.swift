@@ -30,6 +30,11 @@ public enum PEM {
         }
     }
 
+    /// What a skipped block is called in ``Skipped/kind``: its label (cut after 64 characters) and "block".
+    static func skippedKind(_ label: String) -> String {
+        label.isEmpty ? "block with an empty label" : "\(QuotedText.cut(label)) block"
+    }
+
     /// Why a PEM document could not be read.
     public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
         /// 1-based line where the problem is.
@@ -87,8 +92,9 @@ public enum PEM {
         while index < lines.count {
             let line = trimmed(lines[index])
             guard let begin = label(line, "BEGIN") else {
+                // Text between two blocks is one run, blank lines included: a file of many short
+                // paragraphs reports one skipped run, not one per paragraph.
                 if !line.isEmpty { textRun = textRun.map { $0.lowerBound...(index + 1) } ?? (index + 1)...(index + 1) }
-                else { flushText() }
                 index += 1
                 continue
             }
@@ -165,7 +171,7 @@ public enum PEM {
         var skipped = document.skipped
         for block in document.blocks {
             guard certificateLabels.contains(block.label) else {
-                skipped.append(Skipped(lines: block.line...block.line, kind: "\(QuotedText.cut(block.label)) block"))
+                skipped.append(Skipped(lines: block.line...block.line, kind: skippedKind(block.label)))
                 continue
             }
             do throws(DERError) {
