@@ -119,7 +119,7 @@ public struct SHA256Digest: Hashable, Sendable, Comparable, CustomStringConverti
         guard utf8.count == 64 else { return nil }
         var bytes = [UInt8](repeating: 0, count: 32)
         for i in 0..<32 {
-            guard let high = Self.hexValue(utf8[2 * i]), let low = Self.hexValue(utf8[2 * i + 1]) else { return nil }
+            guard let high = Hex.value(ofDigit: utf8[2 * i]), let low = Hex.value(ofDigit: utf8[2 * i + 1]) else { return nil }
             bytes[i] = high << 4 | low
         }
         self.init(bytes: bytes)
@@ -134,14 +134,6 @@ public struct SHA256Digest: Hashable, Sendable, Comparable, CustomStringConverti
         self.init(bytes: bytes)
     }
 
-    private static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
 }
 
 /// Incremental SHA-256 over pieces of input, on the stack (libcrypto's `SHA256_CTX`).

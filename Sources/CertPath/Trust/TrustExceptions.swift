@@ -261,15 +261,6 @@ public struct TrustExceptions: Hashable, Sendable {
         return out
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
     static func percentDecode(_ text: String) -> String? {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return nil }
@@ -279,7 +270,7 @@ public struct TrustExceptions: Hashable, Sendable {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
                 // "%" HEXDIG HEXDIG, nothing else (no sign, as integer parsing would take).
-                guard index + 2 < bytes.count, let high = Self.hexValue(bytes[index + 1]), let low = Self.hexValue(bytes[index + 2]) else {
+                guard index + 2 < bytes.count, let high = Hex.value(ofDigit: bytes[index + 1]), let low = Hex.value(ofDigit: bytes[index + 2]) else {
                     return nil
                 }
                 out.append(high << 4 | low)

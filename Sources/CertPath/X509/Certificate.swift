@@ -526,8 +526,18 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(der) }
 }
 
-/// Lowercase hex rendering of bytes.
+/// Lowercase hex rendering of bytes, and the value of one hex digit.
 enum Hex {
+    /// The value of the ASCII hex digit `byte` (`0-9`, `a-f`, `A-F`), `nil` for anything else.
+    static func value(ofDigit byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// `0a1b…`, or with a separator (`0a:1b:…`).

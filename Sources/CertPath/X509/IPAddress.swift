@@ -160,15 +160,6 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return true
     }
 
-    private static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(byte - UInt8(ascii: "a")) + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(byte - UInt8(ascii: "A")) + 10
-        default: return nil
-        }
-    }
-
     /// RFC 4291 2.2 text forms. Groups before the `::` fill from the front, groups after it from
     /// the back; without `::` there must be exactly eight 16-bit pieces.
     private static func parseIPv6(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
@@ -226,7 +217,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
             guard end - start <= 4 else { return false }
             var value = 0
             for position in start..<end {
-                guard let digit = hexValue(text[position]) else { return false }
+                guard let digit = Hex.value(ofDigit: text[position]).map(Int.init) else { return false }
                 value = value << 4 | digit
             }
             output.append(UInt8(value >> 8))
