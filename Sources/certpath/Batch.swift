@@ -50,18 +50,23 @@ enum BatchCommand {
         let profile = try arguments.value("profile").map { (name: String) throws(CLIError) in try VerifyCommand.profile(name) } ?? .webPKI
         let settings = Settings(anchors: TrustStore(anchors: anchors), useSystemAnchors: anchors.isEmpty || arguments.has("system-anchors"),
                                 profile: profile, now: TrustEvaluation.now())
-        if settings.useSystemAnchors && SystemTrustStore.shared.store.entries.isEmpty {
-            Output.error("certpath batch: warning: no system anchors found (set SSL_CERT_FILE or SSL_CERT_DIR, or use --anchors)")
-        }
+        if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }
 
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        // A chunk is at most 64 lines a core and at most 64 MiB of input, whatever the core count
+        // (one line may be up to 16 MiB): memory stays bounded on any machine.
         let chunkLines = 64 * cores
+        let chunkBytes = 64 << 20
         var reader = LineReader(descriptor: 0, maximumLength: maximumLineLength)
         var lineNumber = 0
         var allTrusted = true
         while true {
             var chunk: [LineReader.Line] = []
-            while chunk.count < chunkLines, let line = reader.next() { chunk.append(line) }
+            var bytes = 0
+            while chunk.count < chunkLines, bytes < chunkBytes, let line = reader.next() {
+                chunk.append(line)
+                bytes += line.bytes.count
+            }
             if chunk.isEmpty { break }
             let first = lineNumber + 1
             lineNumber += chunk.count
@@ -167,6 +172,12 @@ enum BatchCommand {
     static func evaluation(for line: LineReader.Line, settings: Settings) throws(CLIError) -> TrustEvaluation {
         guard !line.tooLong else { throw CLIError("line longer than \(maximumLineLength >> 20) MiB") }
         guard line.bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { throw CLIError("empty line") }
+        // RFC 8259 8.1: JSON exchanged between systems is UTF-8. The parser would also take UTF-16
+        // or UTF-32 (whose ASCII characters come with NUL bytes), where the duplicate-member check
+        // below, which reads UTF-8, would not see names: such lines are refused first.
+        guard !line.bytes.contains(0), String(validating: line.bytes, as: UTF8.self) != nil else {
+            throw CLIError("not UTF-8 text (RFC 8259 8.1)")
+        }
         let object: [String: Any]
         do {
             guard let parsed = try JSONSerialization.jsonObject(with: Data(line.bytes)) as? [String: Any] else {

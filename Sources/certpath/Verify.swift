@@ -169,12 +169,26 @@ enum VerifyCommand {
         if let text = arguments.value("at") { time = try Input.time(text, option: "--at") } else { time = TrustEvaluation.now() }
 
         let useSystemAnchors = arguments.has("system-anchors") || (anchors.isEmpty && pins.isEmpty)
-        if useSystemAnchors && SystemTrustStore.shared.store.entries.isEmpty {
-            Output.error("certpath verify: warning: no system anchors found (set SSL_CERT_FILE or SSL_CERT_DIR, or use --anchors)")
-        }
+        if useSystemAnchors, let warning = systemAnchorsWarning() { Output.error("certpath verify: " + warning) }
         return TrustEvaluation(leaf: chain[0], intermediates: intermediates, trustStore: TrustStore(anchors: anchors),
                                anchorsOnly: !useSystemAnchors, pins: pins, exceptions: exceptions, policy: policy,
                                validationTime: time)
+    }
+
+    /// The warning when the system anchors are wanted and none were found, saying what was tried.
+    static func systemAnchorsWarning() -> String? {
+        let system = SystemTrustStore.shared
+        guard system.store.entries.isEmpty else { return nil }
+        let tried: String
+        if let first = system.tried.first, system.tried.count == 1 {
+            tried = "tried \(Output.safe(Output.echo(first))): missing, not a regular file, unreadable, over 64 MiB or without certificates"
+        } else if let first = system.tried.first {
+            tried = "tried \(system.tried.count) files, the first \(Output.safe(Output.echo(first))): "
+                + "\(system.skipped) missing, not regular files, unreadable, over 64 MiB or not certificates"
+        } else {
+            tried = "SSL_CERT_FILE and SSL_CERT_DIR name nothing usable and no distribution bundle was found"
+        }
+        return "warning: no system anchors found (\(tried)); set SSL_CERT_FILE or SSL_CERT_DIR, or use --anchors"
     }
 
     /// The purpose from `--server`, `--ip` or `--client [--expect-name]...`; `.any` when none is given.

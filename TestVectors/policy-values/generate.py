@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # revoked-server.crl.pem: a CRL by the sample PKI's RSA intermediate revoking sample-pki/rsa/server.pem
-# (input of Tests/CertPathTests/ValidationPolicyValueTests.swift). Make it again whenever
-# TestVectors/sample-pki is regenerated: python3 TestVectors/policy-values/generate.py
+# (input of Tests/CertPathTests/ValidationPolicyValueTests.swift); empty-same-number.crl.pem: the
+# same issuer, CRL number and dates, listing nothing (two CRLs an issuer should never both publish;
+# input of CRLStatusTests). Make them again whenever TestVectors/sample-pki is regenerated:
+# python3 TestVectors/policy-values/generate.py
 import datetime, pathlib
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -12,11 +14,18 @@ intermediate = x509.load_pem_x509_certificate((PKI / 'intermediate.pem').read_by
 server = x509.load_pem_x509_certificate((PKI / 'server.pem').read_bytes())
 key = serialization.load_pem_private_key((PKI / 'keys' / 'intermediate.key').read_bytes(), None)
 entry = x509.RevokedCertificateBuilder().serial_number(server.serial_number).revocation_date(datetime.datetime(2026, 1, 1)).build()
-crl = (x509.CertificateRevocationListBuilder().issuer_name(intermediate.subject)
-       .last_update(datetime.datetime(2026, 1, 1)).next_update(datetime.datetime(2027, 1, 1))
-       .add_revoked_certificate(entry)
-       .add_extension(x509.CRLNumber(1), critical=False)
-       .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(key.public_key()), critical=False)
-       .sign(key, hashes.SHA256()))
-(HERE / 'revoked-server.crl.pem').write_bytes(crl.public_bytes(serialization.Encoding.PEM))
-print('wrote', HERE / 'revoked-server.crl.pem')
+
+
+def crl(entries):
+    builder = (x509.CertificateRevocationListBuilder().issuer_name(intermediate.subject)
+               .last_update(datetime.datetime(2026, 1, 1)).next_update(datetime.datetime(2027, 1, 1))
+               .add_extension(x509.CRLNumber(1), critical=False)
+               .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(key.public_key()), critical=False))
+    for revoked in entries:
+        builder = builder.add_revoked_certificate(revoked)
+    return builder.sign(key, hashes.SHA256()).public_bytes(serialization.Encoding.PEM)
+
+
+(HERE / 'revoked-server.crl.pem').write_bytes(crl([entry]))
+(HERE / 'empty-same-number.crl.pem').write_bytes(crl([]))
+print('wrote', HERE / 'revoked-server.crl.pem', 'and', HERE / 'empty-same-number.crl.pem')

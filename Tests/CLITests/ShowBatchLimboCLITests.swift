@@ -162,6 +162,22 @@ import Testing
         }
     }
 
+    /// RFC 8259 8.1: lines must be UTF-8. A UTF-16 line (which the JSON parser would take) must not
+    /// slip past the duplicate-member rule: before, its last "name" silently won.
+    @Test func linesMustBeUTF8() throws {
+        let object = "{\"chain\":\(String(decoding: try JSONSerialization.data(withJSONObject: [try pem("rsa/server-chain.pem")]), as: UTF8.self).dropFirst().dropLast()),"
+            + "\"name\":\"evil.example\",\"name\":\"server.customer1.example\",\"time\":\"2026-06-01T00:00:00Z\"}"
+        // UTF-16LE: each ASCII character followed by a NUL byte (valid UTF-8, so it passes as a String).
+        var utf16: [UInt8] = []
+        for unit in object.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let input = String(decoding: utf16, as: UTF8.self) + "\n" + object + "\n"
+        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
+        let lines = try results(run)
+        #expect(lines.count == 2)
+        #expect(lines.first?["error"] as? String == "not UTF-8 text (RFC 8259 8.1)")
+        #expect(lines.last?["error"] as? String == "duplicate member \"name\"")
+    }
+
     @Test func threeLinesWithABadOne() throws {
         let input = [
             try line(["chain": try pem("rsa/server-chain.pem"), "name": "server.customer1.example", "time": CLI.time]),

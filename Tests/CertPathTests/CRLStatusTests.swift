@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import CertPath
@@ -147,6 +148,25 @@ struct CRLStatusTests {
         let d3 = try crl(number: 3, base: 2), d5 = try crl(number: 5, base: 1), d9 = try crl(number: 9, base: 4)
         let applicable = DeltaCRLs.applicable(to: complete, among: [d3, complete, d9, d5], at: Self.time)
         #expect(applicable.map { $0.crlNumber } == [CRLNumber(5), CRLNumber(3)])
+    }
+
+    // MARK: Conflicting CRLs
+
+    /// Two CRLs of one issuer with the same number and dates, one listing the server certificate and
+    /// one empty (TestVectors/policy-values): revoked in either order, never decided by the order.
+    @Test("Two CRLs as new as each other that disagree: revoked whatever the order")
+    func sameNumberConflict() throws {
+        func read(_ name: String) throws -> CertificateRevocationList {
+            let bytes = [UInt8](try Data(contentsOf: TestCertificates.testVectors.appendingPathComponent("policy-values/" + name)))
+            return try #require(try PEM.readCRLs(bytes).crls.first)
+        }
+        let revoked = try read("revoked-server.crl.pem"), empty = try read("empty-same-number.crl.pem")
+        #expect(revoked.crlNumber == empty.crlNumber && revoked.thisUpdate == empty.thisUpdate)
+        for order in [[revoked, empty], [empty, revoked]] {
+            var evaluation = SamplePKI.server(SamplePKI.rsaServer)
+            evaluation.policy.crls = CRLStore(order)
+            #expect(evaluation.evaluate().primaryFailure?.code == "revoked", "order: \(order.map { $0.entries(serialNumber: SamplePKI.rsaServer.serialNumber).count })")
+        }
     }
 
     // MARK: Options

@@ -124,6 +124,21 @@ struct SystemAnchorTests {
         #expect(system.skipped == 1)
     }
 
+    /// Only regular files are read: a FIFO (or a device) in the directory or as the file would block
+    /// or never end; it is skipped and counted, and the rest still loads.
+    @Test func nonRegularFilesAreSkippedWithoutBlocking() throws {
+        let directory = NSTemporaryDirectory() + "certpath-fifo-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try PEM.encode(SamplePKI.rsaRoot.der).write(toFile: directory + "/a.pem", atomically: true, encoding: .utf8)
+        #expect(mkfifo(directory + "/b.pem", 0o600) == 0)
+        let system = SystemTrustStore(certificateFile: directory + "/b.pem", certificateDirectory: directory, bundles: [])
+        #expect(system.store.entries.map(\.certificate) == [SamplePKI.rsaRoot])
+        #expect(system.skipped == 2)
+        #expect(system.tried == [directory + "/b.pem", directory + "/a.pem", directory + "/b.pem"])
+        #expect(system.sources == [directory + "/a.pem"])
+    }
+
     @Test func distributionBundleIsTheFallback() throws {
         let path = try Self.temporaryFile(PEM.encode(SamplePKI.rsaRoot.der))
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -6,10 +6,18 @@ import Darwin
 
 /// Small file-system helpers over the C library (the library modules do not use Foundation).
 enum FileSystem {
-    /// The contents of the file at `path`, or `nil` when it cannot be read. Reads at most `limit` bytes
-    /// (a trust bundle larger than that is refused rather than exhausting memory).
+    /// The contents of the regular file at `path`, or `nil` when it cannot be read. Reads at most
+    /// `limit` bytes (a trust bundle larger than that is refused rather than exhausting memory).
+    /// Anything but a regular file (after symbolic links) is refused without reading: a FIFO or a
+    /// device would block or never end. The file is opened without blocking, then checked.
     static func read(_ path: String, limit: Int = 64 << 20) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, let file = fdopen(descriptor, "rb") else {
+            close(descriptor)
+            return nil
+        }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

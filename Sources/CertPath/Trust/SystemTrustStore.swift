@@ -26,6 +26,9 @@ public struct SystemTrustStore: Sendable {
     public let sources: [String]
     /// Certificates or files that could not be read.
     public let skipped: Int
+    /// Every file tried, in order (read or not): the environment's file and directory entries, or
+    /// the distribution bundle found; empty when nothing was there to try.
+    public let tried: [String]
 
     /// Loads the system anchors from an explicit environment and candidate list (for tests); see the type.
     ///
@@ -59,6 +62,7 @@ public struct SystemTrustStore: Sendable {
         store = TrustStore(anchors: anchors)
         self.sources = sources
         self.skipped = skipped
+        self.tried = files
     }
 
     /// Loads from the process environment (`SSL_CERT_FILE`, `SSL_CERT_DIR`) or the distribution bundle.

@@ -298,11 +298,18 @@ final class RevocationChecker {
         func order(_ crl: CertificateRevocationList) -> (Int, Int64, CRLNumber) {
             (inProgress[ObjectIdentifier(crl)] == nil ? 0 : 1, -crl.thisUpdate.secondsSinceEpoch, crl.crlNumber ?? CRLNumber(0))
         }
+        // Two CRLs as new as each other (same thisUpdate and number: an issuer's error, RFC 5280
+        // 5.2.3 makes numbers unique) are not left to the order the caller gave them in: one that
+        // lists the certificate comes first, so the answer is the same in every order and errs
+        // towards revoked.
+        func lists(_ crl: CertificateRevocationList) -> Bool { RevocationState.entry(listing: certificate, in: crl) != nil }
         return found.enumerated().sorted { lhs, rhs in
             let (a, b) = (order(lhs.element), order(rhs.element))
             if a.0 != b.0 { return a.0 < b.0 }
             if a.1 != b.1 { return a.1 < b.1 }
             if a.2 != b.2 { return a.2 > b.2 }
+            let (listsA, listsB) = (lists(lhs.element), lists(rhs.element))
+            if listsA != listsB { return listsA }
             return lhs.offset < rhs.offset
         }.map(\.element)
     }
