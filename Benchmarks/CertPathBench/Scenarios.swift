@@ -50,6 +50,12 @@ struct Inputs {
             let leaf: [UInt8]
             let intermediate: [UInt8]
         }
+
+        /// `count` copies of the leaf and intermediate DER, each in buffers of its own (one per
+        /// thread: a shared buffer's reference count would be written from every core).
+        func copiesOfBytes(_ count: Int) -> [Bytes] {
+            (0..<count).map { _ in Bytes(leaf: leafDER.map { $0 }, intermediate: intermediateDER.map { $0 }) }
+        }
     }
 
     let root: URL
@@ -398,7 +404,7 @@ final class Benchmark {
             let store = TrustStore(anchors: [chain.root])
             // Each thread parses its own copy of the chain's bytes, as each connection of a TLS
             // stack receives its own: shared are the store, the policy and the verifier's caches.
-            let perThread = (0..<2).map { _ in Inputs.Chain.Bytes(leaf: chain.leafDER.map { $0 }, intermediate: chain.intermediateDER.map { $0 }) }
+            let perThread = chain.copiesOfBytes(2)
             let makeBody: @Sendable (Int) -> () -> Void = { thread in
                 let bytes = perThread[thread]
                 return { consume(Benchmark.evaluate(bytes, store: store, policy: policy, verifier: verifier)) }
@@ -412,7 +418,7 @@ final class Benchmark {
         let unsharedName = "threads/rsa-2048/signature-cache-unshared"
         if selected(unsharedName) {
             let chain = inputs.rsa
-            let perThread = (0..<2).map { _ in Inputs.Chain.Bytes(leaf: chain.leafDER.map { $0 }, intermediate: chain.intermediateDER.map { $0 }) }
+            let perThread = chain.copiesOfBytes(2)
             let rootDER = chain.rootDER
             let makeBody: @Sendable (Int) -> () -> Void = { thread in
                 let bytes = perThread[thread]

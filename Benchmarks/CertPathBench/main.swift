@@ -101,6 +101,11 @@ var arguments = CommandLine.arguments.dropFirst()
     guard let value = arguments.popFirst() else { refuse("\(option) needs a value") }
     return value
 }
+@MainActor func positiveCount(of option: String) -> Int {
+    let text = value(of: option)
+    guard let count = Int(text), count > 0 else { refuse("\(option) \(text): expected a whole number above 0") }
+    return count
+}
 while let argument = arguments.popFirst() {
     switch argument {
     case "--help", "-h":
@@ -108,20 +113,14 @@ while let argument = arguments.popFirst() {
         exit(0)
     case "--json": jsonPath = value(of: argument)
     case "--markdown": markdown = true
-    case "--runs":
-        let text = value(of: argument)
-        guard let runs = Int(text), runs > 0 else { refuse("--runs \(text): expected a whole number above 0") }
-        settings.runs = runs
+    case "--runs": settings.runs = positiveCount(of: argument)
     case "--seconds":
         let text = value(of: argument)
         guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 60 else {
             refuse("--seconds \(text): expected a number of seconds above 0, at most 60")
         }
         settings.runSeconds = seconds
-    case "--iterations":
-        let text = value(of: argument)
-        guard let iterations = Int(text), iterations > 0 else { refuse("--iterations \(text): expected a whole number above 0") }
-        settings.fixedIterations = iterations
+    case "--iterations": settings.fixedIterations = positiveCount(of: argument)
     case "--filter":
         let text = value(of: argument)
         guard !text.isEmpty else { refuse("--filter needs some text (an empty filter would select everything)") }

@@ -196,7 +196,7 @@ public struct TrustExceptions: Hashable, Sendable {
                 }
                 let code = words[1]
                 guard ExceptedFailure.recoverableCodes.contains(code) else {
-                    throw TrustExceptionsError(line: number, reason: "\(Self.quoted(code)) is not a recoverable failure; fatal failures can never be excepted")
+                    throw TrustExceptionsError(line: number, reason: "\(QuotedText.quoted(code)) is not a recoverable failure; fatal failures can never be excepted")
                 }
                 guard let certificate = Self.digest(words[2]) else {
                     throw TrustExceptionsError(line: number, reason: "the certificate digest must be 64 lowercase hex digits")
@@ -213,18 +213,18 @@ public struct TrustExceptions: Hashable, Sendable {
                 var detail: String? = nil
                 if words.count == 4 {
                     guard let decoded = Self.percentDecode(words[3]) else {
-                        throw TrustExceptionsError(line: number, reason: "invalid detail \(Self.quoted(words[3]))")
+                        throw TrustExceptionsError(line: number, reason: "invalid detail \(QuotedText.quoted(words[3]))")
                     }
                     // One text per detail, as written: an escape of a plain character or upper-case
                     // hex is not what this format writes.
                     guard Self.percentEncode(decoded) == words[3] else {
-                        throw TrustExceptionsError(line: number, reason: "detail \(Self.quoted(words[3])) is not canonically encoded "
-                            + "(expected \(Self.quoted(Self.percentEncode(decoded))))")
+                        throw TrustExceptionsError(line: number, reason: "detail \(QuotedText.quoted(words[3])) is not canonically encoded "
+                            + "(expected \(QuotedText.quoted(Self.percentEncode(decoded))))")
                     }
                     detail = decoded
                 }
                 guard let failure = ExceptedFailure(code: code, certificate: certificate, detail: detail) else {
-                    throw TrustExceptionsError(line: number, reason: "failure \(Self.quoted(code)) cannot be excepted")  // not reached: checked above
+                    throw TrustExceptionsError(line: number, reason: "failure \(QuotedText.quoted(code)) cannot be excepted")  // not reached: checked above
                 }
                 failures.insert(failure)
             default:
@@ -234,9 +234,6 @@ public struct TrustExceptions: Hashable, Sendable {
         try close()
         self.entries = entries
     }
-
-    /// A word of the text quoted for an error message (bounded, see ``QuotedText``).
-    private static func quoted(_ word: String) -> String { QuotedText.quoted(word) }
 
     private static func digest(_ text: String) -> SHA256Digest? {
         guard text.utf8.count == 64, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
