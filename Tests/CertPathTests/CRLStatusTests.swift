@@ -179,7 +179,7 @@ struct CRLStatusTests {
             var policy = ValidationPolicy()
             policy.crls = CRLStore(crls)
             policy.undeterminedRevocationStatus = mode
-            return RevocationChecker(policy: policy, certificates: [])
+            return RevocationChecker.forPolicy(policy, certificates: [])
         }
         let other = F.certificate(issuer: F.name("Other CA"))
         let viaSigner = F.certificate(issuer: F.name("Other CA"),

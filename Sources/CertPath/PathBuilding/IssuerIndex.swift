@@ -93,9 +93,9 @@ struct IssuerIndex {
         let issuer = child.issuer
         var all: [Candidate] = []
         for s in stores.indices {
-            for index in stores[s].anchorIndices(named: issuer) {
+            stores[s].forEachAnchorIndex(named: issuer) { index in
                 let anchor = stores[s].entries[index].certificate
-                guard !isDistrusted(anchor), !all.contains(where: { $0.certificate.der == anchor.der }) else { continue }
+                guard !isDistrusted(anchor), !all.contains(where: { $0.certificate.der == anchor.der }) else { return }
                 all.append(Candidate(certificate: anchor, isAnchor: true))
             }
         }

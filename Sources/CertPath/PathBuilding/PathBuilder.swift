@@ -59,11 +59,16 @@ final class PathBuilder {
     /// Searches for a valid path from `leaf`. Afterwards ``trusted`` holds the first valid path found,
     /// or ``best`` the most useful failed attempt.
     func run(leaf: Certificate) {
-        _ = extend([leaf])
+        // One buffer for the whole search: a candidate is pushed before exploring above it and
+        // popped after. (An attempt keeping the path shares the buffer until the next push copies it.)
+        var path: [Certificate] = []
+        path.reserveCapacity(4)
+        path.append(leaf)
+        _ = extend(&path)
     }
 
-    /// Tries every candidate issuer of the top of `path`.
-    private func extend(_ path: [Certificate]) -> Exploration {
+    /// Tries every candidate issuer of the top of `path`; `path` is as given when it returns.
+    private func extend(_ path: inout [Certificate]) -> Exploration {
         let current = path[path.count - 1]
         // Further certificates this exploration may still add (anchor excluded).
         let remainingDepth = maximumIntermediates + 1 - path.count
@@ -128,7 +133,9 @@ final class PathBuilder {
                     continue
                 }
             }
-            let above = extend(path + [issuer])
+            path.append(issuer)
+            let above = extend(&path)
+            path.removeLast()
             if above.done { return above }
             outcome.reachedAnchor = outcome.reachedAnchor || above.reachedAnchor
             outcome.dependsOnPath = outcome.dependsOnPath || above.dependsOnPath

@@ -160,6 +160,22 @@ public struct TrustStore: Sendable {
         return group.filter { entries[$0].certificate.subject.isEquivalent(to: name) }
     }
 
+    /// Calls `body` with each index that ``anchorIndices(named:)`` returns, in the same order, without
+    /// building the list (the per-evaluation issuer lookup).
+    func forEachAnchorIndex(named name: Name, _ body: (Int) -> Void) {
+        guard !anchorsBySubject.isEmpty else { return }
+        if anchorIndicesInOrder.count <= 4 {
+            for index in anchorIndicesInOrder where entries[index].certificate.subject.isEquivalent(to: name) { body(index) }
+            return
+        }
+        if let group = anchorsBySubjectDER[DERBytesKey(name.der)] {
+            for index in group { body(index) }
+            return
+        }
+        guard let group = anchorsByKeyHash[name.normalizedKeyHash] else { return }
+        for index in group where entries[index].certificate.subject.isEquivalent(to: name) { body(index) }
+    }
+
     /// Distrusted certificates whose subject matches `name`.
     func distrustedCertificates(named name: NormalizedName) -> [Certificate] {
         (overriddenAnchorsBySubject[name] ?? []).map { entries[$0].certificate }

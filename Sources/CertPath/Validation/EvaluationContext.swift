@@ -7,11 +7,16 @@ final class EvaluationContext {
     private(set) var remaining: Budget
     /// The limit that ran out, which stops the search.
     private(set) var exhausted: BudgetLimit?
-    /// The first signature results, scanned (an evaluation usually checks two or three)…
-    private var recentSignatures: [(key: SignatureKey, outcome: SignatureOutcome)] = []
+    /// One remembered signature result.
+    private typealias SignatureEntry = (key: SignatureKey, outcome: SignatureOutcome)
+    /// The first two signature results, held inline (an evaluation usually checks two or three;
+    /// no allocation)…
+    private var firstSignatures: (SignatureEntry?, SignatureEntry?) = (nil, nil)
+    /// …the next ones, scanned…
+    private var recentSignatures: [SignatureEntry] = []
     /// …and the rest, hashed.
     private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
-    private static let scannedSignatures = 16
+    private static let scannedSignatures = 14
     /// The stores consulted, whose anchors' keys are already loaded (see ``TrustStore``).
     var anchorStores: [TrustStore] = []
     /// RFC 5280 6.3 revocation checking, shared with derived contexts; `nil` when the policy checks none.
@@ -29,7 +34,7 @@ final class EvaluationContext {
         self.validationTime = validationTime
         self.crypto = crypto
         remaining = policy.budget
-        revocation = RevocationChecker(policy: policy, certificates: certificates)
+        revocation = RevocationChecker.forPolicy(policy, certificates: certificates)
     }
 
     /// A context for validating a CRL issuer's certification path (RFC 5280 6.3.3 (f)) under `policy`:
@@ -41,6 +46,7 @@ final class EvaluationContext {
         crypto = parent.crypto
         remaining = parent.remaining
         exhausted = parent.exhausted
+        firstSignatures = parent.firstSignatures
         recentSignatures = parent.recentSignatures
         signatureMemo = parent.signatureMemo
         anchorStores = parent.anchorStores
@@ -51,6 +57,7 @@ final class EvaluationContext {
     func absorb(_ child: EvaluationContext) {
         remaining = child.remaining
         if let limit = child.exhausted { exhaust(limit) }
+        firstSignatures = child.firstSignatures
         recentSignatures = child.recentSignatures
         signatureMemo = child.signatureMemo
     }
@@ -135,6 +142,8 @@ final class EvaluationContext {
     /// The remembered outcome for `key`, if any.
     private func remembered(_ key: SignatureKey?) -> SignatureOutcome? {
         guard let key else { return nil }
+        if let entry = firstSignatures.0, entry.key == key { return entry.outcome }
+        if let entry = firstSignatures.1, entry.key == key { return entry.outcome }
         for entry in recentSignatures where entry.key == key { return entry.outcome }
         if !signatureMemo.isEmpty, let known = signatureMemo[key] { return known }
         return nil
@@ -153,8 +162,11 @@ final class EvaluationContext {
     /// Remembers `outcome` for `key` (nothing for `nil`).
     private func remember(_ key: SignatureKey?, _ outcome: SignatureOutcome) {
         guard let key else { return }
-        if recentSignatures.count < Self.scannedSignatures {
-            if recentSignatures.isEmpty { recentSignatures.reserveCapacity(4) }
+        if firstSignatures.0 == nil {
+            firstSignatures.0 = (key, outcome)
+        } else if firstSignatures.1 == nil {
+            firstSignatures.1 = (key, outcome)
+        } else if recentSignatures.count < Self.scannedSignatures {
             recentSignatures.append((key, outcome))
         } else {
             signatureMemo[key] = outcome

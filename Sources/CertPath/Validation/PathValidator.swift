@@ -43,9 +43,11 @@ struct PathValidator {
         var failures: [ValidationFailure] = []
         if let terminal { failures.append(terminal) }
 
-        // 6.1.2 Initialization. `prospective` is the path in RFC order: certificate 1 is issued by the anchor.
-        let prospective = Array(path.reversed())
-        let n = prospective.count
+        // 6.1.2 Initialization. Certificates are processed in RFC order: certificate i (1-based) is
+        // `path[n - i]`, certificate 1 being issued by the anchor. The path in that order is only
+        // materialized for revocation checking, which looks at the certificates above one.
+        let n = path.count
+        let prospective = anchor != nil && context.revocation != nil ? Array(path.reversed()) : []
         var maxPathLength = n
         var pathLengthSource: Certificate? = nil
         var constraints: [NameConstraints] = policy.initialNameConstraints.map { [$0] } ?? []
@@ -79,7 +81,8 @@ struct PathValidator {
             }
         }
 
-        for (index, certificate) in prospective.enumerated() {
+        for index in 0..<n {
+            let certificate = path[n - 1 - index]
             let i = index + 1
             let isLast = i == n
             let isSelfIssued = certificate.isSelfIssued
@@ -188,7 +191,9 @@ struct PathValidator {
 
         // The purpose: extended key usage, names, TLS key usage.
         failures.append(contentsOf: PurposeChecks.failures(path: path, anchor: anchor, policy: policy))
-        if anchor != nil, let mismatch = TrustEvaluation.pinFailure(policy, path + [anchor!]) { failures.append(mismatch) }
+        if let anchor, !policy.requiredKeyPins.isEmpty, let mismatch = TrustEvaluation.pinFailure(policy, path + [anchor]) {
+            failures.append(mismatch)
+        }
         if failures.isEmpty, anchor != nil, let check = policy.additionalCheck, let reason = check(path) {
             failures.append(.rejectedByCaller(reason))
         }

@@ -114,9 +114,18 @@ public struct PolicyProcessor: Sendable {
               graphNodeCount + policies.count <= limits.maximumNodes,
               graphEdgeCount + policies.count <= limits.maximumEdges else { return false }
         let atDepthOne = simpleGraph!.history.isEmpty
-        var level: [OID] = []
-        for policy in policies where !level.contains(policy) && (atDepthOne || simpleGraph!.deepest.contains(policy)) {
-            level.append(policy)
+        func isKept(_ index: Int) -> Bool {
+            let policy = policies[index]
+            return !policies[..<index].contains(policy) && (atDepthOne || simpleGraph!.deepest.contains(policy))
+        }
+        // The level is the certificate's list itself when every policy is kept (the usual case: no
+        // copy is made), else the policies kept, in order.
+        var level: [OID]
+        if policies.indices.allSatisfy(isKept) {
+            level = policies
+        } else {
+            level = []
+            for index in policies.indices where isKept(index) { level.append(policies[index]) }
         }
         graphNodeCount += level.count
         graphEdgeCount += level.count

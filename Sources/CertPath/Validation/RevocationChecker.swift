@@ -156,9 +156,14 @@ final class RevocationChecker {
     private var inProgress: [ObjectIdentifier: Signer] = [:]
 
     /// A checker for `policy`, or `nil` when the policy checks no revocation (no CRLs, and an
-    /// undetermined status does not reject).
-    init?(policy: ValidationPolicy, certificates: [Certificate]) {
+    /// undetermined status does not reject). (A factory rather than a failable initializer: a
+    /// class's failable initializer allocates the object before it can fail.)
+    static func forPolicy(_ policy: ValidationPolicy, certificates: [Certificate]) -> RevocationChecker? {
         guard !policy.crls.isEmpty || policy.undeterminedRevocationStatus == .reject else { return nil }
+        return RevocationChecker(policy: policy, certificates: certificates)
+    }
+
+    private init(policy: ValidationPolicy, certificates: [Certificate]) {
         crls = policy.crls
         mode = policy.undeterminedRevocationStatus
         self.certificates = certificates
