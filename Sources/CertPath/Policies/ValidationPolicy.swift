@@ -64,20 +64,37 @@ public struct AlgorithmProfile: Hashable, Sendable {
     /// Why `key` is refused, or `nil` when accepted.
     func refusal(of key: SubjectPublicKey) -> String? {
         switch key {
-        case .rsa:
-            let bits = key.bitLength ?? 0
-            if bits < minimumRSAModulusBits { return "RSA-\(bits) is below the minimum of \(minimumRSAModulusBits) bits" }
-            if requireRSAModulusMultipleOf8 && bits % 8 != 0 { return "RSA-\(bits) is not a multiple of 8 bits" }
-            return nil
-        case .ec(let curve, _):
-            return curveBits & curve.profileBit != 0 ? nil : "the curve \(curve.rawValue) is not allowed"
-        case .ed25519, .ed448:
-            return allowEdDSA ? nil : "EdDSA keys are not allowed"
-        case .dsa:
-            return allowDSA ? nil : "DSA keys are not allowed"
-        case .unsupported:
-            return "\(key.summary) keys are not supported"
+        case .rsa: return refusal(rsaModulusBits: key.bitLength ?? 0)
+        case .ec(let curve, _): return refusal(curve)
+        case .ed25519, .ed448: return eddsaRefusal
+        case .dsa: return allowDSA ? nil : "DSA keys are not allowed"
+        case .unsupported: return "\(key.summary) keys are not supported"
         }
+    }
+
+    /// Why the subject key of `certificate` is refused, or `nil` when accepted: ``refusal(of:)``,
+    /// with RSA, EC and EdDSA keys judged from the parsed layout (no key value is made).
+    func refusal(ofKeyOf certificate: Certificate) -> String? {
+        switch certificate.layout.subjectPublicKeyInfo.key {
+        case .rsa: return refusal(rsaModulusBits: certificate.rsaModulusBits ?? 0)
+        case .ec(let curve, _): return refusal(curve)
+        case .ed25519, .ed448: return eddsaRefusal
+        case .dsa, .unsupportedCurve, .unsupported: return refusal(of: certificate.subjectPublicKey)
+        }
+    }
+
+    private func refusal(rsaModulusBits bits: Int) -> String? {
+        if bits < minimumRSAModulusBits { return "RSA-\(bits) is below the minimum of \(minimumRSAModulusBits) bits" }
+        if requireRSAModulusMultipleOf8 && bits % 8 != 0 { return "RSA-\(bits) is not a multiple of 8 bits" }
+        return nil
+    }
+
+    private func refusal(_ curve: NamedCurve) -> String? {
+        curveBits & curve.profileBit != 0 ? nil : "the curve \(curve.rawValue) is not allowed"
+    }
+
+    private var eddsaRefusal: String? {
+        allowEdDSA ? nil : "EdDSA keys are not allowed"
     }
 
     /// Whether signatures with `algorithm` are accepted.

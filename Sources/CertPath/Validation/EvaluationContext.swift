@@ -102,18 +102,18 @@ final class EvaluationContext {
         let key = memoKey(ObjectIdentifier(child), issuer)
         if let known = remembered(key) { return known }
         guard spendSignatureCheck() else { return .budgetExhausted }
-        var preloaded: PublicKey? = nil
-        // By index: a copy of a store would retain its tables, shared by every thread.
-        for i in anchorStores.indices {
-            if let key = anchorStores[i].index.anchorKeys.key(for: issuer) {
-                preloaded = key
-                break
-            }
-        }
-        let outcome = crypto.verify(child, issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters,
-                                    preloadedKey: preloaded)
+        let outcome = crypto.verify(child, issuer: issuer, inheritedDSAParameters: inheritedDSAParameters) { anchorKey(of: issuer) }
         remember(key, outcome)
         return outcome
+    }
+
+    /// The key of `issuer` loaded with its store when it is an anchor of one, else `nil`.
+    private func anchorKey(of issuer: Certificate) -> PublicKey? {
+        // By index: a copy of a store would retain its tables, shared by every thread.
+        for i in anchorStores.indices {
+            if let key = anchorStores[i].index.anchorKeys.key(for: issuer) { return key }
+        }
+        return nil
     }
 
     /// Whether `crl`'s signature verifies with `signer`'s key (RFC 5280 6.3.3 (g), (h)); memoized and

@@ -54,13 +54,12 @@ struct PathValidator {
         var policyProcessor: PolicyProcessor? = anchor == nil ? nil : PolicyProcessor(pathLength: n, inputs: policy.policyInputs)
         var policyOutcome: PolicyOutcome? = nil
         var workingIssuer: Certificate? = anchor
-        // Each certificate's key is materialized once: it refers into the certificate's DER, and an
-        // anchor's DER is shared by every evaluation on every thread.
-        let anchorKey = anchor?.subjectPublicKey
-        var workingDSAParameters: DSAParameters? = anchorKey.flatMap(Self.dsaParameters)
+        // Keys are judged from each certificate's parsed layout, without making views into its DER
+        // (an anchor's DER is shared by every evaluation on every thread).
+        var workingDSAParameters: DSAParameters? = anchor?.dsaKeyParameters
 
-        if let anchor, let anchorKey {
-            if let refusal = policy.algorithms.refusal(of: anchorKey) {
+        if let anchor {
+            if let refusal = policy.algorithms.refusal(ofKeyOf: anchor) {
                 failures.append(.weakKey(anchor, key: refusal))
             }
             if policy.anchorEnforcement.validity { checkValidity(anchor, time, &failures) }
@@ -85,7 +84,9 @@ struct PathValidator {
             let certificate = path[n - 1 - index]
             let i = index + 1
             let isLast = i == n
-            let isSelfIssued = certificate.isSelfIssued
+            // Self-issued matters only for certificates 1..n-1 (6.1.3 (b), (c), (d)(1)(ii); 6.1.4 (h),
+            // (l)); the end entity's names are not compared (the comparison is the costly part).
+            let isSelfIssued = !isLast && certificate.isSelfIssued
 
             // 6.1.3 (a)(1): the signature, with the working public key.
             if let issuer = workingIssuer {
@@ -149,8 +150,7 @@ struct PathValidator {
             for rule in ProfileChecks.violations(certificate, at: isLast ? .endEntity : .intermediate, profile: policy.profile) {
                 failures.append(.profileViolation(certificate, rule))
             }
-            let key = certificate.subjectPublicKey
-            if let refusal = policy.algorithms.refusal(of: key) {
+            if let refusal = policy.algorithms.refusal(ofKeyOf: certificate) {
                 failures.append(.weakKey(certificate, key: refusal))
             }
             checkCriticalExtensions(certificate, &failures)
@@ -159,8 +159,8 @@ struct PathValidator {
             // 6.1.4 Preparation for certificate i+1.
             // (c)–(f): working issuer name and public key (DSA parameters inherited when absent).
             workingIssuer = certificate
-            if case .dsa(let parameters, _) = key {
-                if let parameters { workingDSAParameters = parameters }
+            if certificate.hasDSAKey {
+                if let parameters = certificate.dsaKeyParameters { workingDSAParameters = parameters }
             } else {
                 workingDSAParameters = nil
             }
@@ -213,11 +213,6 @@ struct PathValidator {
         for unknown in certificate.unrecognizedCriticalExtensions {
             failures.append(.unknownCriticalExtension(certificate, unknown.oid))
         }
-    }
-
-    static func dsaParameters(_ key: SubjectPublicKey) -> DSAParameters? {
-        if case .dsa(let parameters, _) = key { return parameters }
-        return nil
     }
 
     /// The policy-related extension values of a certificate (RFC 5280 6.1.3, 6.1.4 inputs).
