@@ -93,8 +93,7 @@ struct IssuerIndex {
         let issuer = child.issuer
         var all: [Candidate] = []
         for s in stores.indices {
-            stores[s].forEachAnchorIndex(named: issuer) { index in
-                let anchor = stores[s].entries[index].certificate
+            stores[s].forEachAnchor(named: issuer) { anchor in
                 guard !isDistrusted(anchor), !all.contains(where: { $0.certificate.der == anchor.der }) else { return }
                 all.append(Candidate(certificate: anchor, isAnchor: true))
             }

@@ -31,13 +31,14 @@ public struct TrustEntry: Hashable, Sendable {
 /// anchor with the same public key.
 public struct TrustStore: Sendable {
     /// Every entry, in insertion order.
-    public let entries: [TrustEntry]
-    /// The indexes below, in one shared object: copying a store (into a list of stores, an
-    /// evaluation) retains one reference instead of one per table.
+    public var entries: [TrustEntry] { index.entries }
+    /// The entries and their indexes, in one shared object: copying a store (into a list of
+    /// stores, an evaluation) retains one reference instead of one per table.
     let index: Index
 
-    /// A store's lookup tables (see the forwarding properties of ``TrustStore``).
+    /// A store's entries and lookup tables (see the forwarding properties of ``TrustStore``).
     final class Index: Sendable {
+        let entries: [TrustEntry]
         let anchorsBySubject: [NormalizedName: [Int]]
         let anchorsBySubjectDER: [DERBytesKey: [Int]]
         let anchorsByKeyHash: [Int: [Int]]
@@ -48,10 +49,11 @@ public struct TrustStore: Sendable {
         let leafTrust: [DERBytesKey: TrustKind]
         let anchorKeys: AnchorKeys
 
-        init(anchorsBySubject: [NormalizedName: [Int]], anchorsBySubjectDER: [DERBytesKey: [Int]], anchorsByKeyHash: [Int: [Int]],
+        init(entries: [TrustEntry], anchorsBySubject: [NormalizedName: [Int]], anchorsBySubjectDER: [DERBytesKey: [Int]], anchorsByKeyHash: [Int: [Int]],
              anchorIndicesInOrder: [Int], overriddenAnchorsBySubject: [NormalizedName: [Int]],
              distrustedCertificates: Set<DERBytesKey>, distrustedKeys: Set<DERBytesKey>, leafTrust: [DERBytesKey: TrustKind],
              anchorKeys: AnchorKeys) {
+            self.entries = entries
             self.anchorsBySubject = anchorsBySubject
             self.anchorsBySubjectDER = anchorsBySubjectDER
             self.anchorsByKeyHash = anchorsByKeyHash
@@ -61,6 +63,24 @@ public struct TrustStore: Sendable {
             self.distrustedKeys = distrustedKeys
             self.leafTrust = leafTrust
             self.anchorKeys = anchorKeys
+        }
+
+        /// See ``TrustStore/forEachAnchor(named:_:)``. (On the class, whose tables are read in
+        /// place: a store is shared by every evaluation on every thread.)
+        func forEachAnchor(named name: Name, _ body: (Certificate) -> Void) {
+            guard !anchorsBySubject.isEmpty else { return }
+            if anchorIndicesInOrder.count <= 4 {
+                for index in anchorIndicesInOrder where entries[index].certificate.subject.isEquivalent(to: name) {
+                    body(entries[index].certificate)
+                }
+                return
+            }
+            if let group = anchorsBySubjectDER[DERBytesKey(name.der)] {
+                for index in group { body(entries[index].certificate) }
+                return
+            }
+            guard let group = anchorsByKeyHash[name.normalizedKeyHash] else { return }
+            for index in group where entries[index].certificate.subject.isEquivalent(to: name) { body(entries[index].certificate) }
         }
     }
 
@@ -85,7 +105,6 @@ public struct TrustStore: Sendable {
 
     /// Creates a store from entries.
     public init(_ entries: [TrustEntry]) {
-        self.entries = entries
         var bySubject: [NormalizedName: [Int]] = [:]
         var overridden: [NormalizedName: [Int]] = [:]
         var distrusted = Set<DERBytesKey>(), distrustedKeys = Set<DERBytesKey>()
@@ -129,7 +148,7 @@ public struct TrustStore: Sendable {
                 if let loaded = try? PublicKey(key) { keys[ObjectIdentifier(certificate)] = (certificate, loaded) }
             }
         }
-        index = Index(anchorsBySubject: bySubject, anchorsBySubjectDER: bySubjectDER, anchorsByKeyHash: byKeyHash,
+        index = Index(entries: entries, anchorsBySubject: bySubject, anchorsBySubjectDER: bySubjectDER, anchorsByKeyHash: byKeyHash,
                       anchorIndicesInOrder: bySubject.values.flatMap { $0 }.sorted(), overriddenAnchorsBySubject: overridden,
                       distrustedCertificates: distrusted, distrustedKeys: distrustedKeys, leafTrust: leaf,
                       anchorKeys: AnchorKeys(keys))
@@ -160,20 +179,10 @@ public struct TrustStore: Sendable {
         return group.filter { entries[$0].certificate.subject.isEquivalent(to: name) }
     }
 
-    /// Calls `body` with each index that ``anchorIndices(named:)`` returns, in the same order, without
-    /// building the list (the per-evaluation issuer lookup).
-    func forEachAnchorIndex(named name: Name, _ body: (Int) -> Void) {
-        guard !anchorsBySubject.isEmpty else { return }
-        if anchorIndicesInOrder.count <= 4 {
-            for index in anchorIndicesInOrder where entries[index].certificate.subject.isEquivalent(to: name) { body(index) }
-            return
-        }
-        if let group = anchorsBySubjectDER[DERBytesKey(name.der)] {
-            for index in group { body(index) }
-            return
-        }
-        guard let group = anchorsByKeyHash[name.normalizedKeyHash] else { return }
-        for index in group where entries[index].certificate.subject.isEquivalent(to: name) { body(index) }
+    /// Calls `body` with each anchor whose subject matches `name`, in the order of
+    /// ``anchorIndices(named:)``, without building the list (the per-evaluation issuer lookup).
+    func forEachAnchor(named name: Name, _ body: (Certificate) -> Void) {
+        index.forEachAnchor(named: name, body)
     }
 
     /// Distrusted certificates whose subject matches `name`.
