@@ -64,6 +64,26 @@ struct EvaluationShortcutTests {
         if complete { #expect(kinds.isSuperset(of: ["RSA", "EC", "Ed25519", "Ed448", "DSA", "unsupported"]), "\(kinds)") }
     }
 
+    @Test("Extension presence and criticality kept as masks at parse time equal a scan of the extensions")
+    func extensionMasks() throws {
+        let (certificates, _) = try Self.corpus()
+        var criticalSeen = 0, unknownCriticalSeen = 0
+        for certificate in certificates {
+            let records = certificate.extensionRecords
+            for known in KnownExtension.allCases {
+                let scanned = records.first { $0.known == known }
+                #expect(certificate.isCritical(known) == scanned?.isCritical, "\(certificate) \(known)")
+                #expect(certificate.record(known) == scanned)
+                if scanned?.isCritical == true { criticalSeen += 1 }
+            }
+            let unknownCritical = records.contains { $0.known == nil && $0.isCritical }
+            #expect(certificate.hasUnrecognizedCriticalExtension == unknownCritical)
+            if unknownCritical { unknownCriticalSeen += 1 }
+        }
+        #expect(criticalSeen > 10)
+        #expect(unknownCriticalSeen > 0)
+    }
+
     /// The sample server certificate with its signature's last octet zeroed (so that a padding bit
     /// may be declared) and `unusedBits` declared in the signatureValue BIT STRING.
     static func server(zeroedLastOctet unusedBits: UInt8) throws -> Certificate {

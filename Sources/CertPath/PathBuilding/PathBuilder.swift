@@ -86,11 +86,13 @@ final class PathBuilder {
             if candidate.isAnchor {
                 explored += 1
                 let attempt = validator.validate(path: path, anchor: issuer)
-                record(attempt)
                 if attempt.isValid {
+                    // The search ends here: `best` (for reports of failed searches) is not needed.
+                    if context.policy.collectAllAttempts { attempts.append(attempt) }
                     trusted = attempt
                     return Exploration(done: true, reachedAnchor: true)
                 }
+                record(attempt)
                 if context.exhausted != nil { return Exploration(done: true, reachedAnchor: true) }
                 // An anchor whose key does not verify the top certificate's signature is no way up,
                 // whatever the path below: it does not count as reached, so the memo of certificates

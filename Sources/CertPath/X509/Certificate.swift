@@ -123,6 +123,11 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                             issuerUniqueID: nil, subjectUniqueID: nil, signature: 0..<0, subjectKeyIdentifier: nil,
                             authorityKeyIdentifier: nil, authorityKeyIdentifierHasIssuer: false)
         var extensions: [ExtensionRecord] = []
+        /// ``KnownExtension/bit`` of each known extension present, and of those marked critical.
+        var knownPresent: UInt16 = 0
+        var knownCritical: UInt16 = 0
+        /// Whether an extension CertPath does not know is marked critical.
+        var hasUnknownCritical = false
 
         static func == (a: Parsed, b: Parsed) -> Bool {
             a.tbs == b.tbs && a.version == b.version && a.signatureAlgorithm == b.signatureAlgorithm
@@ -131,6 +136,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 && a.signatureUnusedBits == b.signatureUnusedBits && a.basicConstraints == b.basicConstraints
                 && a.keyUsage == b.keyUsage && a.policyConstraints == b.policyConstraints
                 && a.inhibitAnyPolicy == b.inhibitAnyPolicy && a.layout == b.layout && a.extensions == b.extensions
+                && a.knownPresent == b.knownPresent && a.knownCritical == b.knownCritical && a.hasUnknownCritical == b.hasUnknownCritical
         }
     }
 
@@ -159,7 +165,12 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         reader.ascend(certificate)
         // The known extensions' syntax (RFC 5280 4.2.1, 4.2.2), each extnValue read as a document of its own.
         for index in parsed.extensions.indices {
-            guard let known = parsed.extensions[index].known else { continue }
+            guard let known = parsed.extensions[index].known else {
+                if parsed.extensions[index].isCritical { parsed.hasUnknownCritical = true }
+                continue
+            }
+            parsed.knownPresent |= known.bit
+            if parsed.extensions[index].isCritical { parsed.knownCritical |= known.bit }
             let value = reader.descend(to: parsed.extensions[index].value, depth: 0)
             try readKnownExtension(known, &reader, into: &parsed)
             reader.ascend(value)
@@ -383,12 +394,16 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// The record of a known extension, if present.
     func record(_ known: KnownExtension) -> ExtensionRecord? {
-        for record in extensionRecords where record.known == known { return record }
+        guard fields.knownPresent & known.bit != 0 else { return nil }
+        for record in fields.extensions where record.known == known { return record }
         return nil
     }
 
-    /// Whether a known extension is present and marked critical (`nil` when absent).
-    func isCritical(_ known: KnownExtension) -> Bool? { record(known)?.isCritical }
+    /// Whether a known extension is present and marked critical (`nil` when absent), from the
+    /// masks kept by parsing.
+    func isCritical(_ known: KnownExtension) -> Bool? {
+        fields.knownPresent & known.bit == 0 ? nil : fields.knownCritical & known.bit != 0
+    }
 
     /// Decodes a known extension from its validated extnValue.
     private func decode<T>(_ known: KnownExtension, _ read: (inout DERReader) throws(DERError) -> T) -> T? {
@@ -521,9 +536,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether some critical extension is one CertPath does not process.
-    var hasUnrecognizedCriticalExtension: Bool {
-        extensionRecords.contains { $0.isCritical && $0.known == nil }
-    }
+    var hasUnrecognizedCriticalExtension: Bool { fields.hasUnknownCritical }
 
     /// Whether issuer and subject are the same name under RFC 5280 7.1 ("self-issued", RFC 5280 6.1).
     public var isSelfIssued: Bool { issuer.isEquivalent(to: subject) }
