@@ -16,7 +16,7 @@ enum BatchCommand {
             Reads one chain per line of standard input as JSON:
               {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",
                "time": "RFC 3339", "purpose": "server" | "client"}
-            (leaf first; only "chain" is required) and writes one JSON result per input line, in input
+            (leaf first; only "chain" is required; null is no value) and writes one JSON result per input line, in input
             order, validating lines on all cores. Without "purpose", a line with "name" is a TLS server
             check and a line without it checks the path for any purpose. A line that cannot be read gets
             an error result ("status": "error"); the other lines are unaffected.
@@ -200,9 +200,11 @@ enum BatchCommand {
         }
         let chain = try certificates(object["chain"])
 
-        /// A string member; absent or `null` is `nil`.
+        /// A string member; `nil` when absent. `null` is an error like any other non-string: a
+        /// script whose lookup produced `null` must not get an evaluation without, say, a name check.
         func string(_ key: String, _ expected: String) throws(CLIError) -> String? {
-            guard let value = object[key], !(value is NSNull) else { return nil }
+            guard let value = object[key] else { return nil }
+            if value is NSNull { throw CLIError("\"\(key)\" is null: give \(expected), or leave the member out") }
             guard let text = value as? String else { throw CLIError("\"\(key)\" must be \(expected)") }
             return text
         }

@@ -248,6 +248,33 @@ import Testing
                                                           "\"purpose\" must be \"server\" or \"client\"", nil])
     }
 
+    /// Reviewer finding: `"name": null` counted as absent, so the line was checked for any purpose
+    /// and came back trusted (exit 0). A null member is now an error, like any other wrong type.
+    @Test func nullMembersAreErrors() throws {
+        let chain = try pem("rsa/server-chain.pem")
+        let input = [
+            "{\"chain\": \(try json(chain)), \"name\": null}",
+            "{\"chain\": \(try json(chain)), \"name\": \"server.customer1.example\", \"purpose\": null}",
+            "{\"chain\": \(try json(chain)), \"name\": \"server.customer1.example\", \"time\": null}",
+            "{\"chain\": null}",
+        ].joined(separator: "\n") + "\n"
+        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
+        #expect(run.status == 1)
+        let output = try results(run)
+        #expect(output.map { $0["status"] as? String } == ["error", "error", "error", "error"])
+        #expect(output.map { $0["trusted"] as? Bool } == [false, false, false, false])
+        #expect(output.prefix(3).map { $0["error"] as? String } == [
+            "\"name\" is null: give a string, or leave the member out",
+            "\"purpose\" is null: give \"server\" or \"client\", or leave the member out",
+            "\"time\" is null: give an RFC 3339 string, or leave the member out"])
+        #expect((output.last?["error"] as? String)?.contains("\"chain\"") == true)
+    }
+
+    /// A JSON string literal of `text`.
+    private func json(_ text: String) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
+    }
+
     @Test func allTrustedExitsZero() throws {
         let input = try line(["chain": try pem("ecdsa/server-chain.pem"), "name": "192.0.2.10", "time": CLI.time]) + "\n"
         let run = try CLI.run(["batch", "--anchors", "ecdsa/root.pem"], input: input)
