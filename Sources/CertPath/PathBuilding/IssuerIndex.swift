@@ -98,14 +98,12 @@ struct IssuerIndex {
                 all.append(Candidate(certificate: anchor, isAnchor: true))
             }
         }
-        // `child` itself is no candidate: the loop check would refuse it on any path.
         if let intermediatesBySubject {
-            for certificate in intermediatesBySubject[issuer.normalizedKey] ?? [] where certificate !== child {
+            for certificate in intermediatesBySubject[issuer.normalizedKey] ?? [] {
                 all.append(Candidate(certificate: certificate, isAnchor: false))
             }
         } else {
-            for (position, certificate) in intermediates.enumerated()
-            where certificate !== child && certificate.subject.isEquivalent(to: issuer) {
+            for (position, certificate) in intermediates.enumerated() where certificate.subject.isEquivalent(to: issuer) {
                 let repeated = intermediates[..<position].contains { $0 === certificate || $0.der == certificate.der }
                 if !repeated { all.append(Candidate(certificate: certificate, isAnchor: false)) }
             }
