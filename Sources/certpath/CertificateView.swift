@@ -57,6 +57,17 @@ enum CertificateView {
 
     // MARK: - Full form (show)
 
+    /// The RSASSA-PSS restriction of an id-RSASSA-PSS key (RFC 4055 3.3): `""` without parameters,
+    /// `"sha384, MGF1-sha384, salt ≥ 48"` with them; `nil` for other keys.
+    static func pssRestriction(_ key: SubjectPublicKeyInfo) -> String? {
+        guard key.isRestrictedToRSASSAPSS else { return nil }
+        switch key.rsassaPSSParameters {
+        case nil: return ""
+        case .rsaPSS(let hash, let salt)?: return "\(hash.rawValue), MGF1-\(hash.rawValue), salt ≥ \(salt)"
+        case _?: return "parameters CertPath does not verify (SHA-1 or other)"
+        }
+    }
+
     /// Every field and extension, one per line, for `show`.
     static func fullLines(_ certificate: Certificate) -> [String] {
         let key = certificate.subjectPublicKeyInfo
@@ -67,7 +78,7 @@ enum CertificateView {
             "version:             v\(certificate.version.rawValue)",
             "not before:          \(certificate.notBefore)\(certificate.validityUsesGeneralizedTime.notBefore ? " (GeneralizedTime)" : "")",
             "not after:           \(certificate.notAfter)\(certificate.validityUsesGeneralizedTime.notAfter ? " (GeneralizedTime)" : "")",
-            "public key:          \(key.key.summary)\(key.isRestrictedToRSASSAPSS ? " (RSASSA-PSS only)" : "")",
+            "public key:          \(key.key.summary)\(pssRestriction(key).map { " (RSASSA-PSS only\($0.isEmpty ? "" : ": " + $0))" } ?? "")",
             "key pin (sha256):    \(keyPin(certificate))",
             "signature algorithm: \(certificate.signatureAlgorithm)",
             "sha256 fingerprint:  \(fingerprint(certificate))",
@@ -102,6 +113,7 @@ enum CertificateView {
                 ("type", .string(key.key.summary)),
                 ("bits", .optional(key.key.bitLength)),
                 ("rsassaPSSOnly", .bool(key.isRestrictedToRSASSAPSS)),
+                ("rsassaPSSParameters", .optional(key.rsassaPSSParameters.map { _ in pssRestriction(key) ?? "" })),
             ])),
             ("keyPin", .string(keyPin(certificate))),
             ("signatureAlgorithm", .string(certificate.signatureAlgorithm.description)),

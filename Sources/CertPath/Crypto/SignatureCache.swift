@@ -154,8 +154,17 @@ public final class SignatureCache: Sendable {
         signature: ArraySlice<UInt8>, message: ArraySlice<UInt8>, algorithm: SignatureAlgorithm,
         spki: SubjectPublicKeyInfo, key: () throws(PublicKeyError) -> PublicKey
     ) throws(PublicKeyError) -> SignatureVerificationResult {
+        try verify(signature: signature, message: message, algorithm: algorithm, spkiDER: spki.der, key: key)
+    }
+
+    /// ``verify(signature:message:algorithm:spki:key:)`` with the SPKI as its DER bytes (the key
+    /// need not be decoded for a hit).
+    func verify(
+        signature: ArraySlice<UInt8>, message: ArraySlice<UInt8>, algorithm: SignatureAlgorithm,
+        spkiDER: ArraySlice<UInt8>, key: () throws(PublicKeyError) -> PublicKey
+    ) throws(PublicKeyError) -> SignatureVerificationResult {
         if case .unsupported = algorithm { return .unsupportedAlgorithm }
-        let cacheKey = Key(algorithm: algorithm, spki: spki.der, signature: signature, message: message)
+        let cacheKey = Key(algorithm: algorithm, spki: spkiDER, signature: signature, message: message)
         if contains(cacheKey) { return .verified }
         let outcome = try key().verify(signature: signature, message: message, algorithm: algorithm)
         if outcome == .verified { insert(cacheKey) }

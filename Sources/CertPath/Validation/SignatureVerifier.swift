@@ -26,82 +26,64 @@ public struct SignatureVerifier: Sendable {
     ///   - inheritedDSAParameters: the working public key parameters, for a DSA issuer key without
     ///     its own (RFC 5280 6.1.4 (f)).
     ///   - preloadedKey: `issuer`'s key if already loaded (a trust anchor's key, loaded with its
-    ///     store), used instead of the key cache or a fresh load; asked only when a key is needed.
+    ///     store), used instead of the key cache or a fresh load; asked only when a key is loaded.
     func verify(_ certificate: Certificate, issuer: Certificate, inheritedDSAParameters: DSAParameters?,
                 preloadedKey: () -> PublicKey? = { nil }) -> SignatureOutcome {
-        let algorithm = certificate.signatureAlgorithm
-        if let refusal = Self.refusal(unusedBits: certificate.signatureUnusedBits, algorithm: algorithm,
-                                      keyRestrictedToRSASSAPSS: issuer.layout.subjectPublicKeyInfo.isRestrictedToRSASSAPSS) {
-            return refusal
-        }
-        var missed: SignatureCache.Key? = nil
-        if let signatureCache, !issuer.hasDSAKeyWithoutParameters {
-            let key = SignatureCache.Key(algorithm: algorithm, spki: issuer.subjectPublicKeyInfoDER,
-                                         signature: certificate.signature, message: certificate.tbsCertificateBytes)
-            if signatureCache.contains(key) { return .valid }
-            missed = key
-        }
-        return verifyWithKey(signature: certificate.signature, message: certificate.tbsCertificateBytes, algorithm: algorithm,
-                             issuerKey: issuer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters,
-                             preloadedKey: preloadedKey(), storingSuccessAs: missed)
+        let layout = issuer.layout.subjectPublicKeyInfo
+        return check(signature: certificate.signature, unusedBits: certificate.signatureUnusedBits,
+                     message: certificate.tbsCertificateBytes, algorithm: certificate.signatureAlgorithm,
+                     spkiDER: issuer.subjectPublicKeyInfoDER,
+                     keyRefusal: SubjectPublicKeyInfo.refusal(of: certificate.signatureAlgorithm,
+                                                              restrictedToRSASSAPSS: layout.isRestrictedToRSASSAPSS,
+                                                              parameters: layout.rsassaPSSParameters),
+                     inheritsDSAParameters: issuer.hasDSAKeyWithoutParameters, issuerKey: { issuer.subjectPublicKeyInfo },
+                     inheritedDSAParameters: inheritedDSAParameters, preloadedKey: preloadedKey)
     }
 
     /// Verifies a SIGNED{…} structure (RFC 5280 4.1.1.3, 5.1.1.3): `signature` over `message` with `issuerKey`.
     func verifySignedData(signature: ArraySlice<UInt8>, unusedBits: UInt8, message: ArraySlice<UInt8>,
                           algorithm: SignatureAlgorithm, issuerKey: SubjectPublicKeyInfo,
                           inheritedDSAParameters: DSAParameters?, preloadedKey: PublicKey? = nil) -> SignatureOutcome {
-        if let refusal = Self.refusal(unusedBits: unusedBits, algorithm: algorithm, keyRestrictedToRSASSAPSS: issuerKey.isRestrictedToRSASSAPSS) {
-            return refusal
-        }
-        var missed: SignatureCache.Key? = nil
-        if let signatureCache, !issuerKey.key.isDSAWithoutParameters {
-            let key = SignatureCache.Key(algorithm: algorithm, spki: issuerKey.der, signature: signature, message: message)
-            if signatureCache.contains(key) { return .valid }
-            missed = key
-        }
-        return verifyWithKey(signature: signature, message: message, algorithm: algorithm, issuerKey: issuerKey,
-                             inheritedDSAParameters: inheritedDSAParameters, preloadedKey: preloadedKey, storingSuccessAs: missed)
+        check(signature: signature, unusedBits: unusedBits, message: message, algorithm: algorithm, spkiDER: issuerKey.der,
+              keyRefusal: issuerKey.refusal(of: algorithm), inheritsDSAParameters: issuerKey.key.isDSAWithoutParameters,
+              issuerKey: { issuerKey }, inheritedDSAParameters: inheritedDSAParameters, preloadedKey: { preloadedKey })
     }
 
-    /// The outcome decided before any key is needed: padding bits in the signature, an unsupported
-    /// algorithm, or a key restricted to RSASSA-PSS given another algorithm; `nil` to go on.
-    private static func refusal(unusedBits: UInt8, algorithm: SignatureAlgorithm, keyRestrictedToRSASSAPSS: Bool) -> SignatureOutcome? {
+    /// The one verification path. In order: what is decided before any key is needed (padding
+    /// bits, an unsupported algorithm, `keyRefusal`: RFC 4055 restrictions of the issuer's key), the
+    /// signature cache by SPKI bytes, then the key (preloaded, from the key cache or built from
+    /// `issuerKey`, made only then) and the check; a success is stored in the signature cache.
+    /// A DSA key inheriting its parameters depends on the path above it and bypasses both caches.
+    private func check(signature: ArraySlice<UInt8>, unusedBits: UInt8, message: ArraySlice<UInt8>, algorithm: SignatureAlgorithm,
+                       spkiDER: ArraySlice<UInt8>, keyRefusal: String?, inheritsDSAParameters: Bool,
+                       issuerKey: () -> SubjectPublicKeyInfo, inheritedDSAParameters: DSAParameters?,
+                       preloadedKey: () -> PublicKey?) -> SignatureOutcome {
         // Every supported algorithm signs whole bytes: padding bits mean a corrupted signature.
         guard unusedBits == 0 else { return .invalid }
         if case .unsupported = algorithm { return .unsupportedAlgorithm }
-        if keyRestrictedToRSASSAPSS {
-            guard case .rsaPSS = algorithm else { return .unusableKey("the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)") }
+        if let keyRefusal { return .unusableKey(keyRefusal) }
+        // A local function, not a closure value: nothing is allocated to capture the context.
+        func load() throws(PublicKeyError) -> PublicKey {
+            if inheritsDSAParameters { return try PublicKey(issuerKey().key, inheritedDSAParameters: inheritedDSAParameters) }
+            if let key = preloadedKey() { return key }
+            if let keyCache { return try keyCache.publicKey(for: issuerKey()) }
+            return try PublicKey(issuerKey())
         }
-        return nil
-    }
-
-    /// Loads `issuerKey` (preloaded, from the key cache or afresh) and verifies; a success is stored in
-    /// the signature cache as `storingSuccessAs` when given.
-    private func verifyWithKey(signature: ArraySlice<UInt8>, message: ArraySlice<UInt8>, algorithm: SignatureAlgorithm,
-                               issuerKey: SubjectPublicKeyInfo, inheritedDSAParameters: DSAParameters?, preloadedKey: PublicKey?,
-                               storingSuccessAs cacheKey: SignatureCache.Key?) -> SignatureOutcome {
         let result: SignatureVerificationResult
         do throws(PublicKeyError) {
-            let key: PublicKey
-            if issuerKey.key.isDSAWithoutParameters {
-                key = try PublicKey(issuerKey.key, inheritedDSAParameters: inheritedDSAParameters)
-            } else if let preloadedKey {
-                key = preloadedKey
-            } else if let keyCache {
-                key = try keyCache.publicKey(for: issuerKey)
+            if let signatureCache, !inheritsDSAParameters {
+                result = try signatureCache.verify(signature: signature, message: message, algorithm: algorithm, spkiDER: spkiDER, key: load)
             } else {
-                key = try PublicKey(issuerKey)
+                result = try load().verify(signature: signature, message: message, algorithm: algorithm)
             }
-            result = key.verify(signature: signature, message: message, algorithm: algorithm)
         } catch {
             return .unusableKey(error.description)
         }
-        if result == .verified, let cacheKey { signatureCache?.insert(cacheKey) }
         switch result {
         case .verified: return .valid
         case .invalidSignature, .malformedSignature: return .invalid
         case .unsupportedAlgorithm: return .unsupportedAlgorithm
-        case .algorithmKeyMismatch: return .unusableKey("the issuer's \(issuerKey.key.summary) key cannot verify \(algorithm)")
+        case .algorithmKeyMismatch: return .unusableKey("the issuer's \(issuerKey().key.summary) key cannot verify \(algorithm)")
         }
     }
 }

@@ -87,12 +87,51 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     /// Whether the algorithm is id-RSASSA-PSS: an RSA key that may only verify RSASSA-PSS
     /// signatures (RFC 4055 1.2, 3.1).
     public let isRestrictedToRSASSAPSS: Bool
+    /// The RSASSA-PSS-params of an id-RSASSA-PSS key that carries them (RFC 4055 3.1), which every
+    /// signature it verifies must match, with a salt at least as long (RFC 4055 3.3):
+    /// ``SignatureAlgorithm/rsaPSS(hash:saltLength:)``, or ``SignatureAlgorithm/unsupported(_:)``
+    /// for parameters CertPath does not verify (then no signature verifies); `nil` otherwise.
+    public let rsassaPSSParameters: SignatureAlgorithm?
 
     /// Creates the value from parts already validated.
-    public init(der: ArraySlice<UInt8>, key: SubjectPublicKey, isRestrictedToRSASSAPSS: Bool = false) {
+    public init(der: ArraySlice<UInt8>, key: SubjectPublicKey, isRestrictedToRSASSAPSS: Bool = false,
+                rsassaPSSParameters: SignatureAlgorithm? = nil) {
         self.der = der
         self.key = key
         self.isRestrictedToRSASSAPSS = isRestrictedToRSASSAPSS
+        self.rsassaPSSParameters = isRestrictedToRSASSAPSS ? rsassaPSSParameters : nil
+    }
+
+    /// Why this key may not verify a signature made with `algorithm` under RFC 4055, or `nil`:
+    /// an id-RSASSA-PSS key verifies only RSASSA-PSS signatures (1.2), and one with parameters only
+    /// signatures with its hash and mask generation function and a salt at least as long (3.3).
+    func refusal(of algorithm: SignatureAlgorithm) -> String? {
+        Self.refusal(of: algorithm, restrictedToRSASSAPSS: isRestrictedToRSASSAPSS, parameters: rsassaPSSParameters)
+    }
+
+    /// ``refusal(of:)`` for a key described by its restriction and parameters.
+    static func refusal(of algorithm: SignatureAlgorithm, restrictedToRSASSAPSS: Bool, parameters: SignatureAlgorithm?) -> String? {
+        guard restrictedToRSASSAPSS else { return nil }
+        guard case .rsaPSS(let hash, let saltLength) = algorithm else {
+            return "the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)"
+        }
+        switch parameters {
+        case nil:
+            return nil
+        case .rsaPSS(let keyHash, let minimumSaltLength)?:
+            if hash != keyHash {
+                return "the issuer's key is restricted to RSASSA-PSS with \(keyHash.rawValue) and MGF1-\(keyHash.rawValue), "
+                    + "the signature uses \(hash.rawValue) (RFC 4055 3.3)"
+            }
+            if saltLength < minimumSaltLength {
+                return "the issuer's key requires an RSASSA-PSS salt of at least \(minimumSaltLength) octets, "
+                    + "the signature's is \(saltLength) (RFC 4055 3.3)"
+            }
+            return nil
+        case _?:
+            return "the issuer's key is restricted to RSASSA-PSS parameters CertPath does not verify (it verifies SHA-256, "
+                + "SHA-384 or SHA-512 with MGF1 of the same hash), which every signature must match (RFC 4055 3.3)"
+        }
     }
 
     /// Parses a standalone DER SubjectPublicKeyInfo.
@@ -131,7 +170,8 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         }
         let key = try readKey(&reader, algorithm: oid, parameters: parameters, parametersStart: parametersStart, bits.bytes)
         reader.ascend(info)
-        return SubjectPublicKeyLayout(der: element.encoded, key: key.key, isRestrictedToRSASSAPSS: key.pssOnly)
+        return SubjectPublicKeyLayout(der: element.encoded, key: key.key, isRestrictedToRSASSAPSS: key.pssOnly,
+                                      rsassaPSSParameters: key.pssParameters)
     }
 
     /// The key algorithms told apart by ``readKey(_:algorithm:parameters:parametersStart:_:)``.
@@ -152,7 +192,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     /// (RFC 3279 2.3, RFC 4055 1.2, RFC 5480 2, RFC 8410 4).
     private static func readKey(
         _ r: inout DERReader, algorithm oid: DERElement, parameters: DERElement?, parametersStart: Int, _ keyBytes: Range<Int>
-    ) throws(DERError) -> (key: SubjectPublicKeyLayout.Key, pssOnly: Bool) {
+    ) throws(DERError) -> (key: SubjectPublicKeyLayout.Key, pssOnly: Bool, pssParameters: SignatureAlgorithm?) {
         let keyElement = DERElement(tag: .bitString, offset: keyBytes.lowerBound, value: keyBytes)
         // Reads `r` in place (a reader passed by value would be copied).
         func positive(_ e: DERElement, _ what: String) throws(DERError) -> Range<Int> {
@@ -166,6 +206,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         switch keyAlgorithms.first(where: { $0.key == key })?.algorithm {
         case .rsa?, .rsassaPSS?:
             let isRSA = keyAlgorithms[0].key == key
+            var pssParameters: SignatureAlgorithm? = nil
             if isRSA {
                 guard let parameters, parameters.tag == .null, parameters.value.isEmpty else {
                     throw DERError(.invalidValue, at: parametersStart, expected: "NULL parameters for rsaEncryption (RFC 3279 2.3.1)")
@@ -176,7 +217,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
                     throw DERError(.invalidValue, at: parameters.offset, expected: "absent or RSASSA-PSS-params for id-RSASSA-PSS keys")
                 }
                 let scope = r.descend(to: parameters.encoded, depth: r.depth + 1)
-                _ = try SignatureAlgorithm.readPSSParameters(&r, oid: KnownOID.rsassaPSS, "id-RSASSA-PSS key")
+                pssParameters = try SignatureAlgorithm.readPSSParameters(&r, oid: KnownOID.rsassaPSS, "id-RSASSA-PSS key")
                 r.ascend(scope)
             }
             let inner = try r.descend(into: keyElement, "RSAPublicKey")
@@ -188,7 +229,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             try r.ascend(sequence, "RSAPublicKey")
             try r.finish("RSAPublicKey")
             r.ascend(inner)
-            return (rsa, !isRSA)
+            return (rsa, !isRSA, pssParameters)
         case .dsa?:
             var dsaParameters: SubjectPublicKeyLayout.DSAParameters? = nil
             if let parameters {
@@ -208,7 +249,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             try r.finish("DSAPublicKey")
             let y = try positive(element, "DSA public key")
             r.ascend(inner)
-            return (.dsa(parameters: dsaParameters, publicKey: y), false)
+            return (.dsa(parameters: dsaParameters, publicKey: y), false, nil)
         case .ecPublicKey?:
             guard let parameters else {
                 throw DERError(.invalidValue, at: parametersStart, expected: "ECParameters namedCurve (RFC 5480 2.1.1)")
@@ -219,7 +260,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             try r.validateObjectIdentifier(parameters, "namedCurve")
             let curveKey = r.withUnsafeBytes(of: parameters.value) { ShortOIDKey($0) }
             guard let curve = curves.first(where: { $0.key == curveKey })?.curve else {
-                return (.unsupportedCurve(parameters.value), false)
+                return (.unsupportedCurve(parameters.value), false, nil)
             }
             let length = curve.coordinateLength
             let validPoint: Bool
@@ -231,7 +272,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             guard _fastPath(validPoint) else {
                 throw DERError(.invalidValue, at: keyBytes.lowerBound, expected: "SEC 1 \(curve.rawValue) point (RFC 5480 2.2)")
             }
-            return (.ec(curve, point: keyBytes), false)
+            return (.ec(curve, point: keyBytes), false, nil)
         case .ed25519?, .ed448?:
             let is25519 = keyAlgorithms[3].key == key
             guard _fastPath(parameters == nil) else {
@@ -240,9 +281,9 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             guard _fastPath(keyBytes.count == (is25519 ? 32 : 57)) else {
                 throw DERError(.invalidValue, at: keyBytes.lowerBound, expected: "\(is25519 ? 32 : 57)-byte EdDSA public key (RFC 8410 4)")
             }
-            return (is25519 ? .ed25519(keyBytes) : .ed448(keyBytes), false)
+            return (is25519 ? .ed25519(keyBytes) : .ed448(keyBytes), false, nil)
         case nil:
-            return (.unsupported(algorithm: oid.value), false)
+            return (.unsupported(algorithm: oid.value), false, nil)
         }
     }
 }
@@ -272,6 +313,8 @@ struct SubjectPublicKeyLayout: Hashable, Sendable {
     let der: Range<Int>
     let key: Key
     let isRestrictedToRSASSAPSS: Bool
+    /// See ``SubjectPublicKeyInfo/rsassaPSSParameters``.
+    let rsassaPSSParameters: SignatureAlgorithm?
 
     /// The key with views into `bytes` (the buffer the offsets are indices of).
     func subjectPublicKey(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKey {
@@ -291,6 +334,7 @@ struct SubjectPublicKeyLayout: Hashable, Sendable {
 
     /// The SubjectPublicKeyInfo with views into `bytes`.
     func materialize(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKeyInfo {
-        SubjectPublicKeyInfo(der: bytes[der], key: subjectPublicKey(bytes), isRestrictedToRSASSAPSS: isRestrictedToRSASSAPSS)
+        SubjectPublicKeyInfo(der: bytes[der], key: subjectPublicKey(bytes), isRestrictedToRSASSAPSS: isRestrictedToRSASSAPSS,
+                             rsassaPSSParameters: rsassaPSSParameters)
     }
 }

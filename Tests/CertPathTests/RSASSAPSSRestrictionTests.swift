@@ -1,0 +1,60 @@
+@testable import CertPath
+import Testing
+
+/// RFC 4055: an id-RSASSA-PSS key verifies only RSASSA-PSS signatures (1.2); one that carries
+/// RSASSA-PSS-params only signatures with its hash and mask generation function and a salt at least
+/// as long (3.3). Vectors: `TestVectors/pss-restricted` (see its generate.py); OpenSSL 3 agrees on
+/// every one (`openssl verify -partial_chain -CAfile root.pem -untrusted <ca> <leaf>`). A reviewer
+/// found the parameters ignored: a SHA-256 signature by a key restricted to SHA-384 was trusted.
+@Suite("RSASSA-PSS key restrictions (RFC 4055 1.2, 3.3)")
+struct RSASSAPSSRestrictionTests {
+    static func vector(_ file: String) throws -> Certificate {
+        try TestCertificates.all("pss-restricted/" + file)[0]
+    }
+
+    static let wrongAlgorithm = "the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)"
+    static let unsupportedParameters = "the issuer's key is restricted to RSASSA-PSS parameters CertPath does not verify (it verifies "
+        + "SHA-256, SHA-384 or SHA-512 with MGF1 of the same hash), which every signature must match (RFC 4055 3.3)"
+
+    /// (CA, leaf variant, expected refusal of the CA's key; `nil`: trusted).
+    static let cases: [(String, String, String?)] = [
+        ("sha384-48", "pss-sha384-48", nil),
+        ("sha384-48", "pss-sha384-64", nil),
+        ("sha384-48", "pss-sha384-32", "the issuer's key requires an RSASSA-PSS salt of at least 48 octets, the signature's is 32 (RFC 4055 3.3)"),
+        ("sha384-48", "pss-sha256-32", "the issuer's key is restricted to RSASSA-PSS with sha384 and MGF1-sha384, the signature uses sha256 (RFC 4055 3.3)"),
+        ("sha384-48", "pkcs1-sha256", wrongAlgorithm),
+        ("any", "pss-sha384-48", nil), ("any", "pss-sha384-32", nil), ("any", "pss-sha256-32", nil),
+        ("any", "pkcs1-sha256", wrongAlgorithm),
+        ("sha1", "pss-sha384-48", unsupportedParameters), ("sha1", "pss-sha256-32", unsupportedParameters),
+        ("sha1", "pkcs1-sha256", wrongAlgorithm),
+    ]
+
+    @Test("Signatures by restricted keys", arguments: cases)
+    func restriction(_ ca: String, _ variant: String, _ refusal: String?) throws {
+        let leaf = try Self.vector("leaf-\(ca)-\(variant).pem"), intermediate = try Self.vector("ca-\(ca).pem")
+        for verifier in [SignatureVerifier(keyCache: nil), SignatureVerifier(signatureCache: SignatureCache())] {
+            for _ in 0..<2 {  // the second time from the caches
+                let result = TrustEvaluation(leaf: leaf, intermediates: [intermediate], trustStore: TrustStore(anchors: [try Self.vector("root.pem")]),
+                                             policy: try .server(hostname: "pss.test"), validationTime: TestCertificates.validationTime,
+                                             signatureVerifier: verifier).evaluate()
+                if let refusal {
+                    #expect(result.primaryFailure == .unusablePublicKey(leaf, reason: refusal))
+                } else {
+                    #expect(result.primaryFailure == nil, "\(String(describing: result.primaryFailure))")
+                }
+            }
+        }
+    }
+
+    @Test("The key's parameters are read from its SubjectPublicKeyInfo")
+    func parametersParsed() throws {
+        #expect(try Self.vector("ca-sha384-48.pem").subjectPublicKeyInfo.rsassaPSSParameters == .rsaPSS(hash: .sha384, saltLength: 48))
+        #expect(try Self.vector("ca-any.pem").subjectPublicKeyInfo.rsassaPSSParameters == nil)
+        #expect(try Self.vector("ca-any.pem").subjectPublicKeyInfo.isRestrictedToRSASSAPSS)
+        guard case .unsupported? = try Self.vector("ca-sha1.pem").subjectPublicKeyInfo.rsassaPSSParameters else {
+            Issue.record("empty RSASSA-PSS-params (SHA-1) should be unsupported parameters")
+            return
+        }
+        #expect(try Self.vector("root.pem").subjectPublicKeyInfo.rsassaPSSParameters == nil)
+    }
+}
