@@ -31,13 +31,13 @@ public struct TrustEntry: Hashable, Sendable {
 /// anchor with the same public key.
 public struct TrustStore: Sendable {
     /// Every entry, in insertion order.
-    public var entries: [TrustEntry] { index.entries }
-    /// The entries and their indexes, in one shared object: copying a store (into a list of
+    public var entries: [TrustEntry] { storage.entries }
+    /// The entries and their lookup tables, in one shared object: copying a store (into a list of
     /// stores, an evaluation) retains one reference instead of one per table.
-    let index: Index
+    let storage: Storage
 
     /// A store's entries and lookup tables (see the forwarding properties of ``TrustStore``).
-    final class Index: Sendable {
+    final class Storage: Sendable {
         let entries: [TrustEntry]
         let anchorsBySubject: [NormalizedName: [Int]]
         let anchorsBySubjectDER: [DERBytesKey: [Int]]
@@ -65,43 +65,43 @@ public struct TrustStore: Sendable {
             self.anchorKeys = anchorKeys
         }
 
-        /// See ``TrustStore/forEachAnchor(named:_:)``. (On the class, whose tables are read in
-        /// place: a store is shared by every evaluation on every thread.)
-        func forEachAnchor(named name: Name, _ body: (Certificate) -> Void) {
+        /// Calls `body` with the index in ``entries`` of each anchor whose subject matches `name`
+        /// (RFC 5280 7.1), in entry order; the key is computed only when no anchor's subject is
+        /// encoded exactly as `name`. (On the class, whose tables are read in place: a store is
+        /// shared by every evaluation on every thread.)
+        func forEachAnchorIndex(named name: Name, _ body: (Int) -> Void) {
             guard !anchorsBySubject.isEmpty else { return }
             if anchorIndicesInOrder.count <= 4 {
-                for index in anchorIndicesInOrder where entries[index].certificate.subject.isEquivalent(to: name) {
-                    body(entries[index].certificate)
-                }
+                for index in anchorIndicesInOrder where entries[index].certificate.subject.isEquivalent(to: name) { body(index) }
                 return
             }
             if let group = anchorsBySubjectDER[DERBytesKey(name.der)] {
-                for index in group { body(entries[index].certificate) }
+                for index in group { body(index) }
                 return
             }
             guard let group = anchorsByKeyHash[name.normalizedKeyHash] else { return }
-            for index in group where entries[index].certificate.subject.isEquivalent(to: name) { body(entries[index].certificate) }
+            for index in group where entries[index].certificate.subject.isEquivalent(to: name) { body(index) }
         }
     }
 
-    var anchorsBySubject: [NormalizedName: [Int]] { index.anchorsBySubject }
+    var anchorsBySubject: [NormalizedName: [Int]] { storage.anchorsBySubject }
     /// The same groups as ``anchorsBySubject``, also reachable by the exact DER of each anchor's
     /// subject: the common lookup (an issuer name encoded as its anchor's subject) needs no key.
-    var anchorsBySubjectDER: [DERBytesKey: [Int]] { index.anchorsBySubjectDER }
+    var anchorsBySubjectDER: [DERBytesKey: [Int]] { storage.anchorsBySubjectDER }
     /// Anchor indices by ``Name/normalizedKeyHash`` of their subject (groups whose hashes collide
     /// merged, in entry order): other names are looked up without building a key.
-    var anchorsByKeyHash: [Int: [Int]] { index.anchorsByKeyHash }
+    var anchorsByKeyHash: [Int: [Int]] { storage.anchorsByKeyHash }
     /// Every anchor's index, in entry order (a small store is scanned instead of hashed).
-    var anchorIndicesInOrder: [Int] { index.anchorIndicesInOrder }
+    var anchorIndicesInOrder: [Int] { storage.anchorIndicesInOrder }
     /// Anchors (or anchor-or-leaf entries) that a distrusted entry overrides, by subject: kept so
     /// that a search reaching them can say "distrusted" instead of "issuer not found".
-    var overriddenAnchorsBySubject: [NormalizedName: [Int]] { index.overriddenAnchorsBySubject }
-    var distrustedCertificates: Set<DERBytesKey> { index.distrustedCertificates }
-    var distrustedKeys: Set<DERBytesKey> { index.distrustedKeys }
-    var leafTrust: [DERBytesKey: TrustKind] { index.leafTrust }
+    var overriddenAnchorsBySubject: [NormalizedName: [Int]] { storage.overriddenAnchorsBySubject }
+    var distrustedCertificates: Set<DERBytesKey> { storage.distrustedCertificates }
+    var distrustedKeys: Set<DERBytesKey> { storage.distrustedKeys }
+    var leafTrust: [DERBytesKey: TrustKind] { storage.leafTrust }
     /// The anchors' public keys, loaded when the store is made (a trust anchor is a name and a
     /// public key, RFC 5280 6.1.1 (d)), so no evaluation loads them again.
-    var anchorKeys: AnchorKeys { index.anchorKeys }
+    var anchorKeys: AnchorKeys { storage.anchorKeys }
 
     /// Creates a store from entries.
     public init(_ entries: [TrustEntry]) {
@@ -148,10 +148,10 @@ public struct TrustStore: Sendable {
                 if let loaded = try? PublicKey(key) { keys[ObjectIdentifier(certificate)] = (certificate, loaded) }
             }
         }
-        index = Index(entries: entries, anchorsBySubject: bySubject, anchorsBySubjectDER: bySubjectDER, anchorsByKeyHash: byKeyHash,
-                      anchorIndicesInOrder: bySubject.values.flatMap { $0 }.sorted(), overriddenAnchorsBySubject: overridden,
-                      distrustedCertificates: distrusted, distrustedKeys: distrustedKeys, leafTrust: leaf,
-                      anchorKeys: AnchorKeys(keys))
+        storage = Storage(entries: entries, anchorsBySubject: bySubject, anchorsBySubjectDER: bySubjectDER, anchorsByKeyHash: byKeyHash,
+                          anchorIndicesInOrder: bySubject.values.flatMap { $0 }.sorted(), overriddenAnchorsBySubject: overridden,
+                          distrustedCertificates: distrusted, distrustedKeys: distrustedKeys, leafTrust: leaf,
+                          anchorKeys: AnchorKeys(keys))
     }
 
     /// A store whose every certificate is an anchor.
@@ -167,22 +167,18 @@ public struct TrustStore: Sendable {
         (anchorsBySubject[name] ?? []).map { entries[$0].certificate }
     }
 
-    /// Indices in ``entries`` of the anchors whose subject matches `name` (RFC 5280 7.1); the key
-    /// is computed only when no anchor's subject is encoded exactly as `name`.
+    /// Indices in ``entries`` of the anchors whose subject matches `name` (RFC 5280 7.1), in entry order.
     func anchorIndices(named name: Name) -> [Int] {
-        guard !anchorsBySubject.isEmpty else { return [] }
-        if anchorIndicesInOrder.count <= 4 {
-            return anchorIndicesInOrder.filter { entries[$0].certificate.subject.isEquivalent(to: name) }
-        }
-        if let group = anchorsBySubjectDER[DERBytesKey(name.der)] { return group }
-        guard let group = anchorsByKeyHash[name.normalizedKeyHash] else { return [] }
-        return group.filter { entries[$0].certificate.subject.isEquivalent(to: name) }
+        var indices: [Int] = []
+        storage.forEachAnchorIndex(named: name) { indices.append($0) }
+        return indices
     }
 
     /// Calls `body` with each anchor whose subject matches `name`, in the order of
     /// ``anchorIndices(named:)``, without building the list (the per-evaluation issuer lookup).
     func forEachAnchor(named name: Name, _ body: (Certificate) -> Void) {
-        index.forEachAnchor(named: name, body)
+        let storage = self.storage
+        storage.forEachAnchorIndex(named: name) { body(storage.entries[$0].certificate) }
     }
 
     /// Distrusted certificates whose subject matches `name`.

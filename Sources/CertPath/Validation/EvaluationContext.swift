@@ -16,6 +16,7 @@ final class EvaluationContext {
     private var recentSignatures: [SignatureEntry] = []
     /// …and the rest, hashed.
     private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
+    /// 16 results scanned in all: the two inline ones and these.
     private static let scannedSignatures = 14
     /// The stores consulted, whose anchors' keys are already loaded (see ``TrustStore``).
     var anchorStores: [TrustStore] = []
@@ -111,7 +112,7 @@ final class EvaluationContext {
     private func anchorKey(of issuer: Certificate) -> PublicKey? {
         // By index: a copy of a store would retain its tables, shared by every thread.
         for i in anchorStores.indices {
-            if let key = anchorStores[i].index.anchorKeys.key(for: issuer) { return key }
+            if let key = anchorStores[i].storage.anchorKeys.key(for: issuer) { return key }
         }
         return nil
     }
@@ -131,8 +132,9 @@ final class EvaluationContext {
     // A signature is identified by the signed object and the verifying key (not the issuing
     // certificate: in a cross-signed mesh many certificates carry one key, and the answer is the
     // same); keys that inherit DSA parameters depend on the path above them and are never memoized.
-    // (Plain functions rather than one taking a closure: a closure would retain what it captures,
-    // the anchor among them, on every check.)
+    // (Plain functions rather than one taking the check as a closure: a closure stored or passed
+    // on would retain what it captures, the anchor among them, on every check. The anchor-key
+    // closure given to the verifier is non-escaping and called only when a key is loaded.)
 
     /// The memo key of a signature by `signer`'s key, `nil` when the key inherits DSA parameters.
     private func memoKey(_ signed: ObjectIdentifier, _ signer: Certificate) -> SignatureKey? {

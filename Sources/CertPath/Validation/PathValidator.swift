@@ -112,7 +112,7 @@ struct PathValidator {
             }
 
             // (b), (c): name constraints, except for self-issued intermediates.
-            if !(isSelfIssued && !isLast) {
+            if !isSelfIssued {  // (never set for the end entity)
                 for nameConstraints in constraints {
                     var remaining = context.nameConstraintComparisons
                     let result = NameConstraintsChecker.check(

@@ -369,13 +369,13 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// The domain parameters of a DSA subject key that carries them; `nil` for any other key.
     var dsaKeyParameters: DSAParameters? {
         guard case .dsa(let parameters?, _) = layout.subjectPublicKeyInfo.key else { return nil }
-        return DSAParameters(p: der[parameters.p], q: der[parameters.q], g: der[parameters.g])
+        return parameters.materialize(der[...])
     }
     /// The RSA modulus length in bits (RFC 8017 3.1), read in place; `nil` for any other key.
     var rsaModulusBits: Int? {
         guard case .rsa(let modulus, _) = layout.subjectPublicKeyInfo.key else { return nil }
         guard !modulus.isEmpty else { return 0 }
-        return (modulus.count - 1) * 8 + (8 - der[modulus.lowerBound].leadingZeroBitCount)
+        return SubjectPublicKey.bitLength(octets: modulus.count, leading: der[modulus.lowerBound])
     }
     /// The subject public key, decoded (what ``subjectPublicKeyInfo`` holds as `key`).
     var subjectPublicKey: SubjectPublicKey { layout.subjectPublicKeyInfo.subjectPublicKey(der[...]) }

@@ -52,16 +52,22 @@ public enum SubjectPublicKey: Hashable, Sendable {
         switch self {
         case .rsa(let modulus, _):
             guard let first = modulus.first else { return 0 }
-            return (modulus.count - 1) * 8 + (8 - first.leadingZeroBitCount)
+            return Self.bitLength(octets: modulus.count, leading: first)
         case .ec(let curve, _):
             return curve == .p521 ? 521 : curve.coordinateLength * 8
         case .ed25519: return 256
         case .ed448: return 456
         case .dsa(let parameters, _):
             guard let p = parameters?.p, let first = p.first else { return nil }
-            return (p.count - 1) * 8 + (8 - first.leadingZeroBitCount)
+            return Self.bitLength(octets: p.count, leading: first)
         case .unsupported: return nil
         }
+    }
+
+    /// The length in bits of a positive big-endian integer of `octets` octets whose first is `leading`
+    /// (at least 1 octet, minimal encoding).
+    static func bitLength(octets: Int, leading: UInt8) -> Int {
+        (octets - 1) * 8 + (8 - leading.leadingZeroBitCount)
     }
 
     /// `RSA-2048`, `EC P-256`, `Ed25519`, `unsupported 1.2.840.10040.4.1`.
@@ -294,6 +300,11 @@ struct SubjectPublicKeyLayout: Hashable, Sendable {
     /// Offsets of DSA domain parameters.
     struct DSAParameters: Hashable, Sendable {
         let p: Range<Int>, q: Range<Int>, g: Range<Int>
+
+        /// The parameters with views into `bytes`.
+        func materialize(_ bytes: ArraySlice<UInt8>) -> CertPath.DSAParameters {
+            CertPath.DSAParameters(p: bytes[p], q: bytes[q], g: bytes[g])
+        }
     }
 
     /// The decoded key, as offsets (mirrors ``SubjectPublicKey``).
@@ -324,7 +335,7 @@ struct SubjectPublicKeyLayout: Hashable, Sendable {
         case .ed25519(let raw): return .ed25519(bytes[raw])
         case .ed448(let raw): return .ed448(bytes[raw])
         case .dsa(let parameters, let y):
-            return .dsa(parameters: parameters.map { CertPath.DSAParameters(p: bytes[$0.p], q: bytes[$0.q], g: bytes[$0.g]) }, publicKey: bytes[y])
+            return .dsa(parameters: parameters.map { $0.materialize(bytes) }, publicKey: bytes[y])
         case .unsupportedCurve(let curve):
             return .unsupported(algorithm: KnownOID.ecPublicKey, curve: OID(validatedEncoding: bytes[curve]))
         case .unsupported(let algorithm):
