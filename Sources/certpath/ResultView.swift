@@ -111,7 +111,10 @@ enum ResultView {
             ]
             attempts = report.attempts
         }
-        if explain { members.append(("attempts", .array(attempts.map(attemptJSON)))) }
+        if explain {
+            members.append(("attempts", .array(attempts.map(attemptJSON))))
+            members.append(("attemptsNotListed", .int(result.statistics.unrecordedAttempts)))
+        }
         return members
     }
 
@@ -149,7 +152,9 @@ enum ResultView {
         }
         lines.append("validation time: \(evaluation.validationTime?.description ?? "now"), profile: \(evaluation.policy.profile.rawValue)")
         if explain {
-            lines.append("attempts (\(attempts.count)):")
+            let unlisted = result.statistics.unrecordedAttempts
+            lines.append(unlisted == 0 ? "attempts (\(attempts.count)):"
+                         : "attempts (the first \(attempts.count) of \(attempts.count + unlisted); the rest are not listed):")
             if attempts.isEmpty { lines.append("  none recorded") }
             for (number, attempt) in attempts.enumerated() {
                 let ending = attempt.isValid ? "valid" : attempt.anchor == nil ? "no trust anchor reached" : "reaches a trust anchor"

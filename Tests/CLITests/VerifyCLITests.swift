@@ -224,6 +224,25 @@ import TestSupport
         #expect(json["attempts"] == nil, "attempts only with --explain")
     }
 
+    /// Reviewer finding: `--explain` on a cross-signed mesh printed every attempt (648 MB of JSON,
+    /// 2.3 GB of memory for 3,540 certificates); the first 100 are listed and the rest counted.
+    @Test func explainListsABoundedNumberOfAttempts() throws {
+        let mesh = ["verify", "../pathbuilding/full-mesh/leaf.pem", "--intermediates", "../pathbuilding/full-mesh/intermediates.pem",
+                    "--anchors", "../pathbuilding/full-mesh/root.pem", "--server", "mesh.test", "--at", CLI.time, "--explain"]
+        let json = try CLI.run(mesh + ["--json"]).json()
+        #expect(try field(json, "attempts", as: [Any].self).count == 100)
+        let notListed = try field(json, "attemptsNotListed", as: Int.self)
+        #expect(notListed > 1_000)
+        let human = try CLI.run(mesh)
+        #expect(human.status == 1)
+        #expect(human.stdout.contains("attempts (the first 100 of \(100 + notListed); the rest are not listed):"))
+        #expect(human.stdout.components(separatedBy: "\n  attempt ").count - 1 == 100)
+        // Few attempts: all listed, none counted.
+        let small = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", "rsa/root.pem", "--server", "server.customer1.example",
+                                 "--at", CLI.time, "--json", "--explain"]).json()
+        #expect(try field(small, "attemptsNotListed", as: Int.self) == 0)
+    }
+
     @Test func untrustedJSONSchemaWithAttempts() throws {
         let run = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", "rsa/root.pem", "--server", "www.customer2.example",
                                "--at", CLI.time, "--json", "--explain"])

@@ -145,3 +145,34 @@ struct EvaluationShortcutTests {
                 == .selfSignedNotTrusted(leaf))
     }
 }
+
+/// Reviewer finding: `--explain` on a cross-signed mesh printed hundreds of thousands of attempts
+/// (648 MB of JSON, 2.3 GB of memory); the attempts kept are now bounded.
+@Suite("Recorded attempts are bounded")
+struct RecordedAttemptsTests {
+    @Test("A mesh that makes thousands of attempts keeps the first 100 and counts the rest")
+    func meshAttemptsBounded() throws {
+        // TestVectors/pathbuilding/full-mesh: six CAs each certified by every other; the leaf is expired,
+        // so every path to the root fails and the search tries them all.
+        let leaf = try TestCertificates.all("pathbuilding/full-mesh/leaf.pem")[0]
+        let intermediates = try TestCertificates.all("pathbuilding/full-mesh/intermediates.pem")
+        let root = try TestCertificates.all("pathbuilding/full-mesh/root.pem")[0]
+        var policy = try ValidationPolicy.server(hostname: "mesh.test")
+        func evaluate() -> TrustResult {
+            TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: [root]),
+                            policy: policy, validationTime: TestCertificates.validationTime).evaluate()
+        }
+        let plain = evaluate()
+        policy.collectAllAttempts = true
+        let collected = evaluate()
+        let report = try #require(collected.report)
+        #expect(report.attempts.count == ValidationPolicy.recordedAttemptsLimit)
+        #expect(collected.statistics.unrecordedAttempts > 1_000)
+        // Collecting changes nothing else: the same verdict, best attempt and work.
+        #expect(collected.primaryFailure == .expired(leaf, notAfter: leaf.notAfter, validationTime: TestCertificates.validationTime))
+        #expect(collected.primaryFailure == plain.primaryFailure)
+        #expect(report.bestAttempt.certificates == plain.report?.bestAttempt.certificates)
+        #expect(collected.statistics.buildSteps == plain.statistics.buildSteps)
+        #expect(plain.statistics.unrecordedAttempts == 0 && plain.report?.attempts.isEmpty == true)
+    }
+}

@@ -115,7 +115,8 @@ public struct TrustEvaluation: Sendable {
         let builder = PathBuilder(context: context, index: IssuerIndex(stores: stores, intermediates: intermediates))
         builder.run(leaf: leaf)
         let statistics = context.statistics(prunedExplorations: builder.prunedExplorations,
-                                            skippedCandidates: builder.skippedCandidates)
+                                            skippedCandidates: builder.skippedCandidates,
+                                            unrecordedAttempts: builder.unrecordedAttempts)
         if let trusted = builder.trusted, let anchor = trusted.anchor {
             return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, policyOutcome: trusted.policyOutcome,
                                                    acceptedFailures: [], attempts: builder.attempts)).with(statistics)

@@ -11,6 +11,9 @@ public struct EvaluationStatistics: Hashable, Sendable {
     /// Issuer candidates not entered because no chain of names leads from them to a trust anchor
     /// (after the first such candidate of a certificate, which is entered for the diagnosis).
     public var skippedCandidates = 0
+    /// Attempted paths not kept because ``ValidationPolicy/recordedAttemptsLimit`` were already
+    /// (with ``ValidationPolicy/collectAllAttempts``).
+    public var unrecordedAttempts = 0
 
     /// No work.
     public init() {}

@@ -34,6 +34,8 @@ final class PathBuilder {
     private(set) var prunedExplorations = 0
     /// Candidates skipped because no chain of names leads from them to an anchor.
     private(set) var skippedCandidates = 0
+    /// Attempts not kept in ``attempts`` (beyond ``ValidationPolicy/recordedAttemptsLimit``).
+    private(set) var unrecordedAttempts = 0
     /// The intermediates from which names lead to an anchor; computed when first needed (only for a
     /// certificate with more than one intermediate candidate).
     private lazy var reachingAnAnchorByName = index.intermediatesReachingAnAnchorByName()
@@ -88,7 +90,7 @@ final class PathBuilder {
                 let attempt = validator.validate(path: path, anchor: issuer)
                 if attempt.isValid {
                     // The search ends here: `best` (for reports of failed searches) is not needed.
-                    if context.policy.collectAllAttempts { attempts.append(attempt) }
+                    keep(attempt)
                     trusted = attempt
                     return Exploration(done: true, reachedAnchor: true)
                 }
@@ -163,9 +165,19 @@ final class PathBuilder {
     }
 
     private func record(_ attempt: PathAttempt) {
-        if context.policy.collectAllAttempts { attempts.append(attempt) }
+        keep(attempt)
         if let current = best, Self.score(current) >= Self.score(attempt) { return }
         best = attempt
+    }
+
+    /// Adds `attempt` to ``attempts`` when the policy collects them, up to the limit (then counts it).
+    private func keep(_ attempt: PathAttempt) {
+        guard context.policy.collectAllAttempts else { return }
+        if attempts.count < ValidationPolicy.recordedAttemptsLimit {
+            attempts.append(attempt)
+        } else {
+            unrecordedAttempts += 1
+        }
     }
 
     /// Attempt ordering for reports (higher is better): paths ending at an anchor first, then fewer

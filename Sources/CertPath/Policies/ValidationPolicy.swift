@@ -248,12 +248,18 @@ public struct ValidationPolicy: Sendable {
         get { storage.publicSuffixList }
         _modify { yield &uniqueStorage().publicSuffixList }
     }
+    /// The most attempted paths ``collectAllAttempts`` keeps (100): a hostile cross-signed mesh
+    /// makes hundreds of thousands within the budget, and each holds its path and failures.
+    public static let recordedAttemptsLimit = 100
+
     /// Work limits.
     public var budget: Budget {
         get { storage.budget }
         _modify { yield &uniqueStorage().budget }
     }
-    /// Keep every attempted path in the result (for `--explain`); off by default.
+    /// Keep the attempted paths in the result (for `--explain`): the first
+    /// ``recordedAttemptsLimit`` in search order, the others counted in
+    /// ``EvaluationStatistics/unrecordedAttempts``; off by default.
     public var collectAllAttempts: Bool {
         get { storage.collectAllAttempts }
         _modify { yield &uniqueStorage().collectAllAttempts }

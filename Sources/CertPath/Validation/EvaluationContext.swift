@@ -81,13 +81,14 @@ final class EvaluationContext {
     }
 
     /// The work done so far.
-    func statistics(prunedExplorations: Int, skippedCandidates: Int) -> EvaluationStatistics {
+    func statistics(prunedExplorations: Int, skippedCandidates: Int, unrecordedAttempts: Int) -> EvaluationStatistics {
         var statistics = EvaluationStatistics()
         statistics.signatureChecks = policy.budget.signatureChecks - remaining.signatureChecks
         statistics.buildSteps = policy.budget.buildSteps - remaining.buildSteps
         statistics.nameConstraintComparisons = policy.budget.nameConstraintComparisons - remaining.nameConstraintComparisons
         statistics.prunedExplorations = prunedExplorations
         statistics.skippedCandidates = skippedCandidates
+        statistics.unrecordedAttempts = unrecordedAttempts
         return statistics
     }
 
