@@ -5,8 +5,15 @@
 public enum Diagnostics {
     /// One failure in plain words, naming the certificate and the evidence.
     public static func describe(_ failure: ValidationFailure) -> String {
-        func name(_ certificate: Certificate) -> String {
-            certificate.subject.isEmpty ? "the certificate with serial \(certificate.serialNumberHex)" : certificate.subject.description
+        describe(failure, listedUnder: nil)
+    }
+
+    /// ``describe(_:)``, or, for a line already headed by `certificate`, calling it "this
+    /// certificate" instead of repeating its subject.
+    static func describe(_ failure: ValidationFailure, listedUnder certificate: Certificate?) -> String {
+        func name(_ c: Certificate) -> String {
+            if let certificate, c === certificate { return "this certificate" }
+            return c.subject.isEmpty ? "the certificate with serial \(c.serialNumberHex)" : c.subject.description
         }
         switch failure {
         case .expired(let c, let notAfter, let time):
@@ -18,6 +25,7 @@ public enum Diagnostics {
         case .selfSignedNotTrusted(let c):
             return "\(name(c)) is self-signed and not trusted"
         case .noTrustedAnchor(let c):
+            if let certificate, c === certificate { return "the path ends at this root, which is not a trusted anchor" }
             return "the path ends at the root \(name(c)), which is not a trusted anchor"
         case .hostnameMismatch(_, let reference, let presented):
             let names = presented.isEmpty ? "no DNS or IP names" : presented.joined(separator: ", ")
@@ -62,7 +70,7 @@ public enum Diagnostics {
         case .nameConstraintViolation(let c, let violation):
             return "a name of \(name(c)) violates its issuers' name constraints: \(violation)"
         case .policyRequired(let failure):
-            return "the certificate policies of the path do not satisfy the required policies: \(failure)"
+            return describe(failure)
         case .unknownCriticalExtension(let c, let oid):
             return "\(name(c)) has a critical extension CertPath does not process (\(oid))"
         case .profileViolation(let c, let rule):
@@ -81,6 +89,38 @@ public enum Diagnostics {
             return "path building stopped: the \(limit.rawValue) limit was reached"
         case .rejectedByCaller(let reason):
             return "refused by the application: \(reason)"
+        }
+    }
+
+    /// Plain words for a certificate-policy failure (RFC 5280 6.1.3 (d)–(f), 6.1.4 (a), 6.1.5 (g);
+    /// certificates numbered as in RFC 5280 6.1: 1 is the one the trust anchor issued).
+    static func describe(_ failure: PolicyFailure) -> String {
+        switch failure {
+        case .explicitPolicyRequired(let i):
+            return "an explicit certificate policy is required, and no policy is valid for the path at certificate \(i) "
+                + "(counted from the trust anchor; RFC 5280 6.1.3 (f))"
+        case .noAcceptablePolicy(let allowed):
+            switch allowed {
+            case .anyPolicy:
+                return "an explicit certificate policy is required, and no policy is acceptable here (the initial policy set "
+                    + "is empty; RFC 5280 6.1.5 (g))"
+            case .policies([]):
+                return "an explicit certificate policy is required, and no policy is valid for the path (RFC 5280 6.1.5 (g))"
+            case .policies(let policies):
+                return "the path is valid only for certificate policies not acceptable here (\(policies.map(\.description).sorted().joined(separator: ", "))); "
+                    + "an acceptable one is required (RFC 5280 6.1.5 (g))"
+            }
+        case .anyPolicyInMapping(let i):
+            return "certificate \(i) (counted from the trust anchor) maps a policy from or to anyPolicy, which policyMappings "
+                + "must not do (RFC 5280 6.1.4 (a))"
+        case .graphTooLarge(let i, let bound):
+            let what: String
+            switch bound {
+            case .nodes(let limit): what = "\(limit) nodes"
+            case .edges(let limit): what = "\(limit) edges"
+            }
+            return "certificate policy processing stopped at certificate \(i) (counted from the trust anchor): the policy graph "
+                + "would exceed \(what), a resource bound"
         }
     }
 }

@@ -102,7 +102,8 @@ public struct UntrustedReport: Sendable {
     public var summary: String {
         var lines = [Diagnostics.describe(primaryFailure)]
         for report in certificateReports {
-            let status = report.failures.isEmpty ? "ok" : report.failures.map(Diagnostics.describe).joined(separator: "; ")
+            let status = report.failures.isEmpty ? "ok"
+                : report.failures.map { Diagnostics.describe($0, listedUnder: report.certificate) }.joined(separator: "; ")
             lines.append("  \(report.role): \(report.certificate.subject): \(status)")
         }
         for failure in pathFailures where failure != primaryFailure { lines.append("  path: \(Diagnostics.describe(failure))") }

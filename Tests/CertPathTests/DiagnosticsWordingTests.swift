@@ -1,0 +1,41 @@
+@testable import CertPath
+import Testing
+
+/// Reviewer findings on the plain-words output: a policy failure printed a Swift enum
+/// (`anyPolicyInMapping(certificateIndex: 1)`), and each summary line repeated the subject it is
+/// headed by.
+@Suite("Diagnostics wording")
+struct DiagnosticsWordingTests {
+    @Test("Certificate policy failures in plain words, with the RFC clause", arguments: [
+        (PolicyFailure.anyPolicyInMapping(certificateIndex: 1),
+         "certificate 1 (counted from the trust anchor) maps a policy from or to anyPolicy, which policyMappings must not do (RFC 5280 6.1.4 (a))"),
+        (.explicitPolicyRequired(certificateIndex: 2),
+         "an explicit certificate policy is required, and no policy is valid for the path at certificate 2 (counted from the trust anchor; RFC 5280 6.1.3 (f))"),
+        (.noAcceptablePolicy(authoritiesConstrainedPolicySet: .policies([])),
+         "an explicit certificate policy is required, and no policy is valid for the path (RFC 5280 6.1.5 (g))"),
+        (.noAcceptablePolicy(authoritiesConstrainedPolicySet: .policies(["1.2.3", "1.2.4"])),
+         "the path is valid only for certificate policies not acceptable here (1.2.3, 1.2.4); an acceptable one is required (RFC 5280 6.1.5 (g))"),
+        (.graphTooLarge(certificateIndex: 3, exceeded: .nodes(10_000)),
+         "certificate policy processing stopped at certificate 3 (counted from the trust anchor): the policy graph would exceed 10000 nodes, a resource bound"),
+    ])
+    func policyFailures(_ failure: PolicyFailure, _ text: String) {
+        #expect(Diagnostics.describe(.policyRequired(failure)) == text)
+    }
+
+    @Test("A summary line names its certificate once")
+    func summaryNamesOnce() throws {
+        let result = SamplePKI.server(SamplePKI.rsaExpired).evaluate()
+        let report = try #require(result.report)
+        let lines = report.summary.split(separator: "\n").map(String.init)
+        let subject = SamplePKI.rsaExpired.subject.description
+        #expect(lines[0] == "\(subject) expired at 2021-01-01T00:00:00Z (validation time 2026-06-01T00:00:00Z)")
+        #expect(lines[1] == "  end entity: \(subject): this certificate expired at 2021-01-01T00:00:00Z (validation time 2026-06-01T00:00:00Z)")
+        // A failure about another certificate, listed under the path's top, still names it.
+        let untrustedRoot = SamplePKI.server(SamplePKI.rsaServer, intermediates: [SamplePKI.rsaIntermediate, SamplePKI.rsaRoot],
+                                             anchors: [SamplePKI.certificate("ecdsa/root.pem")]).evaluate()
+        let rootLine = try #require(untrustedRoot.report?.summary.split(separator: "\n").last { $0.contains("not a trusted anchor") })
+        #expect(rootLine.hasSuffix("the path ends at this root, which is not a trusted anchor"))
+        #expect(Diagnostics.describe(.noTrustedAnchor(SamplePKI.rsaRoot))
+                == "the path ends at the root \(SamplePKI.rsaRoot.subject), which is not a trusted anchor")
+    }
+}
