@@ -35,7 +35,7 @@ public struct SignatureVerifier: Sendable {
                      spkiDER: issuer.subjectPublicKeyInfoDER,
                      keyRefusal: SubjectPublicKeyInfo.refusal(of: certificate.signatureAlgorithm,
                                                               restrictedToRSASSAPSS: layout.isRestrictedToRSASSAPSS,
-                                                              parameters: layout.rsassaPSSParameters),
+                                                              parameters: layout.rsassaPSSParameters(issuer.der[...])),
                      inheritsDSAParameters: issuer.hasDSAKeyWithoutParameters, issuerKey: { issuer.subjectPublicKeyInfo },
                      inheritedDSAParameters: inheritedDSAParameters, preloadedKey: preloadedKey)
     }

@@ -119,8 +119,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         var policyConstraints: PolicyConstraints? = nil
         var inhibitAnyPolicy: Int? = nil
         var layout = Layout(serialNumber: 0..<0, signatureAlgorithm: 0..<0, issuer: 0..<0, subject: 0..<0,
-                            subjectPublicKeyInfo: SubjectPublicKeyLayout(der: 0..<0, key: .ed25519(0..<0),
-                                                                         isRestrictedToRSASSAPSS: false, rsassaPSSParameters: nil),
+                            subjectPublicKeyInfo: SubjectPublicKeyLayout(der: 0..<0, key: .ed25519(0..<0), isRestrictedToRSASSAPSS: false),
                             issuerUniqueID: nil, subjectUniqueID: nil, signature: 0..<0, subjectKeyIdentifier: nil,
                             authorityKeyIdentifier: nil, authorityKeyIdentifierHasIssuer: false)
         var extensions: [ExtensionRecord] = []

@@ -176,8 +176,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         }
         let key = try readKey(&reader, algorithm: oid, parameters: parameters, parametersStart: parametersStart, bits.bytes)
         reader.ascend(info)
-        return SubjectPublicKeyLayout(der: element.encoded, key: key.key, isRestrictedToRSASSAPSS: key.pssOnly,
-                                      rsassaPSSParameters: key.pssParameters)
+        return SubjectPublicKeyLayout(der: element.encoded, key: key.key, isRestrictedToRSASSAPSS: key.pssOnly)
     }
 
     /// The key algorithms told apart by ``readKey(_:algorithm:parameters:parametersStart:_:)``.
@@ -198,7 +197,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     /// (RFC 3279 2.3, RFC 4055 1.2, RFC 5480 2, RFC 8410 4).
     private static func readKey(
         _ r: inout DERReader, algorithm oid: DERElement, parameters: DERElement?, parametersStart: Int, _ keyBytes: Range<Int>
-    ) throws(DERError) -> (key: SubjectPublicKeyLayout.Key, pssOnly: Bool, pssParameters: SignatureAlgorithm?) {
+    ) throws(DERError) -> (key: SubjectPublicKeyLayout.Key, pssOnly: Bool) {
         let keyElement = DERElement(tag: .bitString, offset: keyBytes.lowerBound, value: keyBytes)
         // Reads `r` in place (a reader passed by value would be copied).
         func positive(_ e: DERElement, _ what: String) throws(DERError) -> Range<Int> {
@@ -212,7 +211,6 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         switch keyAlgorithms.first(where: { $0.key == key })?.algorithm {
         case .rsa?, .rsassaPSS?:
             let isRSA = keyAlgorithms[0].key == key
-            var pssParameters: SignatureAlgorithm? = nil
             if isRSA {
                 guard let parameters, parameters.tag == .null, parameters.value.isEmpty else {
                     throw DERError(.invalidValue, at: parametersStart, expected: "NULL parameters for rsaEncryption (RFC 3279 2.3.1)")
@@ -223,7 +221,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
                     throw DERError(.invalidValue, at: parameters.offset, expected: "absent or RSASSA-PSS-params for id-RSASSA-PSS keys")
                 }
                 let scope = r.descend(to: parameters.encoded, depth: r.depth + 1)
-                pssParameters = try SignatureAlgorithm.readPSSParameters(&r, oid: KnownOID.rsassaPSS, "id-RSASSA-PSS key")
+                _ = try SignatureAlgorithm.readPSSParameters(&r, oid: KnownOID.rsassaPSS, "id-RSASSA-PSS key")
                 r.ascend(scope)
             }
             let inner = try r.descend(into: keyElement, "RSAPublicKey")
@@ -235,7 +233,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             try r.ascend(sequence, "RSAPublicKey")
             try r.finish("RSAPublicKey")
             r.ascend(inner)
-            return (rsa, !isRSA, pssParameters)
+            return (rsa, !isRSA)
         case .dsa?:
             var dsaParameters: SubjectPublicKeyLayout.DSAParameters? = nil
             if let parameters {
@@ -255,7 +253,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             try r.finish("DSAPublicKey")
             let y = try positive(element, "DSA public key")
             r.ascend(inner)
-            return (.dsa(parameters: dsaParameters, publicKey: y), false, nil)
+            return (.dsa(parameters: dsaParameters, publicKey: y), false)
         case .ecPublicKey?:
             guard let parameters else {
                 throw DERError(.invalidValue, at: parametersStart, expected: "ECParameters namedCurve (RFC 5480 2.1.1)")
@@ -266,7 +264,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             try r.validateObjectIdentifier(parameters, "namedCurve")
             let curveKey = r.withUnsafeBytes(of: parameters.value) { ShortOIDKey($0) }
             guard let curve = curves.first(where: { $0.key == curveKey })?.curve else {
-                return (.unsupportedCurve(parameters.value), false, nil)
+                return (.unsupportedCurve(parameters.value), false)
             }
             let length = curve.coordinateLength
             let validPoint: Bool
@@ -278,7 +276,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             guard _fastPath(validPoint) else {
                 throw DERError(.invalidValue, at: keyBytes.lowerBound, expected: "SEC 1 \(curve.rawValue) point (RFC 5480 2.2)")
             }
-            return (.ec(curve, point: keyBytes), false, nil)
+            return (.ec(curve, point: keyBytes), false)
         case .ed25519?, .ed448?:
             let is25519 = keyAlgorithms[3].key == key
             guard _fastPath(parameters == nil) else {
@@ -287,9 +285,9 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             guard _fastPath(keyBytes.count == (is25519 ? 32 : 57)) else {
                 throw DERError(.invalidValue, at: keyBytes.lowerBound, expected: "\(is25519 ? 32 : 57)-byte EdDSA public key (RFC 8410 4)")
             }
-            return (is25519 ? .ed25519(keyBytes) : .ed448(keyBytes), false, nil)
+            return (is25519 ? .ed25519(keyBytes) : .ed448(keyBytes), false)
         case nil:
-            return (.unsupported(algorithm: oid.value), false, nil)
+            return (.unsupported(algorithm: oid.value), false)
         }
     }
 }
@@ -324,8 +322,29 @@ struct SubjectPublicKeyLayout: Hashable, Sendable {
     let der: Range<Int>
     let key: Key
     let isRestrictedToRSASSAPSS: Bool
-    /// See ``SubjectPublicKeyInfo/rsassaPSSParameters``.
-    let rsassaPSSParameters: SignatureAlgorithm?
+
+    /// ``SubjectPublicKeyInfo/rsassaPSSParameters``, read again from the validated DER in `bytes`
+    /// (the buffer the offsets are indices of). Not kept in the layout: only id-RSASSA-PSS keys have
+    /// them, and the layout is copied with every parsed certificate.
+    func rsassaPSSParameters(_ bytes: ArraySlice<UInt8>) -> SignatureAlgorithm? {
+        guard isRestrictedToRSASSAPSS else { return nil }
+        var reader = DERReader(bytes)
+        do throws(DERError) {
+            return try reader.within(der, depth: 0) { (r: inout DERReader) throws(DERError) -> SignatureAlgorithm? in
+                try r.sequence("SubjectPublicKeyInfo") { (info: inout DERReader) throws(DERError) -> SignatureAlgorithm? in
+                    let parameters = try info.sequence("AlgorithmIdentifier") { (a: inout DERReader) throws(DERError) -> SignatureAlgorithm? in
+                        _ = try a.readObjectIdentifier("algorithm")
+                        guard !a.isAtEnd else { return nil }
+                        return try SignatureAlgorithm.readPSSParameters(&a, oid: KnownOID.rsassaPSS, "id-RSASSA-PSS key")
+                    }
+                    _ = try info.readBitString("subjectPublicKey")
+                    return parameters
+                }
+            }
+        } catch {
+            return .unsupported(KnownOID.rsassaPSS)  // unreachable: the layout was read from these bytes
+        }
+    }
 
     /// The key with views into `bytes` (the buffer the offsets are indices of).
     func subjectPublicKey(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKey {
@@ -346,6 +365,6 @@ struct SubjectPublicKeyLayout: Hashable, Sendable {
     /// The SubjectPublicKeyInfo with views into `bytes`.
     func materialize(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKeyInfo {
         SubjectPublicKeyInfo(der: bytes[der], key: subjectPublicKey(bytes), isRestrictedToRSASSAPSS: isRestrictedToRSASSAPSS,
-                             rsassaPSSParameters: rsassaPSSParameters)
+                             rsassaPSSParameters: rsassaPSSParameters(bytes))
     }
 }
