@@ -30,12 +30,15 @@ public struct SignatureVerifier: Sendable {
     func verify(_ certificate: Certificate, issuer: Certificate, inheritedDSAParameters: DSAParameters?,
                 preloadedKey: () -> PublicKey? = { nil }) -> SignatureOutcome {
         let layout = issuer.layout.subjectPublicKeyInfo
+        // Only a key restricted to RSASSA-PSS can refuse; its parameters are read again from its DER
+        // (for any other key no view of it is made: an anchor's DER is shared by every thread).
+        let keyRefusal = layout.isRestrictedToRSASSAPSS
+            ? SubjectPublicKeyInfo.refusal(of: certificate.signatureAlgorithm, restrictedToRSASSAPSS: true,
+                                           parameters: layout.rsassaPSSParameters(issuer.der[...]))
+            : nil
         return check(signature: certificate.signature, unusedBits: certificate.signatureUnusedBits,
                      message: certificate.tbsCertificateBytes, algorithm: certificate.signatureAlgorithm,
-                     spkiDER: issuer.subjectPublicKeyInfoDER,
-                     keyRefusal: SubjectPublicKeyInfo.refusal(of: certificate.signatureAlgorithm,
-                                                              restrictedToRSASSAPSS: layout.isRestrictedToRSASSAPSS,
-                                                              parameters: layout.rsassaPSSParameters(issuer.der[...])),
+                     spkiDER: issuer.subjectPublicKeyInfoDER, keyRefusal: keyRefusal,
                      inheritsDSAParameters: issuer.hasDSAKeyWithoutParameters, issuerKey: { issuer.subjectPublicKeyInfo },
                      inheritedDSAParameters: inheritedDSAParameters, preloadedKey: preloadedKey)
     }
