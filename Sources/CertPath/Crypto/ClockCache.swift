@@ -47,7 +47,9 @@ struct ClockCache<Key: Hashable, Value> {
             return nil
         }
         statistics.hits += 1
-        slots[slot].referenced = true
+        // Written only when it changes: a hot entry's slot is then only read, and its cache line is
+        // not pulled from one core to another by every hit.
+        if !slots[slot].referenced { slots[slot].referenced = true }
         return slots[slot].value
     }
 
