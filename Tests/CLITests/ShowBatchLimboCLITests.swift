@@ -165,7 +165,7 @@ import Testing
     /// RFC 8259 8.1: lines must be UTF-8. A UTF-16 line (which the JSON parser would take) must not
     /// slip past the duplicate-member rule: before, its last "name" silently won.
     @Test func linesMustBeUTF8() throws {
-        let object = "{\"chain\":\(String(decoding: try JSONSerialization.data(withJSONObject: [try pem("rsa/server-chain.pem")]), as: UTF8.self).dropFirst().dropLast()),"
+        let object = "{\"chain\":\(try json(try pem("rsa/server-chain.pem"))),"
             + "\"name\":\"evil.example\",\"name\":\"server.customer1.example\",\"time\":\"2026-06-01T00:00:00Z\"}"
         // UTF-16LE: each ASCII character followed by a NUL byte (valid UTF-8, so it passes as a String).
         var utf16: [UInt8] = []
@@ -233,8 +233,7 @@ import Testing
     /// A repeated member is an error, not "the last one wins" (reviewer finding: a second "name"
     /// silently replaced the first), also when an escape spells the same name.
     @Test func duplicateMembersAreErrors() throws {
-        let chain = try JSONSerialization.data(withJSONObject: [try pem("rsa/server-chain.pem")])
-        let chainText = String(decoding: chain, as: UTF8.self).dropFirst().dropLast()
+        let chainText = try json(try pem("rsa/server-chain.pem"))
         let input = [
             "{\"chain\": \(chainText), \"name\": \"server.customer1.example\", \"name\": \"evil.example\"}",
             "{\"chain\": \(chainText), \"time\": \"\(CLI.time)\", \"ti\\u006de\": \"2099-01-01\"}",
@@ -251,11 +250,11 @@ import Testing
     /// Reviewer finding: `"name": null` counted as absent, so the line was checked for any purpose
     /// and came back trusted (exit 0). A null member is now an error, like any other wrong type.
     @Test func nullMembersAreErrors() throws {
-        let chain = try pem("rsa/server-chain.pem")
+        let chainText = try json(try pem("rsa/server-chain.pem"))
         let input = [
-            "{\"chain\": \(try json(chain)), \"name\": null}",
-            "{\"chain\": \(try json(chain)), \"name\": \"server.customer1.example\", \"purpose\": null}",
-            "{\"chain\": \(try json(chain)), \"name\": \"server.customer1.example\", \"time\": null}",
+            "{\"chain\": \(chainText), \"name\": null}",
+            "{\"chain\": \(chainText), \"name\": \"server.customer1.example\", \"purpose\": null}",
+            "{\"chain\": \(chainText), \"name\": \"server.customer1.example\", \"time\": null}",
             "{\"chain\": null}",
         ].joined(separator: "\n") + "\n"
         let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
