@@ -68,6 +68,12 @@ enum CertificateView {
         }
     }
 
+    /// `{"hex": "bee0", "bits": 12}` for a unique identifier, `null` when absent.
+    static func uniqueID(_ bytes: ArraySlice<UInt8>?, _ bits: Int?) -> JSON {
+        guard let bytes, let bits else { return .null }
+        return .object([("hex", .string(Output.hex(bytes))), ("bits", .int(bits))])
+    }
+
     /// Every field and extension, one per line, for `show`.
     static func fullLines(_ certificate: Certificate) -> [String] {
         let key = certificate.subjectPublicKeyInfo
@@ -84,8 +90,12 @@ enum CertificateView {
             "sha256 fingerprint:  \(fingerprint(certificate))",
         ]
         if certificate.isSelfIssued { lines.append("self-issued:         yes (issuer = subject)") }
-        if let id = certificate.issuerUniqueID { lines.append("issuerUniqueID:      \(Output.hex(id))") }
-        if let id = certificate.subjectUniqueID { lines.append("subjectUniqueID:     \(Output.hex(id))") }
+        if let id = certificate.issuerUniqueID, let bits = certificate.issuerUniqueIDBitCount {
+            lines.append("issuerUniqueID:      \(Output.hex(id)) (\(bits) bits)")
+        }
+        if let id = certificate.subjectUniqueID, let bits = certificate.subjectUniqueIDBitCount {
+            lines.append("subjectUniqueID:     \(Output.hex(id)) (\(bits) bits)")
+        }
         let extensions = extensionViews(certificate)
         if extensions.isEmpty {
             lines.append("extensions:          none")
@@ -119,6 +129,8 @@ enum CertificateView {
             ("signatureAlgorithm", .string(certificate.signatureAlgorithm.description)),
             ("sha256", .string(fingerprint(certificate))),
             ("selfIssued", .bool(certificate.isSelfIssued)),
+            ("issuerUniqueID", uniqueID(certificate.issuerUniqueID, certificate.issuerUniqueIDBitCount)),
+            ("subjectUniqueID", uniqueID(certificate.subjectUniqueID, certificate.subjectUniqueIDBitCount)),
             ("extensions", .array(extensionViews(certificate).map { view in
                 .object([
                     ("oid", .string(view.oid)),

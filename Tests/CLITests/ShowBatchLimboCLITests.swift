@@ -48,6 +48,8 @@ import Testing
         #expect(try field(files.first, "skipped", as: [String].self).isEmpty)
         let leaf = try #require(chain.first)
         #expect(try field(leaf, "subject", as: String.self) == "CN=server.customer1.example,O=Customer 1")
+        #expect(leaf["issuerUniqueID"] is NSNull && leaf["subjectUniqueID"] is NSNull)
+        #expect((leaf["publicKey"] as? [String: Any])?["rsassaPSSParameters"] is NSNull)
         #expect(try field(leaf, "version", as: Int.self) == 3)
         #expect(try field(leaf, "signatureAlgorithm", as: String.self) == "sha256WithRSAEncryption")
         #expect(try field(leaf, "selfIssued", as: Bool.self) == false)

@@ -194,6 +194,13 @@ struct CertificateModelTests {
         #expect(v2.version == .v2)
         #expect(v2.issuerUniqueID.map(Array.init) == [0xAB])
         #expect(v2.subjectUniqueID.map(Array.init) == [0xCD])
+        #expect(v2.issuerUniqueIDBitCount == 8 && v2.subjectUniqueIDBitCount == 8)
+        // A 12-bit identifier (4 unused bits, zero as DER requires): its length is not a whole number of octets.
+        builder.uniqueIDs = D.ctx(1, [0x00, 0xDE, 0xAD]) + D.ctx(2, [0x04, 0xBE, 0xE0])
+        let twelve = try Certificate(derEncoded: builder.der)
+        #expect(twelve.issuerUniqueIDBitCount == 16 && twelve.subjectUniqueIDBitCount == 12)
+        #expect(twelve.subjectUniqueID.map(Array.init) == [0xBE, 0xE0])
+        builder.uniqueIDs = D.ctx(1, [0x00, 0xAB]) + D.ctx(2, [0x00, 0xCD])
 
         builder.version = []
         let der = builder.der

@@ -380,6 +380,13 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     var subjectPublicKey: SubjectPublicKey { layout.subjectPublicKeyInfo.subjectPublicKey(der[...]) }
     /// issuerUniqueID bits (v2/v3 only).
     public var issuerUniqueID: ArraySlice<UInt8>? { layout.issuerUniqueID.map { der[$0] } }
+    /// The number of bits of issuerUniqueID: its octets × 8 less the BIT STRING's unused bits.
+    public var issuerUniqueIDBitCount: Int? { layout.issuerUniqueID.map(bitCount) }
+    /// The number of bits of subjectUniqueID: its octets × 8 less the BIT STRING's unused bits.
+    public var subjectUniqueIDBitCount: Int? { layout.subjectUniqueID.map(bitCount) }
+
+    /// The bit count of a BIT STRING whose octets after the unused-bits octet are `bits`.
+    private func bitCount(_ bits: Range<Int>) -> Int { bits.count * 8 - Int(der[bits.lowerBound - 1]) }
     /// subjectUniqueID bits (v2/v3 only).
     public var subjectUniqueID: ArraySlice<UInt8>? { layout.subjectUniqueID.map { der[$0] } }
     /// signatureValue bytes.
