@@ -29,11 +29,14 @@ enum ResultView {
     }
 
     /// One failure: its stable code, class, words and the certificate it is about.
-    static func failureJSON(_ failure: ValidationFailure) -> JSON {
+    static func failureJSON(_ failure: ValidationFailure) -> JSON { failureJSON(failure, in: nil) }
+
+    /// ``failureJSON(_:)`` with the message told in the context of `attempt` (``Diagnostics/describe(_:in:)``).
+    static func failureJSON(_ failure: ValidationFailure, in attempt: PathAttempt?) -> JSON {
         .object([
             ("code", .string(failure.code)),
             ("recoverable", .bool(failure.isRecoverable)),
-            ("message", .string(Diagnostics.describe(failure))),
+            ("message", .string(attempt.map { Diagnostics.describe(failure, in: $0) } ?? Diagnostics.describe(failure))),
             ("certificate", .optional(failure.certificate.map { $0.subject.description })),
             ("certificateSHA256", .optional(failure.certificate.map(CertificateView.fingerprint))),
         ])
@@ -102,8 +105,8 @@ enum ResultView {
             members += [
                 ("chain", chainJSON(roles(certificates: attempt.certificates, anchor: attempt.anchor), failures: attempt.failures)),
                 ("anchorReached", .bool(attempt.anchor != nil)),
-                ("primaryFailure", failureJSON(report.primaryFailure)),
-                ("failures", .array(report.failures.map(failureJSON))),
+                ("primaryFailure", failureJSON(report.primaryFailure, in: report.bestAttempt)),
+                ("failures", .array(report.failures.map { failureJSON($0, in: report.bestAttempt) })),
                 ("trustedByException", .bool(false)),
                 ("acceptedFailures", .array([])),
                 ("exceptionAvailable", .bool(report.exceptions != nil)),
@@ -139,7 +142,7 @@ enum ResultView {
             lines += pathLines(roles(certificates: path.certificates, anchor: path.anchor))
             attempts = path.attempts
         case .untrusted(let report):
-            lines.append("untrusted: \(Output.safe(Diagnostics.describe(report.primaryFailure)))")
+            lines.append("untrusted: \(Output.safe(Diagnostics.describe(report.primaryFailure, in: report.bestAttempt)))")
             let attempt = report.bestAttempt
             lines.append("path (best attempt, \(attempt.anchor == nil ? "no trust anchor reached" : "ends at a trust anchor")):")
             lines += pathLines(roles(certificates: attempt.certificates, anchor: attempt.anchor))

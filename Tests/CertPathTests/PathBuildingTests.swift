@@ -131,6 +131,17 @@ struct PathBuildingTests {
         #expect(report.bestAttempt.certificates == [l.leaf, l.aByB, l.bByA])
         #expect(report.bestAttempt.anchor == nil)
         #expect(report.attempts.count == 1)
+        // The words say what the path shows (reviewer: "the server did not send its intermediate",
+        // although it was sent and is in the path): the issuer's name is already in the path.
+        #expect(Diagnostics.describe(report.primaryFailure, in: report.bestAttempt)
+                == "no certificate for issuer \(l.bByA.issuer) of \(l.bByA.subject) leads further: every one with that name is already "
+                    + "in this path (the certificates sent only form a loop), and the issuer is not among the anchors")
+        #expect(report.summary.hasPrefix("no certificate for issuer \(l.bByA.issuer) of \(l.bByA.subject) leads further"))
+        // Without a path, or when the issuer's name is nowhere in it, the usual words.
+        #expect(Diagnostics.describe(report.primaryFailure).hasSuffix("the server did not send its intermediate, or the issuer is not among the anchors"))
+        let missing = try #require(Self.evaluate(l.leaf, [], TrustStore(anchors: [l.unrelatedRoot]), policy: Self.policy(collect: false)).report)
+        #expect(Diagnostics.describe(missing.primaryFailure, in: missing.bestAttempt)
+                .hasSuffix("the server did not send its intermediate, or the issuer is not among the anchors"))
     }
 
     @Test("Three-cycle A <- C <- B <- A plus A <- B: every path ends at the loop")

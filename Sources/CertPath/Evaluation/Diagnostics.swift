@@ -5,12 +5,19 @@
 public enum Diagnostics {
     /// One failure in plain words, naming the certificate and the evidence.
     public static func describe(_ failure: ValidationFailure) -> String {
-        describe(failure, listedUnder: nil)
+        describe(failure, listedUnder: nil, in: nil)
     }
 
-    /// ``describe(_:)``, or, for a line already headed by `certificate`, calling it "this
+    /// ``describe(_:)`` for a failure of `attempt`, told with what the path shows: an issuer "not
+    /// found" whose name is that of a certificate already in the path is said to be a loop (the
+    /// certificates sent for it were there, but only lead back into the path, RFC 4158 5.2).
+    public static func describe(_ failure: ValidationFailure, in attempt: PathAttempt) -> String {
+        describe(failure, listedUnder: nil, in: attempt)
+    }
+
+    /// ``describe(_:in:)``, or, for a line already headed by `certificate`, calling it "this
     /// certificate" instead of repeating its subject.
-    static func describe(_ failure: ValidationFailure, listedUnder certificate: Certificate?) -> String {
+    static func describe(_ failure: ValidationFailure, listedUnder certificate: Certificate?, in attempt: PathAttempt?) -> String {
         func name(_ c: Certificate) -> String {
             if let certificate, c === certificate { return "this certificate" }
             return c.subject.isEmpty ? "the certificate with serial \(c.serialNumberHex)" : c.subject.description
@@ -21,6 +28,10 @@ public enum Diagnostics {
         case .notYetValid(let c, let notBefore, let time):
             return "\(name(c)) is not valid before \(notBefore) (validation time \(time))"
         case .issuerNotFound(let c):
+            if let attempt, attempt.certificates.contains(where: { $0 !== c && $0.subject.isEquivalent(to: c.issuer) }) {
+                return "no certificate for issuer \(c.issuer) of \(name(c)) leads further: every one with that name is already in "
+                    + "this path (the certificates sent only form a loop), and the issuer is not among the anchors"
+            }
             return "no certificate for issuer \(c.issuer) of \(name(c)); the server did not send its intermediate, or the issuer is not among the anchors"
         case .selfSignedNotTrusted(let c):
             return "\(name(c)) is self-signed and not trusted"

@@ -100,13 +100,13 @@ public struct UntrustedReport: Sendable {
 
     /// A summary in plain words: the primary failure, then each certificate with its failures.
     public var summary: String {
-        var lines = [Diagnostics.describe(primaryFailure)]
+        var lines = [Diagnostics.describe(primaryFailure, in: bestAttempt)]
         for report in certificateReports {
             let status = report.failures.isEmpty ? "ok"
-                : report.failures.map { Diagnostics.describe($0, listedUnder: report.certificate) }.joined(separator: "; ")
+                : report.failures.map { Diagnostics.describe($0, listedUnder: report.certificate, in: bestAttempt) }.joined(separator: "; ")
             lines.append("  \(report.role): \(report.certificate.subject): \(status)")
         }
-        for failure in pathFailures where failure != primaryFailure { lines.append("  path: \(Diagnostics.describe(failure))") }
+        for failure in pathFailures where failure != primaryFailure { lines.append("  path: \(Diagnostics.describe(failure, in: bestAttempt))") }
         return lines.joined(separator: "\n")
     }
 }
