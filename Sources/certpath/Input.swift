@@ -80,6 +80,10 @@ enum Input {
         do throws(PEM.CertificateFileError) {
             return try PEM.readCertificates(bytes)
         } catch {
+            // A DER file that is a CRL, not a certificate: say so rather than name a DER rule.
+            if case .certificate(0, nil, _) = error, (try? CertificateRevocationList(derEncoded: bytes)) != nil {
+                throw CLIError("\(Output.echo(source)): is a CRL (CertificateList), not a certificate (verify takes CRLs with --crl)")
+            }
             throw CLIError(message(for: error, source: source))
         }
     }

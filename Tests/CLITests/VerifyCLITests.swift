@@ -64,6 +64,24 @@ import TestSupport
 
     // MARK: - Revocation
 
+    /// Reviewer finding: a DER CRL given where a certificate is expected was reported as a DER rule
+    /// broken at byte 4; it is now named for what it is.
+    @Test func crlGivenAsCertificateIsNamed() throws {
+        guard let vectors = CryptographyVectors.folder else {
+            print("SKIPPED crlGivenAsCertificateIsNamed: cryptography-vectors is not installed (run scripts/bootstrap)")
+            return
+        }
+        let pkits = vectors.appendingPathComponent("x509/PKITS_data")
+        for command in [["verify", "crls/GoodCACRL.crl", "--anchors", "certs/TrustAnchorRootCertificate.crt"], ["show", "crls/GoodCACRL.crl"]] {
+            let run = try CLI.run(command, in: pkits)
+            #expect(run.status == 2)
+            #expect(run.stderr == "certpath \(command[0]): crls/GoodCACRL.crl: is a CRL (CertificateList), not a certificate "
+                    + "(verify takes CRLs with --crl)\n")
+        }
+        // A DER certificate beside it is read as before.
+        #expect(try CLI.run(["show", "certs/GoodCACert.crt"], in: pkits).status == 0)
+    }
+
     /// NIST PKITS 4.4.3 (Invalid Revoked EE Test3) through `--crl`, from the installed cryptography-vectors.
     @Test func revokedEndEntityWithCRLs() throws {
         guard let vectors = CryptographyVectors.folder else {
