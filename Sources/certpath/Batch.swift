@@ -16,7 +16,7 @@ enum BatchCommand {
             Reads one chain per line of standard input as JSON:
               {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",
                "time": "RFC 3339", "purpose": "server" | "client"}
-            (leaf first; only "chain" is required; null is no value) and writes one JSON result per input line, in input
+            (leaf first; only "chain" is required; a member given as null is an error) and writes one JSON result per input line, in input
             order, validating lines on all cores. Without "purpose", a line with "name" is a TLS server
             check and a line without it checks the path for any purpose. A line that cannot be read gets
             an error result ("status": "error"); the other lines are unaffected.

@@ -90,11 +90,14 @@ enum CertificateView {
             "sha256 fingerprint:  \(fingerprint(certificate))",
         ]
         if certificate.isSelfIssued { lines.append("self-issued:         yes (issuer = subject)") }
+        func uniqueID(_ id: ArraySlice<UInt8>, _ bits: Int) -> String {
+            bits == 0 ? "(empty)" : "\(Output.hex(id)) (\(bits) bit\(bits == 1 ? "" : "s"))"
+        }
         if let id = certificate.issuerUniqueID, let bits = certificate.issuerUniqueIDBitCount {
-            lines.append("issuerUniqueID:      \(Output.hex(id)) (\(bits) bits)")
+            lines.append("issuerUniqueID:      \(uniqueID(id, bits))")
         }
         if let id = certificate.subjectUniqueID, let bits = certificate.subjectUniqueIDBitCount {
-            lines.append("subjectUniqueID:     \(Output.hex(id)) (\(bits) bits)")
+            lines.append("subjectUniqueID:     \(uniqueID(id, bits))")
         }
         let extensions = extensionViews(certificate)
         if extensions.isEmpty {

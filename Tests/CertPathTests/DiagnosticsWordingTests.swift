@@ -10,7 +10,7 @@ struct DiagnosticsWordingTests {
         (PolicyFailure.anyPolicyInMapping(certificateIndex: 1),
          "certificate 1 (counted from the trust anchor) maps a policy from or to anyPolicy, which policyMappings must not do (RFC 5280 6.1.4 (a))"),
         (.explicitPolicyRequired(certificateIndex: 2),
-         "an explicit certificate policy is required, and no policy is valid for the path at certificate 2 (counted from the trust anchor; RFC 5280 6.1.3 (f))"),
+         "an explicit certificate policy is required, and no policy is valid for the path at certificate 2 (counted from the trust anchor) (RFC 5280 6.1.3 (f))"),
         (.noAcceptablePolicy(authoritiesConstrainedPolicySet: .policies([])),
          "an explicit certificate policy is required, and no policy is valid for the path (RFC 5280 6.1.5 (g))"),
         (.noAcceptablePolicy(authoritiesConstrainedPolicySet: .policies(["1.2.3", "1.2.4"])),
@@ -20,6 +20,22 @@ struct DiagnosticsWordingTests {
     ])
     func policyFailures(_ failure: PolicyFailure, _ text: String) {
         #expect(Diagnostics.describe(.policyRequired(failure)) == text)
+    }
+
+    @Test("With the path known, a policy failure names the certificate it counts to")
+    func policyFailureNamesTheCertificate() {
+        // Reviewer: "certificate 2 (counted from the trust anchor)" read against a listing that
+        // numbers from the end entity pointed at the wrong certificate.
+        let attempt = PathAttempt(certificates: [SamplePKI.rsaServer, SamplePKI.rsaIntermediate], anchor: SamplePKI.rsaRoot,
+                                  failures: [], policyOutcome: nil)
+        #expect(Diagnostics.describe(.policyRequired(.anyPolicyInMapping(certificateIndex: 1)), in: attempt)
+                == "certificate 1 (counted from the trust anchor: \(SamplePKI.rsaIntermediate.subject)) maps a policy from or to "
+                    + "anyPolicy, which policyMappings must not do (RFC 5280 6.1.4 (a))")
+        #expect(Diagnostics.describe(.policyRequired(.explicitPolicyRequired(certificateIndex: 2)), in: attempt)
+                .contains("at certificate 2 (counted from the trust anchor: \(SamplePKI.rsaServer.subject))"))
+        // An index outside the path, or a path without an anchor: the number alone.
+        #expect(Diagnostics.describe(.policyRequired(.explicitPolicyRequired(certificateIndex: 3)), in: attempt)
+                .contains("at certificate 3 (counted from the trust anchor) (RFC"))
     }
 
     @Test("A summary line names its certificate once")

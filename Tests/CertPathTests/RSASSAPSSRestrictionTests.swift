@@ -46,6 +46,32 @@ struct RSASSAPSSRestrictionTests {
         }
     }
 
+    /// Reviewer finding: the public `SignatureCache.verify(…, spki:, key:)` and `PublicKey(spki)`
+    /// ignored the restriction (only `SignatureVerifier` applied it).
+    @Test("PublicKey(spki) and SignatureCache.verify(spki:) apply the key's restrictions")
+    func restrictionsInTheCryptoLayer() throws {
+        let ca = try Self.vector("ca-sha384-48.pem"), spki = try Self.vector("ca-sha384-48.pem").subjectPublicKeyInfo
+        let pkcs1 = try Self.vector("leaf-sha384-48-pkcs1-sha256.pem"), pss = try Self.vector("leaf-sha384-48-pss-sha384-48.pem")
+        let shortSalt = try Self.vector("leaf-sha384-48-pss-sha384-32.pem")
+        let restricted = try PublicKey(spki), plain = try PublicKey(spki.key)
+        func verify(_ key: PublicKey, _ leaf: Certificate) -> SignatureVerificationResult {
+            key.verify(signature: leaf.signature, message: leaf.tbsCertificateBytes, algorithm: leaf.signatureAlgorithm)
+        }
+        #expect(verify(restricted, pkcs1) == .algorithmKeyMismatch)
+        #expect(verify(restricted, shortSalt) == .algorithmKeyMismatch)
+        #expect(verify(restricted, pss) == .verified)
+        // The bare RSA key (no SPKI, so no restriction) verifies the PKCS #1 signature: the refusal is the SPKI's.
+        #expect(verify(plain, pkcs1) == .verified)
+        let cache = SignatureCache()
+        for _ in 0..<2 {
+            let result = try cache.verify(signature: pkcs1.signature, message: pkcs1.tbsCertificateBytes, algorithm: pkcs1.signatureAlgorithm,
+                                          spki: spki) { () throws(PublicKeyError) in plain }
+            #expect(result == .algorithmKeyMismatch)
+        }
+        #expect(cache.statistics.count == 0)
+        #expect(ca.subjectPublicKeyInfo.isRestrictedToRSASSAPSS)
+    }
+
     @Test("The key's parameters are read from its SubjectPublicKeyInfo")
     func parametersParsed() throws {
         #expect(try Self.vector("ca-sha384-48.pem").subjectPublicKeyInfo.rsassaPSSParameters == .rsaPSS(hash: .sha384, saltLength: 48))

@@ -6,8 +6,8 @@ import CLibCrypto
 
 /// Why a ``PublicKey`` could not be loaded.
 public enum PublicKeyError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A key type or size CertPath does not verify with (DSA, GOST, RSASSA-PSS-only keys, other
-    /// curves, RSA moduli above 16384 bits); the payload describes the key.
+    /// A key type or size CertPath does not verify with (GOST and other algorithms, other curves,
+    /// RSA moduli above 16384 bits); the payload describes the key.
     case unsupportedKey(String)
     /// Components that cannot form a valid key: an RSA modulus that is even, or an exponent that is
     /// even, 1, or not below the modulus (RFC 8017 3.1); an EC point that is not on its curve or is
@@ -57,6 +57,12 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     /// The key's type and size.
     public let type: KeyType
 
+    /// For a key loaded from an id-RSASSA-PSS SubjectPublicKeyInfo: what it may verify (RFC 4055
+    /// 1.2, 3.3) — RSASSA-PSS signatures only, and with the key's parameters when it has them; any
+    /// other signature is ``SignatureVerificationResult/algorithmKeyMismatch``. Set only by
+    /// ``init(_:)-(SubjectPublicKeyInfo)``, right after the key is made.
+    private(set) var rsassaPSSRestriction: (restricted: Bool, parameters: SignatureAlgorithm?) = (false, nil)
+
     /// The libcrypto key this object owns (`EVP_PKEY *`), freed in `deinit`.
     let pkey: OpaquePointer
     /// The low-level key inside ``pkey`` that verification uses, borrowed from it.
@@ -83,11 +89,14 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
         EVP_PKEY_free(pkey)
     }
 
-    /// Loads the key of a SubjectPublicKeyInfo (only its decoded ``SubjectPublicKeyInfo/key`` is used).
+    /// Loads the key of a SubjectPublicKeyInfo: its decoded ``SubjectPublicKeyInfo/key``, with the
+    /// RFC 4055 restrictions of an id-RSASSA-PSS key (it then verifies only RSASSA-PSS signatures
+    /// matching its parameters).
     ///
     /// - Throws: ``PublicKeyError`` as the initializer from a ``SubjectPublicKey`` does.
     public convenience init(_ spki: SubjectPublicKeyInfo) throws(PublicKeyError) {
         try self.init(spki.key)
+        if spki.isRestrictedToRSASSAPSS { rsassaPSSRestriction = (true, spki.rsassaPSSParameters) }
     }
 
     /// Loads a decoded public key into libcrypto.

@@ -141,7 +141,9 @@ public final class SignatureCache: Sendable {
     /// On a miss the key is obtained from `key` (for example `{ try keyCache.publicKey(for: spki) }`
     /// or a preloaded anchor key), the signature verified with
     /// ``PublicKey``'s `verify(signature:message:algorithm:)` and a success stored.
-    /// ``SignatureAlgorithm/unsupported(_:)`` is answered at once, without a lookup.
+    /// ``SignatureAlgorithm/unsupported(_:)`` is answered at once, without a lookup, and so is an
+    /// algorithm the key's RFC 4055 restrictions forbid
+    /// (``SignatureVerificationResult/algorithmKeyMismatch``).
     ///
     /// - Parameters:
     ///   - signature: the signature bytes.
@@ -154,11 +156,14 @@ public final class SignatureCache: Sendable {
         signature: ArraySlice<UInt8>, message: ArraySlice<UInt8>, algorithm: SignatureAlgorithm,
         spki: SubjectPublicKeyInfo, key: () throws(PublicKeyError) -> PublicKey
     ) throws(PublicKeyError) -> SignatureVerificationResult {
-        try verify(signature: signature, message: message, algorithm: algorithm, spkiDER: spki.der, key: key)
+        // The key's RFC 4055 restrictions come first: an id-RSASSA-PSS key verifies only RSASSA-PSS
+        // signatures matching its parameters, whatever key `key` supplies or the cache holds.
+        if spki.refusal(of: algorithm) != nil { return .algorithmKeyMismatch }
+        return try verify(signature: signature, message: message, algorithm: algorithm, spkiDER: spki.der, key: key)
     }
 
     /// ``verify(signature:message:algorithm:spki:key:)`` with the SPKI as its DER bytes (the key
-    /// need not be decoded for a hit).
+    /// need not be decoded for a hit); the caller has applied the key's RFC 4055 restrictions.
     func verify(
         signature: ArraySlice<UInt8>, message: ArraySlice<UInt8>, algorithm: SignatureAlgorithm,
         spkiDER: ArraySlice<UInt8>, key: () throws(PublicKeyError) -> PublicKey

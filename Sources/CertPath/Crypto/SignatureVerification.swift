@@ -13,7 +13,8 @@ public enum SignatureVerificationResult: UInt8, Hashable, Sendable, CustomString
     /// a PSS salt of another length, an ECDSA `r` or `s` outside `[1, n-1]`.
     case invalidSignature
     /// The algorithm cannot be used with the key's type: an ECDSA algorithm with an RSA key,
-    /// RSASSA-PSS with an EC key, Ed25519 with an Ed448 or EC key, and so on.
+    /// RSASSA-PSS with an EC key, Ed25519 with an Ed448 or EC key, and so on; or with the key's
+    /// RFC 4055 restrictions (an id-RSASSA-PSS key given PKCS #1 v1.5 or other RSASSA-PSS parameters).
     case algorithmKeyMismatch
     /// CertPath does not verify this algorithm: ``SignatureAlgorithm/unsupported(_:)``, MD2 or MD5
     /// hashes, a negative PSS salt length.
@@ -59,6 +60,10 @@ extension PublicKey {
     ///   - algorithm: the signature algorithm, decoded from its AlgorithmIdentifier.
     /// - Returns: the outcome; malformed input is a result, never a crash.
     public func verify(signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer, algorithm: SignatureAlgorithm) -> SignatureVerificationResult {
+        if rsassaPSSRestriction.restricted,
+           SubjectPublicKeyInfo.refusal(of: algorithm, restrictedToRSASSAPSS: true, parameters: rsassaPSSRestriction.parameters) != nil {
+            return .algorithmKeyMismatch  // RFC 4055 1.2, 3.3
+        }
         switch algorithm {
         case .unsupported:
             return .unsupportedAlgorithm

@@ -81,7 +81,7 @@ public enum Diagnostics {
         case .nameConstraintViolation(let c, let violation):
             return "a name of \(name(c)) violates its issuers' name constraints: \(violation)"
         case .policyRequired(let failure):
-            return describe(failure)
+            return describe(failure, in: attempt)
         case .unknownCriticalExtension(let c, let oid):
             return "\(name(c)) has a critical extension CertPath does not process (\(oid))"
         case .profileViolation(let c, let rule):
@@ -105,11 +105,19 @@ public enum Diagnostics {
 
     /// Plain words for a certificate-policy failure (RFC 5280 6.1.3 (d)–(f), 6.1.4 (a), 6.1.5 (g);
     /// certificates numbered as in RFC 5280 6.1: 1 is the one the trust anchor issued).
-    static func describe(_ failure: PolicyFailure) -> String {
+    static func describe(_ failure: PolicyFailure, in attempt: PathAttempt? = nil) -> String {
+        /// "certificate 2 (counted from the trust anchor)", with its subject when the path is known
+        /// (certificate i is `certificates[n - i]`: they are listed from the end entity up).
+        func certificate(_ i: Int) -> String {
+            guard let attempt, attempt.anchor != nil, (1...attempt.certificates.count).contains(i) else {
+                return "certificate \(i) (counted from the trust anchor)"
+            }
+            return "certificate \(i) (counted from the trust anchor: \(attempt.certificates[attempt.certificates.count - i].subject))"
+        }
         switch failure {
         case .explicitPolicyRequired(let i):
-            return "an explicit certificate policy is required, and no policy is valid for the path at certificate \(i) "
-                + "(counted from the trust anchor; RFC 5280 6.1.3 (f))"
+            return "an explicit certificate policy is required, and no policy is valid for the path at \(certificate(i)) "
+                + "(RFC 5280 6.1.3 (f))"
         case .noAcceptablePolicy(let allowed):
             switch allowed {
             case .anyPolicy:
@@ -122,16 +130,15 @@ public enum Diagnostics {
                     + "an acceptable one is required (RFC 5280 6.1.5 (g))"
             }
         case .anyPolicyInMapping(let i):
-            return "certificate \(i) (counted from the trust anchor) maps a policy from or to anyPolicy, which policyMappings "
-                + "must not do (RFC 5280 6.1.4 (a))"
+            return "\(certificate(i)) maps a policy from or to anyPolicy, which policyMappings must not do (RFC 5280 6.1.4 (a))"
         case .graphTooLarge(let i, let bound):
             let what: String
             switch bound {
             case .nodes(let limit): what = "\(limit) nodes"
             case .edges(let limit): what = "\(limit) edges"
             }
-            return "certificate policy processing stopped at certificate \(i) (counted from the trust anchor): the policy graph "
-                + "would exceed \(what), a resource bound"
+            return "certificate policy processing stopped at \(certificate(i)): the policy graph would exceed \(what), "
+                + "a resource bound"
         }
     }
 }
