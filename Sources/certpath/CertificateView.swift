@@ -35,7 +35,7 @@ enum CertificateView {
         [
             "issuer:   \(Output.safe(certificate.issuer.description))",
             "validity: \(validity(certificate))",
-            "key:      \(certificate.subjectPublicKeyInfo.key.summary)",
+            "key:      \(keyText(certificate.subjectPublicKeyInfo))",
             "sha256:   \(shortFingerprint(certificate))",
         ]
     }
@@ -56,6 +56,11 @@ enum CertificateView {
     }
 
     // MARK: - Full form (show)
+
+    /// `RSA-2048`, or `RSA-2048 (RSASSA-PSS only: sha384, MGF1-sha384, salt ≥ 48)` for a restricted key.
+    static func keyText(_ key: SubjectPublicKeyInfo) -> String {
+        key.key.summary + (pssRestriction(key).map { " (RSASSA-PSS only\($0.isEmpty ? "" : ": " + $0))" } ?? "")
+    }
 
     /// The RSASSA-PSS restriction of an id-RSASSA-PSS key (RFC 4055 3.3): `""` without parameters,
     /// `"sha384, MGF1-sha384, salt ≥ 48"` with them; `nil` for other keys.
@@ -84,7 +89,7 @@ enum CertificateView {
             "version:             v\(certificate.version.rawValue)",
             "not before:          \(certificate.notBefore)\(certificate.validityUsesGeneralizedTime.notBefore ? " (GeneralizedTime)" : "")",
             "not after:           \(certificate.notAfter)\(certificate.validityUsesGeneralizedTime.notAfter ? " (GeneralizedTime)" : "")",
-            "public key:          \(key.key.summary)\(pssRestriction(key).map { " (RSASSA-PSS only\($0.isEmpty ? "" : ": " + $0))" } ?? "")",
+            "public key:          \(keyText(key))",
             "key pin (sha256):    \(keyPin(certificate))",
             "signature algorithm: \(certificate.signatureAlgorithm)",
             "sha256 fingerprint:  \(fingerprint(certificate))",
