@@ -189,6 +189,14 @@ struct CertificateModelTests {
         var builder = CertificateBuilder()
         builder.version = D.ctx(0, constructed: true, D.int(1))
         builder.extensions = nil
+        // A constructed [1] or [2] (a BIT STRING in a form DER forbids) is named as such, not
+        // reported as trailing data (reviewer).
+        for (constructed, offsetOf): ([UInt8], UInt8) in [(D.ctx(1, constructed: true, [0x03, 0x02, 0x00, 0xAB]), 0xA1),
+                                         (D.ctx(1, [0x00, 0xAB]) + D.ctx(2, constructed: true, [0x03, 0x02, 0x00, 0xCD]), 0xA2)] {
+            builder.uniqueIDs = constructed
+            let der = builder.der
+            expectRejected(der, .invalidBitString, at: try D.offset(of: [offsetOf, 0x04], in: der))
+        }
         builder.uniqueIDs = D.ctx(1, [0x00, 0xAB]) + D.ctx(2, [0x00, 0xCD])
         let v2 = try Certificate(derEncoded: builder.der)
         #expect(v2.version == .v2)

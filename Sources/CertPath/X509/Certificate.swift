@@ -243,8 +243,16 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         parsed.layout.subject = try Name.readRange(&tbs, "subject")
         parsed.layout.subjectPublicKeyInfo = try SubjectPublicKeyInfo.readLayout(&tbs)
 
+        // A constructed [1] or [2] is a unique identifier in a form DER forbids (a BIT STRING is
+        // primitive, X.690 10.2): say so, rather than report the rest of the TBSCertificate as trailing data.
+        if tbs.peekTag() == .contextSpecific(1, constructed: true) {
+            throw DERError(.invalidBitString, at: tbs.position, expected: "issuerUniqueID as a primitive BIT STRING (X.690 10.2)")
+        }
         if let element = try tbs.readOptional(.contextSpecific(1), "issuerUniqueID") {
             parsed.layout.issuerUniqueID = try uniqueID(element, "issuerUniqueID", version, tbs)
+        }
+        if tbs.peekTag() == .contextSpecific(2, constructed: true) {
+            throw DERError(.invalidBitString, at: tbs.position, expected: "subjectUniqueID as a primitive BIT STRING (X.690 10.2)")
         }
         if let element = try tbs.readOptional(.contextSpecific(2), "subjectUniqueID") {
             parsed.layout.subjectUniqueID = try uniqueID(element, "subjectUniqueID", version, tbs)
