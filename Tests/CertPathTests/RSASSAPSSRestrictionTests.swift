@@ -70,6 +70,10 @@ struct RSASSAPSSRestrictionTests {
         }
         #expect(cache.statistics.count == 0)
         #expect(ca.subjectPublicKeyInfo.isRestrictedToRSASSAPSS)
+        // A trust store loads its anchors' keys the same way: a restricted anchor key stays restricted.
+        let anchorKey = try #require(TrustStore(anchors: [ca]).storage.anchorKeys.key(for: ca))
+        #expect(verify(anchorKey, pkcs1) == .algorithmKeyMismatch)
+        #expect(verify(anchorKey, pss) == .verified)
     }
 
     @Test("The key's parameters are read from its SubjectPublicKeyInfo")

@@ -143,9 +143,9 @@ public struct TrustStore: Sendable {
         for group in bySubject.values {
             for index in group {
                 let certificate = entries[index].certificate
-                let key = certificate.subjectPublicKey
-                if key.isDSAWithoutParameters { continue }
-                if let loaded = try? PublicKey(key) { keys[ObjectIdentifier(certificate)] = (certificate, loaded) }
+                if certificate.hasDSAKeyWithoutParameters { continue }
+                // From the SubjectPublicKeyInfo, so an id-RSASSA-PSS anchor key keeps its RFC 4055 restrictions.
+                if let loaded = try? PublicKey(certificate.subjectPublicKeyInfo) { keys[ObjectIdentifier(certificate)] = (certificate, loaded) }
             }
         }
         storage = Storage(entries: entries, anchorsBySubject: bySubject, anchorsBySubjectDER: bySubjectDER, anchorsByKeyHash: byKeyHash,
