@@ -573,48 +573,36 @@ struct CertificateModelTests {
             ("-----BEGIN CERTIFICATE-----\nQUJD=\n-----END CERTIFICATE-----\n", 1, "base64"),
         ]
         for (text, line, reason) in cases {
-            do throws(PEM.CertificateFileError) {
-                _ = try PEM.readCertificates(Array(text.utf8))
-                Issue.record("read without error: \(text)")
-            } catch {
-                guard case .pem(let pemError) = error else {
-                    Issue.record("expected a PEM error, got \(error)")
-                    continue
-                }
-                #expect(pemError.line == line)
-                #expect(pemError.reason.contains(reason), "\(pemError.reason)")
-            }
+            let pemError = try #require(Self.pemError(text))
+            #expect(pemError.line == line)
+            #expect(pemError.reason.contains(reason), "\(pemError.reason)")
         }
+    }
+
+    /// The PEM error reading `text` gives; `nil` (with an issue recorded) when it reads, or fails otherwise.
+    static func pemError(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> PEM.Error? {
+        do throws(PEM.CertificateFileError) {
+            _ = try PEM.readCertificates(Array(text.utf8))
+            Issue.record("read without error", sourceLocation: sourceLocation)
+        } catch {
+            if case .pem(let pemError) = error { return pemError }
+            Issue.record("expected a PEM error, got \(error)", sourceLocation: sourceLocation)
+        }
+        return nil
     }
 
     @Test("PEM labels echoed in errors and skipped blocks are cut after 64 characters")
     func pemLabelsBounded() throws {
         let long = String(repeating: "L", count: 100_000)
         let cut = String(repeating: "L", count: 64) + "…"
-        do throws(PEM.CertificateFileError) {
-            _ = try PEM.readCertificates(Array("-----BEGIN \(long)-----\nQUJD\n".utf8))
-            Issue.record("a block without END was read")
-        } catch {
-            guard case .pem(let pemError) = error else { Issue.record("expected a PEM error, got \(error)"); return }
-            #expect(pemError.reason == "no \"-----END \(cut)-----\" line for this block")
-        }
-        do throws(PEM.CertificateFileError) {
-            _ = try PEM.readCertificates(Array("-----BEGIN \(long)-----\nQUJD\n-----END \(long)X-----\n".utf8))
-            Issue.record("a block with another END label was read")
-        } catch {
-            guard case .pem(let pemError) = error else { Issue.record("expected a PEM error, got \(error)"); return }
-            #expect(pemError.reason == "END label \"\(cut)\" (100001 bytes) does not match BEGIN \"\(cut)\" (100000 bytes) of line 1")
-        }
+        #expect(Self.pemError("-----BEGIN \(long)-----\nQUJD\n")?.reason == "no \"-----END \(cut)-----\" line for this block")
+        #expect(Self.pemError("-----BEGIN \(long)-----\nQUJD\n-----END \(long)X-----\n")?.reason
+                == "END label \"\(cut)\" (100001 bytes) does not match BEGIN \"\(cut)\" (100000 bytes) of line 1")
         // Counted in Unicode scalars, not characters: 64 letters, then one character of 100,001
         // scalars (a letter and 100,000 combining accents), is cut like any other long label.
         let combining = String(repeating: "A", count: 64) + "X" + String(repeating: "\u{301}", count: 100_000)
-        do throws(PEM.CertificateFileError) {
-            _ = try PEM.readCertificates(Array("-----BEGIN \(combining)-----\nQUJD\n-----END B-----\n".utf8))
-            Issue.record("a block with another END label was read")
-        } catch {
-            guard case .pem(let pemError) = error else { Issue.record("expected a PEM error, got \(error)"); return }
-            #expect(pemError.reason == "END label \"B\" does not match BEGIN \"\(String(repeating: "A", count: 64))…\" (200065 bytes) of line 1")
-        }
+        #expect(Self.pemError("-----BEGIN \(combining)-----\nQUJD\n-----END B-----\n")?.reason
+                == "END label \"B\" does not match BEGIN \"\(String(repeating: "A", count: 64))…\" (200065 bytes) of line 1")
         // 65 scalars are cut too; 64 are not.
         let sixtyFive = String(repeating: "L", count: 65)
         #expect(try PEM.readCertificates(Array("-----BEGIN \(sixtyFive)-----\nQUJD\n-----END \(sixtyFive)-----\n".utf8)).skipped.map(\.kind)

@@ -162,11 +162,6 @@ public struct TrustStore: Sendable {
     /// An empty store.
     public static let empty = TrustStore([])
 
-    /// Anchors whose subject matches `name` (RFC 5280 7.1).
-    func anchors(named name: NormalizedName) -> [Certificate] {
-        (anchorsBySubject[name] ?? []).map { entries[$0].certificate }
-    }
-
     /// Indices in ``entries`` of the anchors whose subject matches `name` (RFC 5280 7.1), in entry order.
     func anchorIndices(named name: Name) -> [Int] {
         var indices: [Int] = []
