@@ -42,7 +42,18 @@ struct ClockCache<Key: Hashable, Value> {
 
     /// The value stored for `key`, marking it recently used.
     mutating func value(for key: Key) -> Value? {
+        value(for: key, where: { _ in true })
+    }
+
+    /// The value stored for `key` if `matches` accepts it, marking it recently used; a value
+    /// `matches` rejects counts as a miss and is left as it was.
+    mutating func value(for key: Key, where matches: (Value) -> Bool) -> Value? {
         guard let slot = index[key] else {
+            statistics.misses += 1
+            return nil
+        }
+        let value = slots[slot].value
+        guard matches(value) else {
             statistics.misses += 1
             return nil
         }
@@ -50,7 +61,7 @@ struct ClockCache<Key: Hashable, Value> {
         // Written only when it changes: a hot entry's slot is then only read, and its cache line is
         // not pulled from one core to another by every hit.
         if !slots[slot].referenced { slots[slot].referenced = true }
-        return slots[slot].value
+        return value
     }
 
     /// Stores `value` for `key` unless an entry for an equal key is already there.

@@ -13,20 +13,26 @@ import Darwin
 /// the signed message, compared byte for byte (a message longer than
 /// ``Key/largestMessageKeptWhole`` bytes by its SHA-256), so a cached success is only ever returned
 /// for exactly the same inputs. Only successes are stored: a failure costs a verification each
-/// time, as without the cache, and inputs that fail never evict good entries. Key load errors are thrown and not stored. Bounded to ``capacity`` entries with CLOCK
-/// eviction, as ``PublicKeyCache``; an entry keeps its own copy of the inputs (about 1.7 KB for
-/// an RSA-2048 certificate, at most 4 KB of message plus the SPKI and signature).
+/// time, as without the cache, and inputs that fail never evict good entries. Key load errors are
+/// thrown and not stored. Bounded to ``capacity`` entries with CLOCK eviction, as
+/// ``PublicKeyCache``; an entry keeps its own copy of the inputs (about 1.7 KB for an RSA-2048
+/// certificate, at most 4 KB of message plus the SPKI and signature).
+///
+/// Entries are filed by a short index key — the three lengths, and the last 16 bytes of the
+/// signature and of the SPKI — hashed under `Hasher`'s per-process seed, and an index key
+/// holds at most one entry (the first stored), whose inputs a lookup then compares whole. However
+/// inputs are crafted, no lookup compares against more than that one entry: crafted verifications
+/// that share an index key only keep each other out of the cache (each is then verified again, as
+/// without a cache), and keeping an honest verification out needs a valid signature ending with the
+/// same 16 bytes as the honest one, under a key whose encoding ends like the honest signer's, stored
+/// before the honest one.
 public final class SignatureCache: Sendable {
     /// The identity of one verification: algorithm, SPKI DER, signature and message.
     ///
     /// Equality compares every byte (the message by its SHA-256 when longer than
     /// ``largestMessageKeptWhole``). The hash covers the algorithm, the whole SPKI and signature,
-    /// and the message's length (or digest), under `Hasher`'s per-process seed, so nobody can
-    /// choose inputs whose hashes collide. The message's bytes are left out of the hash (they are
-    /// the bulk of the input): stored entries can only share a hash through equal SPKI and
-    /// signature, and as only successes are stored, that is a signature valid under one key for
-    /// several messages, of which there are only a few (one digest for RSA; for ECDSA, at most the
-    /// four points whose x-coordinate reduces to r). No bucket can be filled on purpose.
+    /// and the message's length (or digest), under `Hasher`'s per-process seed. (The cache itself
+    /// files keys by a shorter index key; see ``SignatureCache``.)
     public struct Key: Hashable, Sendable {
         /// The longest message a key holds whole, in bytes (4096); longer ones (CRLs) are held
         /// by their SHA-256.
@@ -63,6 +69,18 @@ public final class SignatureCache: Sendable {
             self.spki = spki
             self.signature = signature
             self.message = message
+        }
+
+        /// Where the cache files this key: the lengths, and the last 16 bytes of the signature and
+        /// of the SPKI (fewer, zero-padded, when shorter).
+        var indexKey: IndexKey {
+            let messageCount: Int
+            switch message {
+            case .whole(let bytes): messageCount = bytes.count
+            case .sha256: messageCount = -1
+            }
+            return IndexKey(spkiCount: spki.count, signatureCount: signature.count,
+                            messageCount: messageCount, spkiTail: IndexKey.tail(spki), signatureTail: IndexKey.tail(signature))
         }
 
         /// The same key over its own compact copies of the bytes, which keeps no caller's buffer alive.
@@ -108,7 +126,38 @@ public final class SignatureCache: Sendable {
         }
     }
 
-    private let state: Mutex<ClockCache<Key, Void>>
+    /// The short key entries are filed by (see ``SignatureCache``): the three lengths and the last
+    /// 16 bytes of the signature and of the SPKI. Plain words: hashing it costs a tenth of hashing
+    /// a whole RSA-2048 SPKI and signature, and copying it retains nothing.
+    struct IndexKey: Hashable, Sendable {
+        let spkiCount: Int
+        let signatureCount: Int
+        /// The message's length, -1 for a message held by its digest.
+        let messageCount: Int
+        let spkiTail: SIMD2<UInt64>
+        let signatureTail: SIMD2<UInt64>
+
+        /// The last 16 bytes of `bytes` (all of them, zero-padded at the front, when fewer).
+        static func tail(_ bytes: ArraySlice<UInt8>) -> SIMD2<UInt64> {
+            var tail = SIMD2<UInt64>()
+            let last = bytes.suffix(16)
+            withUnsafeMutableBytes(of: &tail) { destination in
+                last.withUnsafeBytes { source in
+                    guard let base = source.baseAddress else { return }
+                    (destination.baseAddress! + (16 - source.count)).copyMemory(from: base, byteCount: source.count)
+                }
+            }
+            return tail
+        }
+    }
+
+    /// The verification filed under an index key (a reference: the ring's slots stay small).
+    final class Entry: Sendable {
+        let key: Key
+        init(_ key: Key) { self.key = key }
+    }
+
+    private let state: Mutex<ClockCache<IndexKey, Entry>>
 
     /// The most verifications kept (at least 0; 0 disables caching).
     public let capacity: Int
@@ -118,21 +167,23 @@ public final class SignatureCache: Sendable {
     /// - Parameter capacity: the most verifications kept; default 4096. Negative values count as
     ///   0, which turns caching off.
     public init(capacity: Int = 4096) {
-        let cache = ClockCache<Key, Void>(capacity: capacity)
+        let cache = ClockCache<IndexKey, Entry>(capacity: capacity)
         self.capacity = cache.capacity
         self.state = Mutex(cache)
     }
 
     /// Whether the verification identified by `key` is known to succeed (a lookup: counts a hit or a miss).
     public func contains(_ key: Key) -> Bool {
-        state.withLock { $0.value(for: key) != nil }
+        let indexKey = key.indexKey
+        return state.withLock { $0.value(for: indexKey, where: { $0.key == key }) != nil }
     }
 
-    /// Records that the verification identified by `key` succeeded (a copy of its bytes is kept).
+    /// Records that the verification identified by `key` succeeded (a copy of its bytes is kept),
+    /// unless its index key already holds an entry (see ``SignatureCache``).
     /// The caller must have verified it: the cache believes what it is told.
     public func insert(_ key: Key) {
-        let owned = key.owned()
-        state.withLock { $0.insertIfAbsent((), for: owned) }
+        let entry = Entry(key.owned())
+        _ = state.withLock { $0.insertIfAbsent(entry, for: entry.key.indexKey) }
     }
 
     /// Verifies a signature, answering ``SignatureVerificationResult/verified`` at once when the
