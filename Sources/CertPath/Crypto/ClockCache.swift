@@ -42,18 +42,7 @@ struct ClockCache<Key: Hashable, Value> {
 
     /// The value stored for `key`, marking it recently used.
     mutating func value(for key: Key) -> Value? {
-        value(for: key, where: { _ in true })
-    }
-
-    /// The value stored for `key` if `matches` accepts it, marking it recently used; a value
-    /// `matches` rejects counts as a miss and is left as it was.
-    mutating func value(for key: Key, where matches: (Value) -> Bool) -> Value? {
         guard let slot = index[key] else {
-            statistics.misses += 1
-            return nil
-        }
-        let value = slots[slot].value
-        guard matches(value) else {
             statistics.misses += 1
             return nil
         }
@@ -61,7 +50,22 @@ struct ClockCache<Key: Hashable, Value> {
         // Written only when it changes: a hot entry's slot is then only read, and its cache line is
         // not pulled from one core to another by every hit.
         if !slots[slot].referenced { slots[slot].referenced = true }
-        return value
+        return slots[slot].value
+    }
+
+    /// Whether the entry for `key` holds a value equal to `expected`, marking it recently used if
+    /// so; an entry holding another value counts as a miss and is left as it was. (The value is
+    /// compared where it is stored, not copied out.)
+    mutating func contains(_ key: Key, holding expected: Value) -> Bool where Value: Equatable {
+        // Through the buffer: an array's subscript would copy the slot out (retaining its buffers,
+        // shared by every thread); the buffer's element is compared where it is.
+        guard let slot = index[key], slots.withUnsafeBufferPointer({ $0[slot].value == expected }) else {
+            statistics.misses += 1
+            return false
+        }
+        statistics.hits += 1
+        if !slots[slot].referenced { slots[slot].referenced = true }
+        return true
     }
 
     /// Stores `value` for `key` unless an entry for an equal key is already there.

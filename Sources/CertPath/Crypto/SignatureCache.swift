@@ -47,7 +47,14 @@ public final class SignatureCache: Sendable {
         let algorithm: SignatureAlgorithm
         let spki: ArraySlice<UInt8>
         let signature: ArraySlice<UInt8>
-        let message: Message
+        /// The message when held whole, else empty. (Two stored fields, not a ``Message``: comparing
+        /// enum payloads copies them, retaining a stored entry's buffers, which every thread shares.)
+        let wholeMessage: ArraySlice<UInt8>
+        /// The message's SHA-256 when it is held by its digest.
+        let messageDigest: SHA256Digest?
+
+        /// The message, whole or by its SHA-256.
+        var message: Message { messageDigest.map(Message.sha256) ?? .whole(wholeMessage) }
 
         /// The key of a verification. It refers to the given bytes without copying them; the
         /// cache copies a key before keeping it.
@@ -58,51 +65,40 @@ public final class SignatureCache: Sendable {
         ///   - signature: the signature bytes.
         ///   - message: the signed bytes.
         public init(algorithm: SignatureAlgorithm, spki: ArraySlice<UInt8>, signature: ArraySlice<UInt8>, message: ArraySlice<UInt8>) {
-            self.algorithm = algorithm
-            self.spki = spki
-            self.signature = signature
-            self.message = message.count > Key.largestMessageKeptWhole ? .sha256(SHA256Digest(hashing: message)) : .whole(message)
+            let byDigest = message.count > Key.largestMessageKeptWhole
+            self.init(algorithm: algorithm, spki: spki, signature: signature, wholeMessage: byDigest ? [] : message,
+                      messageDigest: byDigest ? SHA256Digest(hashing: message) : nil)
         }
 
-        private init(algorithm: SignatureAlgorithm, spki: ArraySlice<UInt8>, signature: ArraySlice<UInt8>, message: Message) {
+        private init(algorithm: SignatureAlgorithm, spki: ArraySlice<UInt8>, signature: ArraySlice<UInt8>,
+                     wholeMessage: ArraySlice<UInt8>, messageDigest: SHA256Digest?) {
             self.algorithm = algorithm
             self.spki = spki
             self.signature = signature
-            self.message = message
+            self.wholeMessage = wholeMessage
+            self.messageDigest = messageDigest
         }
 
         /// Where the cache files this key: the lengths, and the last 16 bytes of the signature and
         /// of the SPKI (fewer, zero-padded, when shorter).
         var indexKey: IndexKey {
-            let messageCount: Int
-            switch message {
-            case .whole(let bytes): messageCount = bytes.count
-            case .sha256: messageCount = -1
-            }
-            return IndexKey(spkiCount: spki.count, signatureCount: signature.count,
-                            messageCount: messageCount, spkiTail: IndexKey.tail(spki), signatureTail: IndexKey.tail(signature))
+            IndexKey(spkiCount: spki.count, signatureCount: signature.count,
+                     messageCount: messageDigest == nil ? wholeMessage.count : -1,
+                     spkiTail: IndexKey.tail(spki), signatureTail: IndexKey.tail(signature))
         }
 
         /// The same key over its own compact copies of the bytes, which keeps no caller's buffer alive.
         func owned() -> Key {
             func copy(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> { Array(bytes)[...] }
-            let message: Message
-            switch self.message {
-            case .whole(let bytes): message = .whole(copy(bytes))
-            case .sha256: message = self.message
-            }
-            return Key(algorithm: algorithm, spki: copy(spki), signature: copy(signature), message: message)
+            return Key(algorithm: algorithm, spki: copy(spki), signature: copy(signature),
+                       wholeMessage: copy(wholeMessage), messageDigest: messageDigest)
         }
 
         /// Whether two keys identify the same verification: same algorithm, and the same bytes of
         /// SPKI, signature and message (or message digest).
         public static func == (lhs: Key, rhs: Key) -> Bool {
-            guard lhs.algorithm == rhs.algorithm, same(lhs.signature, rhs.signature), same(lhs.spki, rhs.spki) else { return false }
-            switch (lhs.message, rhs.message) {
-            case (.whole(let a), .whole(let b)): return same(a, b)
-            case (.sha256(let a), .sha256(let b)): return a == b
-            default: return false
-            }
+            lhs.algorithm == rhs.algorithm && same(lhs.signature, rhs.signature) && same(lhs.spki, rhs.spki)
+                && lhs.messageDigest == rhs.messageDigest && same(lhs.wholeMessage, rhs.wholeMessage)
         }
 
         /// Feeds the algorithm, the SPKI and signature bytes and the message length (or digest) to `hasher`.
@@ -112,10 +108,7 @@ public final class SignatureCache: Sendable {
             spki.withUnsafeBytes { hasher.combine(bytes: $0) }
             hasher.combine(signature.count)
             signature.withUnsafeBytes { hasher.combine(bytes: $0) }
-            switch message {
-            case .whole(let bytes): hasher.combine(bytes.count)
-            case .sha256(let digest): hasher.combine(digest)
-            }
+            if let messageDigest { hasher.combine(messageDigest) } else { hasher.combine(wholeMessage.count) }
         }
 
         private static func same(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
@@ -151,13 +144,12 @@ public final class SignatureCache: Sendable {
         }
     }
 
-    /// The verification filed under an index key (a reference: the ring's slots stay small).
-    final class Entry: Sendable {
-        let key: Key
-        init(_ key: Key) { self.key = key }
+    private struct State {
+        /// Each index key's one entry: the whole key of the verification filed there.
+        var entries: ClockCache<IndexKey, Key>
     }
 
-    private let state: Mutex<ClockCache<IndexKey, Entry>>
+    private let state: Mutex<State>
 
     /// The most verifications kept (at least 0; 0 disables caching).
     public let capacity: Int
@@ -167,23 +159,24 @@ public final class SignatureCache: Sendable {
     /// - Parameter capacity: the most verifications kept; default 4096. Negative values count as
     ///   0, which turns caching off.
     public init(capacity: Int = 4096) {
-        let cache = ClockCache<IndexKey, Entry>(capacity: capacity)
+        let cache = ClockCache<IndexKey, Key>(capacity: capacity)
         self.capacity = cache.capacity
-        self.state = Mutex(cache)
+        self.state = Mutex(State(entries: cache))
     }
 
     /// Whether the verification identified by `key` is known to succeed (a lookup: counts a hit or a miss).
     public func contains(_ key: Key) -> Bool {
         let indexKey = key.indexKey
-        return state.withLock { $0.value(for: indexKey, where: { $0.key == key }) != nil }
+        return state.withLock { $0.entries.contains(indexKey, holding: key) }
     }
 
     /// Records that the verification identified by `key` succeeded (a copy of its bytes is kept),
     /// unless its index key already holds an entry (see ``SignatureCache``).
     /// The caller must have verified it: the cache believes what it is told.
     public func insert(_ key: Key) {
-        let entry = Entry(key.owned())
-        _ = state.withLock { $0.insertIfAbsent(entry, for: entry.key.indexKey) }
+        let owned = key.owned()
+        let indexKey = owned.indexKey
+        _ = state.withLock { $0.entries.insertIfAbsent(owned, for: indexKey) }
     }
 
     /// Verifies a signature, answering ``SignatureVerificationResult/verified`` at once when the
@@ -229,11 +222,11 @@ public final class SignatureCache: Sendable {
 
     /// Hit, miss and eviction counts, and the number of verifications held.
     public var statistics: CacheStatistics {
-        state.withLock { $0.statistics }
+        state.withLock { $0.entries.statistics }
     }
 
     /// Drops every entry and zeroes the statistics.
     public func removeAll() {
-        state.withLock { $0.removeAll() }
+        state.withLock { $0.entries.removeAll() }
     }
 }
