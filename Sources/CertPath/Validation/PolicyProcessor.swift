@@ -48,8 +48,26 @@ public struct PolicyProcessor: Sendable {
     private var simpleGraph: SimpleGraph?
 
     private struct SimpleGraph: Sendable {
+        /// The policies lists given to the first two levels, held inline (a Web PKI path has two
+        /// certificates under its anchor: no allocation)…
+        var firstLevels: ([OID]?, [OID]?) = (nil, nil)
+        /// …and to the further levels, in order.
+        var laterLevels: [[OID]] = []
+
+        var isEmpty: Bool { firstLevels.0 == nil }
+
+        mutating func appendLevel(_ policies: [OID]) {
+            if firstLevels.0 == nil {
+                firstLevels.0 = policies
+            } else if firstLevels.1 == nil {
+                firstLevels.1 = policies
+            } else {
+                laterLevels.append(policies)
+            }
+        }
+
         /// The policies lists given to each level, in order (to replay them into a graph).
-        var history: [[OID]] = []
+        var history: [[OID]] { [firstLevels.0, firstLevels.1].compactMap { $0 } + laterLevels }
         /// The valid policies of the deepest level, in creation order.
         var deepest: [OID] = []
         var isNull = false
@@ -113,7 +131,7 @@ public struct PolicyProcessor: Sendable {
         guard policies.count <= SimpleGraph.maximumPolicies, !policies.contains(anyPolicy),
               graphNodeCount + policies.count <= limits.maximumNodes,
               graphEdgeCount + policies.count <= limits.maximumEdges else { return false }
-        let atDepthOne = simpleGraph!.history.isEmpty
+        let atDepthOne = simpleGraph!.isEmpty
         func isKept(_ index: Int) -> Bool {
             let policy = policies[index]
             return !policies[..<index].contains(policy) && (atDepthOne || simpleGraph!.deepest.contains(policy))
@@ -129,7 +147,7 @@ public struct PolicyProcessor: Sendable {
         }
         graphNodeCount += level.count
         graphEdgeCount += level.count
-        simpleGraph!.history.append(policies)
+        simpleGraph!.appendLevel(policies)
         simpleGraph!.deepest = level
         // (d)(3): an empty level leaves every node above it childless, down to the root.
         if level.isEmpty { simpleGraph!.isNull = true }
@@ -324,7 +342,10 @@ public struct PolicyProcessor: Sendable {
     /// allow any-policy.
     static func userConstrainedPolicySet(authoritiesConstrainedPolicySet: CertificatePolicySet,
                                          userInitialPolicySet: Set<OID>) -> CertificatePolicySet {
-        if userInitialPolicySet.contains(CertificatePolicySet.anyPolicyIdentifier) {
+        // (A set of a few elements is scanned: comparing is cheaper than hashing the identifier.)
+        let anyPolicy = CertificatePolicySet.anyPolicyIdentifier
+        if userInitialPolicySet.count <= 4 ? userInitialPolicySet.contains(where: { $0 == anyPolicy })
+                                          : userInitialPolicySet.contains(anyPolicy) {
             return authoritiesConstrainedPolicySet
         }
         switch authoritiesConstrainedPolicySet {
