@@ -103,7 +103,9 @@ struct IssuerIndex {
                 all.append(Candidate(certificate: certificate, isAnchor: false))
             }
         } else {
-            for (position, certificate) in intermediates.enumerated() where certificate.subject.isEquivalent(to: issuer) {
+            // (A certificate as its own candidate: whether it is self-issued, which it remembers.)
+            for (position, certificate) in intermediates.enumerated()
+            where certificate === child ? child.isSelfIssued : certificate.subject.isEquivalent(to: issuer) {
                 let repeated = intermediates[..<position].contains { $0 === certificate || $0.der == certificate.der }
                 if !repeated { all.append(Candidate(certificate: certificate, isAnchor: false)) }
             }

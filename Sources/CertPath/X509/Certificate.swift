@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,6 +35,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// What parsing found: offsets into ``der`` and the small decoded values, kept as one value so
     /// that parsing hands it over without copying it field by field.
     let fields: Parsed
+    /// ``isSelfIssued`` once known: 0 not yet, 1 no, 2 yes. (Comparing two different names costs
+    /// more than the rest of a cached evaluation's name work; a search asks for an intermediate's
+    /// answer at least twice. Relaxed ordering suffices: any thread computes the same answer.)
+    private let selfIssuedMemo = Atomic<UInt8>(0)
 
     /// Offsets of the TBSCertificate's complete encoding in ``der`` (what the signature covers).
     public var tbsCertificateRange: Range<Int> { fields.tbs }
@@ -554,7 +559,16 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     var hasUnrecognizedCriticalExtension: Bool { fields.hasUnknownCritical }
 
     /// Whether issuer and subject are the same name under RFC 5280 7.1 ("self-issued", RFC 5280 6.1).
-    public var isSelfIssued: Bool { issuer.isEquivalent(to: subject) }
+    public var isSelfIssued: Bool {
+        switch selfIssuedMemo.load(ordering: .relaxed) {
+        case 1: return false
+        case 2: return true
+        default:
+            let answer = issuer.isEquivalent(to: subject)
+            selfIssuedMemo.store(answer ? 2 : 1, ordering: .relaxed)
+            return answer
+        }
+    }
 
     /// Whether basicConstraints asserts cA.
     public var isCertificateAuthority: Bool { basicConstraints?.isCertificateAuthority ?? false }
