@@ -109,7 +109,7 @@ struct CryptoCacheTests {
         #expect(!cache.contains(SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki[...], signature: signature[...], message: message[...])))
         message[500] = 7
         #expect(cache.contains(SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki[...], signature: signature[...], message: message[...])))
-        // The same signature tail (what the hash covers) with another head is another key.
+        // The same signature tail (what the index key holds) with another head is another key.
         signature[0] = 1
         #expect(!cache.contains(SignatureCache.Key(algorithm: .rsaPKCS1v15(.sha256), spki: spki[...], signature: signature[...], message: message[...])))
         // Slices of larger buffers at other offsets are the same key.

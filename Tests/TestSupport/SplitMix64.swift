@@ -1,6 +1,6 @@
 /// A small deterministic pseudo-random generator (SplitMix64, Steele, Lea and Flood 2014) for
 /// randomized tests: a failure names a seed that reproduces it. Not for anything secret.
-public struct SplitMix64 {
+public struct SplitMix64: RandomNumberGenerator {
     /// The generator's state; the seed is its first value.
     public var state: UInt64
 

@@ -23,9 +23,10 @@ import Darwin
 /// holds at most one entry (the first stored), whose inputs a lookup then compares whole. However
 /// inputs are crafted, no lookup compares against more than that one entry: crafted verifications
 /// that share an index key only keep each other out of the cache (each is then verified again, as
-/// without a cache), and keeping an honest verification out needs a valid signature ending with the
-/// same 16 bytes as the honest one, under a key whose encoding ends like the honest signer's, stored
-/// before the honest one.
+/// without a cache). The entry stays until CLOCK evicts it, so a verification whose index key is
+/// taken by another is not cached meanwhile; taking an honest verification's index key first needs a
+/// valid signature ending with the same 16 bytes as the honest one, under a key whose encoding ends
+/// like the honest signer's (about 2^128 work for RSA and ECDSA signatures alike).
 public final class SignatureCache: Sendable {
     /// The identity of one verification: algorithm, SPKI DER, signature and message.
     ///
@@ -120,8 +121,8 @@ public final class SignatureCache: Sendable {
     }
 
     /// The short key entries are filed by (see ``SignatureCache``): the three lengths and the last
-    /// 16 bytes of the signature and of the SPKI. Plain words: hashing it costs a tenth of hashing
-    /// a whole RSA-2048 SPKI and signature, and copying it retains nothing.
+    /// 16 bytes of the signature and of the SPKI. Plain words (copying one retains nothing), and
+    /// short: hashing it does not grow with the key size.
     struct IndexKey: Hashable, Sendable {
         let spkiCount: Int
         let signatureCount: Int
