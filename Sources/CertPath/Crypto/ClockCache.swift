@@ -53,13 +53,13 @@ struct ClockCache<Key: Hashable, Value> {
         return slots[slot].value
     }
 
-    /// Whether the entry for `key` holds a value equal to `expected`, marking it recently used if
-    /// so; an entry holding another value counts as a miss and is left as it was. (The value is
-    /// compared where it is stored, not copied out.)
-    mutating func contains(_ key: Key, holding expected: Value) -> Bool where Value: Equatable {
-        // Through the buffer: an array's subscript would copy the slot out (retaining its buffers,
-        // shared by every thread); the buffer's element is compared where it is.
-        guard let slot = index[key], slots.withUnsafeBufferPointer({ $0[slot].value == expected }) else {
+    /// Whether the entry for `key` passes `matches`, which is given the stored value's address (the
+    /// value is read in place, not copied out: a copy would retain its buffers, which every thread
+    /// shares); marked recently used if so. An entry failing `matches` counts as a miss and is left
+    /// as it was.
+    mutating func contains(_ key: Key, where matches: (UnsafePointer<Value>) -> Bool) -> Bool {
+        guard let slot = index[key],
+              slots.withUnsafeMutableBufferPointer({ buffer in withUnsafePointer(to: &buffer[slot].value, matches) }) else {
             statistics.misses += 1
             return false
         }

@@ -58,7 +58,7 @@ public final class SignatureCache: Sendable {
         var message: Message { messageDigest.map(Message.sha256) ?? .whole(wholeMessage) }
 
         /// The key of a verification. It refers to the given bytes without copying them; the
-        /// cache copies a key before keeping it.
+        /// cache keeps its own copy (``Stored``).
         ///
         /// - Parameters:
         ///   - algorithm: the signature algorithm.
@@ -86,13 +86,6 @@ public final class SignatureCache: Sendable {
             IndexKey(spkiCount: spki.count, signatureCount: signature.count,
                      messageCount: messageDigest == nil ? wholeMessage.count : -1,
                      spkiTail: IndexKey.tail(spki), signatureTail: IndexKey.tail(signature))
-        }
-
-        /// The same key over its own compact copies of the bytes, which keeps no caller's buffer alive.
-        func owned() -> Key {
-            func copy(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> { Array(bytes)[...] }
-            return Key(algorithm: algorithm, spki: copy(spki), signature: copy(signature),
-                       wholeMessage: copy(wholeMessage), messageDigest: messageDigest)
         }
 
         /// Whether two keys identify the same verification: same algorithm, and the same bytes of
@@ -134,20 +127,70 @@ public final class SignatureCache: Sendable {
         /// The last 16 bytes of `bytes` (all of them, zero-padded at the front, when fewer).
         static func tail(_ bytes: ArraySlice<UInt8>) -> SIMD2<UInt64> {
             var tail = SIMD2<UInt64>()
-            let last = bytes.suffix(16)
             withUnsafeMutableBytes(of: &tail) { destination in
-                last.withUnsafeBytes { source in
-                    guard let base = source.baseAddress else { return }
-                    (destination.baseAddress! + (16 - source.count)).copyMemory(from: base, byteCount: source.count)
+                bytes.withUnsafeBytes { source in
+                    let count = min(16, source.count)
+                    guard count > 0 else { return }
+                    (destination.baseAddress! + (16 - count)).copyMemory(from: source.baseAddress! + (source.count - count), byteCount: count)
                 }
             }
             return tail
         }
     }
 
+    /// A verification as the cache keeps it: its own copy of the bytes, in one block, which a
+    /// lookup compares in place through plain pointers (reading the stored value's array fields
+    /// would retain them, and every thread shares them).
+    struct Stored: @unchecked Sendable {  // its bytes are written once, in init, and only read after
+        let algorithm: SignatureAlgorithm
+        let messageDigest: SHA256Digest?
+        let spki: UnsafeRawBufferPointer
+        let signature: UnsafeRawBufferPointer
+        let wholeMessage: UnsafeRawBufferPointer
+        /// Owns the block the three buffers point into.
+        let block: Block
+
+        /// A block of bytes freed with its last reference.
+        final class Block: @unchecked Sendable {
+            let base: UnsafeMutableRawPointer
+            init(byteCount: Int) { base = .allocate(byteCount: max(1, byteCount), alignment: 1) }
+            deinit { base.deallocate() }
+        }
+
+        /// A copy of `key`'s bytes.
+        init(_ key: Key) {
+            let parts = [key.spki, key.signature, key.wholeMessage]
+            block = Block(byteCount: parts.reduce(0) { $0 + $1.count })
+            var buffers: [UnsafeRawBufferPointer] = []
+            var offset = 0
+            for part in parts {
+                let destination = block.base + offset
+                part.withUnsafeBytes { source in
+                    if let from = source.baseAddress { destination.copyMemory(from: from, byteCount: source.count) }
+                }
+                buffers.append(UnsafeRawBufferPointer(start: destination, count: part.count))
+                offset += part.count
+            }
+            algorithm = key.algorithm
+            messageDigest = key.messageDigest
+            (spki, signature, wholeMessage) = (buffers[0], buffers[1], buffers[2])
+        }
+
+        /// Whether `key` is the verification stored at `stored` (read in place: only plain fields).
+        static func matches(_ stored: UnsafePointer<Stored>, _ key: Key) -> Bool {
+            func same(_ a: UnsafeRawBufferPointer, _ b: ArraySlice<UInt8>) -> Bool {
+                guard a.count == b.count else { return false }
+                return b.withUnsafeBytes { y in a.count == 0 || memcmp(a.baseAddress!, y.baseAddress!, a.count) == 0 }
+            }
+            return stored.pointee.algorithm == key.algorithm && same(stored.pointee.signature, key.signature)
+                && same(stored.pointee.spki, key.spki) && stored.pointee.messageDigest == key.messageDigest
+                && same(stored.pointee.wholeMessage, key.wholeMessage)
+        }
+    }
+
     private struct State {
-        /// Each index key's one entry: the whole key of the verification filed there.
-        var entries: ClockCache<IndexKey, Key>
+        /// Each index key's one entry: the verification filed there.
+        var entries: ClockCache<IndexKey, Stored>
     }
 
     private let state: Mutex<State>
@@ -160,7 +203,7 @@ public final class SignatureCache: Sendable {
     /// - Parameter capacity: the most verifications kept; default 4096. Negative values count as
     ///   0, which turns caching off.
     public init(capacity: Int = 4096) {
-        let cache = ClockCache<IndexKey, Key>(capacity: capacity)
+        let cache = ClockCache<IndexKey, Stored>(capacity: capacity)
         self.capacity = cache.capacity
         self.state = Mutex(State(entries: cache))
     }
@@ -168,16 +211,16 @@ public final class SignatureCache: Sendable {
     /// Whether the verification identified by `key` is known to succeed (a lookup: counts a hit or a miss).
     public func contains(_ key: Key) -> Bool {
         let indexKey = key.indexKey
-        return state.withLock { $0.entries.contains(indexKey, holding: key) }
+        return state.withLock { $0.entries.contains(indexKey, where: { stored in Stored.matches(stored, key) }) }
     }
 
     /// Records that the verification identified by `key` succeeded (a copy of its bytes is kept),
     /// unless its index key already holds an entry (see ``SignatureCache``).
     /// The caller must have verified it: the cache believes what it is told.
     public func insert(_ key: Key) {
-        let owned = key.owned()
-        let indexKey = owned.indexKey
-        _ = state.withLock { $0.entries.insertIfAbsent(owned, for: indexKey) }
+        let stored = Stored(key)
+        let indexKey = key.indexKey
+        _ = state.withLock { $0.entries.insertIfAbsent(stored, for: indexKey) }
     }
 
     /// Verifies a signature, answering ``SignatureVerificationResult/verified`` at once when the
