@@ -20,22 +20,24 @@
 ///   and not explored again at a depth that leaves `d` or fewer: whether an anchor is reachable
 ///   above a certificate does not depend on the path below it, unless the loop check cut a branch
 ///   there (then nothing is remembered). This keeps cross-signed meshes linear instead of exponential.
+///
+/// Its variables are `@exclusivity(unchecked)`, as ``EvaluationContext``'s: one search, one thread.
 final class PathBuilder {
     private let context: EvaluationContext
     private let index: IssuerIndex
     private let validator: PathValidator
     private let maximumIntermediates: Int
-    private(set) var trusted: PathAttempt?
-    private(set) var best: PathAttempt?
-    private(set) var attempts: [PathAttempt] = []
+    @exclusivity(unchecked) private(set) var trusted: PathAttempt?
+    @exclusivity(unchecked) private(set) var best: PathAttempt?
+    @exclusivity(unchecked) private(set) var attempts: [PathAttempt] = []
     /// Certificates proven unable to reach an anchor, with the most further certificates tried.
-    private var unreachable: [ObjectIdentifier: Int] = [:]
+    @exclusivity(unchecked) private var unreachable: [ObjectIdentifier: Int] = [:]
     /// Explorations answered from ``unreachable`` (for tests and benchmarks).
-    private(set) var prunedExplorations = 0
+    @exclusivity(unchecked) private(set) var prunedExplorations = 0
     /// Candidates skipped because no chain of names leads from them to an anchor.
-    private(set) var skippedCandidates = 0
+    @exclusivity(unchecked) private(set) var skippedCandidates = 0
     /// Attempts not kept in ``attempts`` (beyond ``ValidationPolicy/recordedAttemptsLimit``).
-    private(set) var unrecordedAttempts = 0
+    @exclusivity(unchecked) private(set) var unrecordedAttempts = 0
     /// The intermediates from which names lead to an anchor; computed when first needed (only for a
     /// certificate with more than one intermediate candidate).
     private lazy var reachingAnAnchorByName = index.intermediatesReachingAnAnchorByName()

@@ -291,24 +291,27 @@ public struct ValidationPolicy: Sendable {
 
     /// The fields, shared between copies until one is changed (copy on write): copying a policy,
     /// which every evaluation does, costs one reference count, not one per field.
+    // (`@exclusivity(unchecked)`: a policy's fields are read on every check of an evaluation, and a
+    // class's stored properties are otherwise checked for exclusive access at run time on each read.
+    // A Storage is written only through uniqueStorage(), never while a read of it is in progress.)
     private final class Storage: @unchecked Sendable {
-        var purpose: ValidationPurpose
-        var profile: CertificateProfile
-        var algorithms: AlgorithmProfile
-        var policyInputs: PolicyValidationInputs
-        var initialNameConstraints: NameConstraints?
-        var anchorEnforcement: AnchorEnforcement
-        var maximumIntermediates: Int?
-        var requiredLeafKeyUsage: KeyUsage
-        var checkTLSKeyUsage: Bool
-        var allowCommonNameFallback: Bool
-        var publicSuffixList: PublicSuffixList?
-        var budget: Budget
-        var collectAllAttempts: Bool
-        var requiredKeyPins: Set<SHA256Digest> = []
-        var crls: CRLStore = .empty
-        var undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs
-        var additionalCheck: (@Sendable ([Certificate]) -> String?)?
+        @exclusivity(unchecked) var purpose: ValidationPurpose
+        @exclusivity(unchecked) var profile: CertificateProfile
+        @exclusivity(unchecked) var algorithms: AlgorithmProfile
+        @exclusivity(unchecked) var policyInputs: PolicyValidationInputs
+        @exclusivity(unchecked) var initialNameConstraints: NameConstraints?
+        @exclusivity(unchecked) var anchorEnforcement: AnchorEnforcement
+        @exclusivity(unchecked) var maximumIntermediates: Int?
+        @exclusivity(unchecked) var requiredLeafKeyUsage: KeyUsage
+        @exclusivity(unchecked) var checkTLSKeyUsage: Bool
+        @exclusivity(unchecked) var allowCommonNameFallback: Bool
+        @exclusivity(unchecked) var publicSuffixList: PublicSuffixList?
+        @exclusivity(unchecked) var budget: Budget
+        @exclusivity(unchecked) var collectAllAttempts: Bool
+        @exclusivity(unchecked) var requiredKeyPins: Set<SHA256Digest> = []
+        @exclusivity(unchecked) var crls: CRLStore = .empty
+        @exclusivity(unchecked) var undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs
+        @exclusivity(unchecked) var additionalCheck: (@Sendable ([Certificate]) -> String?)?
 
         init(purpose: ValidationPurpose, profile: CertificateProfile, algorithms: AlgorithmProfile, policyInputs: PolicyValidationInputs, initialNameConstraints: NameConstraints?, anchorEnforcement: AnchorEnforcement, maximumIntermediates: Int?, requiredLeafKeyUsage: KeyUsage, checkTLSKeyUsage: Bool, allowCommonNameFallback: Bool, publicSuffixList: PublicSuffixList?, budget: Budget, collectAllAttempts: Bool, additionalCheck: (@Sendable ([Certificate]) -> String?)?) {
             self.purpose = purpose

@@ -1,25 +1,28 @@
 /// Mutable state of one evaluation: the validation time, the remaining ``Budget`` and memoized
 /// signature results. Created per `evaluate()`, never shared between threads.
+///
+/// Its variables are `@exclusivity(unchecked)`: used by one evaluation on one thread, they are
+/// never accessed in overlapping ways, and the run-time check would cost a call on every access.
 final class EvaluationContext {
     let policy: ValidationPolicy
     let validationTime: UnixTime
     let crypto: SignatureVerifier
-    private(set) var remaining: Budget
+    @exclusivity(unchecked) private(set) var remaining: Budget
     /// The limit that ran out, which stops the search.
-    private(set) var exhausted: BudgetLimit?
+    @exclusivity(unchecked) private(set) var exhausted: BudgetLimit?
     /// One remembered signature result.
     private typealias SignatureEntry = (key: SignatureKey, outcome: SignatureOutcome)
     /// The first two signature results, held inline (an evaluation usually checks two or three;
     /// no allocation)…
-    private var firstSignatures: (SignatureEntry?, SignatureEntry?) = (nil, nil)
+    @exclusivity(unchecked) private var firstSignatures: (SignatureEntry?, SignatureEntry?) = (nil, nil)
     /// …the next ones, scanned…
-    private var recentSignatures: [SignatureEntry] = []
+    @exclusivity(unchecked) private var recentSignatures: [SignatureEntry] = []
     /// …and the rest, hashed.
-    private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
+    @exclusivity(unchecked) private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
     /// 16 results scanned in all: the two inline ones and these.
     private static let scannedSignatures = 14
     /// The stores consulted, whose anchors' keys are already loaded (see ``TrustStore``).
-    var anchorStores: [TrustStore] = []
+    @exclusivity(unchecked) var anchorStores: [TrustStore] = []
     /// RFC 5280 6.3 revocation checking, shared with derived contexts; `nil` when the policy checks none.
     let revocation: RevocationChecker?
 
