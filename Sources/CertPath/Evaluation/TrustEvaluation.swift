@@ -112,7 +112,7 @@ public struct TrustEvaluation: Sendable {
             }
         }
 
-        let builder = PathBuilder(context: context, index: IssuerIndex(stores: stores, intermediates: intermediates))
+        var builder = PathBuilder(context: context, index: IssuerIndex(stores: stores, intermediates: intermediates))
         builder.run(leaf: leaf)
         let statistics = context.statistics(prunedExplorations: builder.prunedExplorations,
                                             skippedCandidates: builder.skippedCandidates,

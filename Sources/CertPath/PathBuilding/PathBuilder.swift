@@ -21,23 +21,23 @@
 ///   above a certificate does not depend on the path below it, unless the loop check cut a branch
 ///   there (then nothing is remembered). This keeps cross-signed meshes linear instead of exponential.
 ///
-/// Its variables are `@exclusivity(unchecked)`, as ``EvaluationContext``'s: one search, one thread.
-final class PathBuilder {
+/// A value, not an object: one search, one owner, no allocation.
+struct PathBuilder {
     private let context: EvaluationContext
     private let index: IssuerIndex
     private let validator: PathValidator
     private let maximumIntermediates: Int
-    @exclusivity(unchecked) private(set) var trusted: PathAttempt?
-    @exclusivity(unchecked) private(set) var best: PathAttempt?
-    @exclusivity(unchecked) private(set) var attempts: [PathAttempt] = []
+    private(set) var trusted: PathAttempt?
+    private(set) var best: PathAttempt?
+    private(set) var attempts: [PathAttempt] = []
     /// Certificates proven unable to reach an anchor, with the most further certificates tried.
-    @exclusivity(unchecked) private var unreachable: [ObjectIdentifier: Int] = [:]
+    private var unreachable: [ObjectIdentifier: Int] = [:]
     /// Explorations answered from ``unreachable`` (for tests and benchmarks).
-    @exclusivity(unchecked) private(set) var prunedExplorations = 0
+    private(set) var prunedExplorations = 0
     /// Candidates skipped because no chain of names leads from them to an anchor.
-    @exclusivity(unchecked) private(set) var skippedCandidates = 0
+    private(set) var skippedCandidates = 0
     /// Attempts not kept in ``attempts`` (beyond ``ValidationPolicy/recordedAttemptsLimit``).
-    @exclusivity(unchecked) private(set) var unrecordedAttempts = 0
+    private(set) var unrecordedAttempts = 0
     /// The intermediates from which names lead to an anchor; computed when first needed (only for a
     /// certificate with more than one intermediate candidate).
     private lazy var reachingAnAnchorByName = index.intermediatesReachingAnAnchorByName()
@@ -62,7 +62,7 @@ final class PathBuilder {
 
     /// Searches for a valid path from `leaf`. Afterwards ``trusted`` holds the first valid path found,
     /// or ``best`` the most useful failed attempt.
-    func run(leaf: Certificate) {
+    mutating func run(leaf: Certificate) {
         // One buffer for the whole search: a candidate is pushed before exploring above it and
         // popped after. (An attempt keeping the path shares the buffer until the next push copies it.)
         var path: [Certificate] = []
@@ -72,7 +72,7 @@ final class PathBuilder {
     }
 
     /// Tries every candidate issuer of the top of `path`; `path` is as given when it returns.
-    private func extend(_ path: inout [Certificate]) -> Exploration {
+    private mutating func extend(_ path: inout [Certificate]) -> Exploration {
         let current = path[path.count - 1]
         // Further certificates this exploration may still add (anchor excluded).
         let remainingDepth = maximumIntermediates + 1 - path.count
@@ -166,14 +166,14 @@ final class PathBuilder {
         return validator.validate(path: path, anchor: nil, terminal: terminal)
     }
 
-    private func record(_ attempt: PathAttempt) {
+    private mutating func record(_ attempt: PathAttempt) {
         keep(attempt)
         if let current = best, Self.score(current) >= Self.score(attempt) { return }
         best = attempt
     }
 
     /// Adds `attempt` to ``attempts`` when the policy collects them, up to the limit (then counts it).
-    private func keep(_ attempt: PathAttempt) {
+    private mutating func keep(_ attempt: PathAttempt) {
         guard context.policy.collectAllAttempts else { return }
         if attempts.count < ValidationPolicy.recordedAttemptsLimit {
             attempts.append(attempt)
