@@ -821,3 +821,41 @@ struct PolicyGraphBoundsTests {
         #expect(processor.validPolicyGraphNodeCount == 2)
     }
 }
+
+// MARK: - Outcome held by the simple graph
+
+/// A path in the simple graph's form keeps its deepest level as a list and makes the policy sets
+/// only when they are read; the outcome must read, compare and hash as if they had been built.
+@Suite("Policy outcome: sets made when read")
+struct PolicyOutcomeHeldSetTests {
+    @Test("a simple-graph outcome reads, compares and hashes like one built from sets")
+    func simpleGraphOutcome() throws {
+        let outcome = try PolicyProcessor.validate([cert([P1, P2, P1]), cert([P2, P1, P3])], inputs: inputs())
+        let built = PolicyOutcome(authoritiesConstrainedPolicySet: set(P1, P2), userConstrainedPolicySet: set(P1, P2),
+                                  explicitPolicy: outcome.explicitPolicy)
+        #expect(outcome.authoritiesConstrainedPolicySet == set(P1, P2))
+        #expect(outcome.userConstrainedPolicySet == set(P1, P2))
+        #expect(outcome == built)
+        #expect(outcome.hashValue == built.hashValue)
+        // A user-initial-policy-set without anyPolicy: the intersection, built at once.
+        let constrained = try PolicyProcessor.validate([cert([P1, P2]), cert([P2, P1])], inputs: inputs([P2, P3]))
+        #expect(constrained.authoritiesConstrainedPolicySet == set(P1, P2))
+        #expect(constrained.userConstrainedPolicySet == set(P2))
+        // Setting a set replaces what was held.
+        var changed = outcome
+        changed.userConstrainedPolicySet = set(P3)
+        #expect(changed.userConstrainedPolicySet == set(P3))
+        #expect(changed.authoritiesConstrainedPolicySet == set(P1, P2))
+        #expect(changed != outcome)
+    }
+
+    @Test("an explicit policy required: an empty level fails at 6.1.3 (f), an empty intersection at wrap-up")
+    func emptyLevelRequiredPolicy() {
+        #expect(throws: PolicyFailure.explicitPolicyRequired(certificateIndex: 2)) {
+            try PolicyProcessor.validate([cert([P1]), cert([P2])], inputs: inputs(explicit: true))
+        }
+        #expect(throws: PolicyFailure.noAcceptablePolicy(authoritiesConstrainedPolicySet: set(P1))) {
+            try PolicyProcessor.validate([cert([P1]), cert([P1])], inputs: inputs([P2], explicit: true))
+        }
+    }
+}

@@ -294,25 +294,25 @@ public struct PolicyProcessor: Sendable {
         if facts.requireExplicitPolicy == 0 { explicitPolicy = 0 }
 
         // (g)
-        let authoritiesConstrainedPolicySet: CertificatePolicySet
+        let authorities: PolicyOutcome.HeldSet
         if let simple = simpleGraph {
             // The live depth-1 nodes (the only ones whose parent is anyPolicy) are those with
-            // descendants down to depth n: the deepest level's policies.
-            authoritiesConstrainedPolicySet = simple.isNull ? .empty : .policies(Set(simple.deepest))
+            // descendants down to depth n: the deepest level's policies (distinct, never anyPolicy),
+            // made a Set only if the outcome is read.
+            authorities = simple.isNull ? .built(.empty) : .distinctPolicies(simple.deepest)
         } else {
-            authoritiesConstrainedPolicySet = validPolicyGraph?.authoritiesConstrainedPolicySet ?? .empty
+            authorities = .built(validPolicyGraph?.authoritiesConstrainedPolicySet ?? .empty)
         }
-        let userConstrainedPolicySet = Self.userConstrainedPolicySet(
-            authoritiesConstrainedPolicySet: authoritiesConstrainedPolicySet,
-            userInitialPolicySet: inputs.userInitialPolicySet)
+        let user: PolicyOutcome.HeldSet = Self.allowsAnyPolicy(inputs.userInitialPolicySet)
+            ? authorities
+            : .built(Self.userConstrainedPolicySet(authoritiesConstrainedPolicySet: authorities.set,
+                                                   userInitialPolicySet: inputs.userInitialPolicySet))
 
-        guard explicitPolicy > 0 || !userConstrainedPolicySet.isEmpty else {
-            throw .noAcceptablePolicy(authoritiesConstrainedPolicySet: authoritiesConstrainedPolicySet)
+        guard explicitPolicy > 0 || !user.isEmpty else {
+            throw .noAcceptablePolicy(authoritiesConstrainedPolicySet: authorities.set)
         }
         stage = .finished
-        return PolicyOutcome(authoritiesConstrainedPolicySet: authoritiesConstrainedPolicySet,
-                             userConstrainedPolicySet: userConstrainedPolicySet,
-                             explicitPolicy: explicitPolicy)
+        return PolicyOutcome(authorities: authorities, user: user, explicitPolicy: explicitPolicy)
     }
 
     // MARK: Whole path
@@ -342,16 +342,19 @@ public struct PolicyProcessor: Sendable {
     /// allow any-policy.
     static func userConstrainedPolicySet(authoritiesConstrainedPolicySet: CertificatePolicySet,
                                          userInitialPolicySet: Set<OID>) -> CertificatePolicySet {
-        // (A set of a few elements is scanned: comparing is cheaper than hashing the identifier.)
-        let anyPolicy = CertificatePolicySet.anyPolicyIdentifier
-        if userInitialPolicySet.count <= 4 ? userInitialPolicySet.contains(where: { $0 == anyPolicy })
-                                          : userInitialPolicySet.contains(anyPolicy) {
-            return authoritiesConstrainedPolicySet
-        }
+        if allowsAnyPolicy(userInitialPolicySet) { return authoritiesConstrainedPolicySet }
         switch authoritiesConstrainedPolicySet {
         case .anyPolicy: return .policies(userInitialPolicySet)
         case .policies(let policies): return .policies(policies.intersection(userInitialPolicySet))
         }
+    }
+
+    /// Whether a user-initial-policy-set holds anyPolicy (any-policy). A set of a few elements is
+    /// scanned: comparing is cheaper than hashing the identifier.
+    static func allowsAnyPolicy(_ userInitialPolicySet: Set<OID>) -> Bool {
+        let anyPolicy = CertificatePolicySet.anyPolicyIdentifier
+        return userInitialPolicySet.count <= 4 ? userInitialPolicySet.contains(where: { $0 == anyPolicy })
+                                               : userInitialPolicySet.contains(anyPolicy)
     }
 
     /// Groups a policyMappings extension by issuerDomainPolicy (first-appearance order), with the

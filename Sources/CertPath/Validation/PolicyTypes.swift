@@ -140,26 +140,75 @@ public struct PolicyOutcome: Sendable, Hashable {
     /// The authorities-constrained-policy-set (X.509 12.2; RFC 9618 section 4.5, step (g)(4)): the
     /// policies, in the trust anchor's policy domain, that the certificates of the path allow,
     /// before the user-initial-policy-set is applied.
-    public var authoritiesConstrainedPolicySet: CertificatePolicySet
+    public var authoritiesConstrainedPolicySet: CertificatePolicySet {
+        get { authorities.set }
+        set { authorities = .built(newValue) }
+    }
     /// The user-constrained-policy-set (RFC 9618 section 4.5, step (g)(5)): the authorities-constrained
     /// set intersected with the user-initial-policy-set. This is the set a caller should act on.
-    public var userConstrainedPolicySet: CertificatePolicySet
+    public var userConstrainedPolicySet: CertificatePolicySet {
+        get { user.set }
+        set { user = .built(newValue) }
+    }
     /// The final `explicit_policy` (after RFC 5280 6.1.5 (a) and (b)); `0` means an explicit policy
     /// was required, so ``userConstrainedPolicySet`` is not empty.
     public var explicitPolicy: Int
 
-    /// Whether the path was required to be valid for an explicit policy (X.509's
-    /// explicit-policy-indicator): `explicitPolicy == 0`.
-    public var isExplicitPolicyRequired: Bool { explicitPolicy == 0 }
+    /// A policy set as the outcome holds it: built, or as the distinct policies of the valid
+    /// policy graph's deepest level, made a `Set` only when read (most evaluations never read it,
+    /// and building it was an allocation and a hash per evaluation).
+    enum HeldSet: Sendable {
+        case built(CertificatePolicySet)
+        case distinctPolicies([OID])
+
+        var set: CertificatePolicySet {
+            switch self {
+            case .built(let set): return set
+            case .distinctPolicies(let policies): return .policies(Set(policies))
+            }
+        }
+
+        var isEmpty: Bool {
+            switch self {
+            case .built(let set): return set.isEmpty
+            case .distinctPolicies(let policies): return policies.isEmpty
+            }
+        }
+    }
+
+    private var authorities: HeldSet
+    private var user: HeldSet
 
     /// Creates an outcome (for tests and callers assembling results).
     public init(authoritiesConstrainedPolicySet: CertificatePolicySet,
                 userConstrainedPolicySet: CertificatePolicySet,
                 explicitPolicy: Int) {
-        self.authoritiesConstrainedPolicySet = authoritiesConstrainedPolicySet
-        self.userConstrainedPolicySet = userConstrainedPolicySet
+        self.init(authorities: .built(authoritiesConstrainedPolicySet), user: .built(userConstrainedPolicySet),
+                  explicitPolicy: explicitPolicy)
+    }
+
+    init(authorities: HeldSet, user: HeldSet, explicitPolicy: Int) {
+        self.authorities = authorities
+        self.user = user
         self.explicitPolicy = explicitPolicy
     }
+
+    /// Whether both outcomes have the same policy sets and `explicit_policy`.
+    public static func == (lhs: PolicyOutcome, rhs: PolicyOutcome) -> Bool {
+        lhs.explicitPolicy == rhs.explicitPolicy && lhs.authoritiesConstrainedPolicySet == rhs.authoritiesConstrainedPolicySet
+            && lhs.userConstrainedPolicySet == rhs.userConstrainedPolicySet
+    }
+
+    /// Feeds the policy sets and `explicit_policy` to `hasher`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(authoritiesConstrainedPolicySet)
+        hasher.combine(userConstrainedPolicySet)
+        hasher.combine(explicitPolicy)
+    }
+
+    /// Whether the path was required to be valid for an explicit policy (X.509's
+    /// explicit-policy-indicator): `explicitPolicy == 0`.
+    public var isExplicitPolicyRequired: Bool { explicitPolicy == 0 }
 }
 
 /// Bounds on the valid_policy_graph, so that crafted policies and mappings cannot exhaust time or memory.
