@@ -15,6 +15,27 @@ struct IssuerIndex {
         let isAnchor: Bool
     }
 
+    /// Candidates in the order to try them. The first is held inline: a certificate of a Web PKI
+    /// chain usually has one candidate, and the list is then made without an allocation.
+    struct CandidateList: RandomAccessCollection {
+        private var first: Candidate?
+        private var rest: [Candidate] = []
+
+        init() {}
+
+        init<S: Sequence>(_ candidates: S) where S.Element == Candidate {
+            for candidate in candidates { append(candidate) }
+        }
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { first == nil ? 0 : 1 + rest.count }
+        subscript(position: Int) -> Candidate { position == 0 ? first! : rest[position - 1] }
+
+        mutating func append(_ candidate: Candidate) {
+            if first == nil { first = candidate } else { rest.append(candidate) }
+        }
+    }
+
     /// The trust stores consulted, in order (caller's, pinned, system).
     let stores: [TrustStore]
     /// The intermediates in the order given (without repeats when more than ``scanLimit``; short
@@ -89,9 +110,9 @@ struct IssuerIndex {
     }
 
     /// Ranked issuer candidates for `child`.
-    func candidates(for child: Certificate, at time: UnixTime) -> [Candidate] {
+    func candidates(for child: Certificate, at time: UnixTime) -> CandidateList {
         let issuer = child.issuer
-        var all: [Candidate] = []
+        var all = CandidateList()
         for s in stores.indices {
             stores[s].forEachAnchor(named: issuer) { anchor in
                 guard !isDistrusted(anchor), !all.contains(where: { $0.certificate.der == anchor.der }) else { return }
@@ -112,7 +133,7 @@ struct IssuerIndex {
         }
         // Distrusted certificates of the stores come last: entering one ends that branch with
         // `distrusted`, so a report says so rather than "issuer not found".
-        var distrusted: [Candidate] = []
+        var distrusted = CandidateList()
         for s in stores.indices {
             for certificate in stores[s].distrustedCertificates(named: issuer)
             where !all.contains(where: { $0.certificate.der == certificate.der })
@@ -120,7 +141,7 @@ struct IssuerIndex {
                 distrusted.append(Candidate(certificate: certificate, isAnchor: false))
             }
         }
-        guard all.count > 1 else { return distrusted.isEmpty ? all : all + distrusted }
+        guard all.count > 1 else { return distrusted.isEmpty ? all : CandidateList(Array(all) + Array(distrusted)) }
         let childKeyID = child.authorityKeyIdentifierKeyID
         /// The ranking key, compared field by field (then by position, so the sort is stable).
         struct Rank: Comparable {
@@ -149,8 +170,6 @@ struct IssuerIndex {
         }
         var order = all.indices.map { (rank: rank(all[$0], $0), index: $0) }
         order.sort { $0.rank < $1.rank }
-        var ranked = order.map { all[$0.index] }
-        ranked.append(contentsOf: distrusted)
-        return ranked
+        return CandidateList(order.map { all[$0.index] } + Array(distrusted))
     }
 }
