@@ -81,8 +81,8 @@ public struct TrustEvaluation: Sendable {
     }
 
     /// The stores consulted: the caller's, the pinned certificates, and the system's unless anchors only.
-    private func stores() -> [TrustStore] {
-        var stores = [trustStore]
+    private func stores() -> SmallList<TrustStore> {
+        var stores = SmallList(CollectionOfOne(trustStore))
         if !pins.isEmpty {
             let pinned = ([leaf] + intermediates).filter { certificate in pins.contains { $0.matches(certificate) } }
             stores.append(TrustStore(pinned.map { TrustEntry($0, kind: .anchorOrLeaf) }))

@@ -15,29 +15,10 @@ struct IssuerIndex {
         let isAnchor: Bool
     }
 
-    /// Candidates in the order to try them. The first is held inline: a certificate of a Web PKI
-    /// chain usually has one candidate, and the list is then made without an allocation.
-    struct CandidateList: RandomAccessCollection {
-        private var first: Candidate?
-        private var rest: [Candidate] = []
+    /// Candidates in the order to try them (the first held inline: usually the only one).
+    typealias CandidateList = SmallList<Candidate>
 
-        init() {}
-
-        init<S: Sequence>(_ candidates: S) where S.Element == Candidate {
-            for candidate in candidates { append(candidate) }
-        }
-
-        var startIndex: Int { 0 }
-        var endIndex: Int { first == nil ? 0 : 1 + rest.count }
-        subscript(position: Int) -> Candidate { position == 0 ? first! : rest[position - 1] }
-
-        mutating func append(_ candidate: Candidate) {
-            if first == nil { first = candidate } else { rest.append(candidate) }
-        }
-    }
-
-    /// The trust stores consulted, in order (caller's, pinned, system).
-    let stores: [TrustStore]
+    let stores: SmallList<TrustStore>
     /// The intermediates in the order given (without repeats when more than ``scanLimit``; short
     /// lists skip repeats when scanned).
     private let intermediates: [Certificate]
@@ -48,7 +29,7 @@ struct IssuerIndex {
     /// Lists at most this long are scanned rather than indexed.
     private static let scanLimit = 8
 
-    init(stores: [TrustStore], intermediates: [Certificate]) {
+    init(stores: SmallList<TrustStore>, intermediates: [Certificate]) {
         self.stores = stores
         if intermediates.count <= Self.scanLimit {
             // Short lists are kept as given (no copy); a repeated certificate is skipped when scanned.

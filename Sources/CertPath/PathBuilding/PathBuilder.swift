@@ -141,8 +141,10 @@ struct PathBuilder {
             }
             path.append(issuer)
             let above = extend(&path)
-            path.removeLast()
+            // A finished search leaves the path as it is: a trusted path shares its buffer, and
+            // removing the issuer would copy it.
             if above.done { return above }
+            path.removeLast()
             outcome.reachedAnchor = outcome.reachedAnchor || above.reachedAnchor
             outcome.dependsOnPath = outcome.dependsOnPath || above.dependsOnPath
         }

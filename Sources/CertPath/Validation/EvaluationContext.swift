@@ -22,7 +22,7 @@ final class EvaluationContext {
     /// 16 results scanned in all: the two inline ones and these.
     private static let scannedSignatures = 14
     /// The stores consulted, whose anchors' keys are already loaded (see ``TrustStore``).
-    @exclusivity(unchecked) var anchorStores: [TrustStore] = []
+    @exclusivity(unchecked) var anchorStores = SmallList<TrustStore>()
     /// RFC 5280 6.3 revocation checking, shared with derived contexts; `nil` when the policy checks none.
     let revocation: RevocationChecker?
 

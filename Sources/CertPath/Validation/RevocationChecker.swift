@@ -425,7 +425,7 @@ final class RevocationChecker {
         // and keys) stays distrusted on the way to it.
         let distrusted = context.anchorStores.flatMap { $0.entries.filter { $0.kind == .distrusted } }
         let store = distrusted.isEmpty ? TrustStore(anchors: [anchor]) : TrustStore([TrustEntry(anchor, kind: .anchor)] + distrusted)
-        var builder = PathBuilder(context: child, index: IssuerIndex(stores: [store], intermediates: certificates + Array(above)))
+        var builder = PathBuilder(context: child, index: IssuerIndex(stores: SmallList(CollectionOfOne(store)), intermediates: certificates + Array(above)))
         let signerDistrusted = store.isDistrusted(signer)
         if !signerDistrusted { builder.run(leaf: signer) }
         context.absorb(child)
