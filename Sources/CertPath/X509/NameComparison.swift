@@ -335,6 +335,11 @@ enum NameWalker {
             if doneA || doneB { return doneA && doneB ? .equal : .different }
             guard let rdnA = element(pa, &ra, na.value.upperBound), rdnA.tag == 0x31,
                   let rdnB = element(pb, &rb, nb.value.upperBound), rdnB.tag == 0x31 else { return .undecided }
+            // The same encoding of a whole RDN is the same RDN (the usual case for all but the last).
+            if rdnA.encoded.count == rdnB.encoded.count,
+               memcmp(pa.baseAddress! + rdnA.encoded.lowerBound, pb.baseAddress! + rdnB.encoded.lowerBound, rdnA.encoded.count) == 0 {
+                continue
+            }
             var xa = rdnA.value.lowerBound, xb = rdnB.value.lowerBound
             guard let atvA = element(pa, &xa, rdnA.value.upperBound), atvA.tag == 0x30, xa == rdnA.value.upperBound,
                   let atvB = element(pb, &xb, rdnB.value.upperBound), atvB.tag == 0x30, xb == rdnB.value.upperBound
