@@ -265,40 +265,42 @@ enum DNSNameSyntax {
     /// preferred name syntax. With `allowWildcard`, a left-most label that is exactly `*` is
     /// accepted. Returns the first violation, with offsets relative to `name.startIndex`.
     static func check(_ name: ArraySlice<UInt8>, allowWildcard: Bool) -> ReferenceIdentifierError? {
+        name.withUnsafeBufferPointer { check($0, allowWildcard: allowWildcard) }
+    }
+
+    /// ``check(_:allowWildcard:)`` over the bytes in place (no bounds-checked slice access per byte).
+    private static func check(_ name: UnsafeBufferPointer<UInt8>, allowWildcard: Bool) -> ReferenceIdentifierError? {
         if name.isEmpty { return .empty }
         if name.count > 253 { return .nameTooLong(length: name.count) }
-        let base = name.startIndex
-        var labelStart = base
-        var index = base
-        while index < name.endIndex {
+        var labelStart = 0
+        var index = 0
+        while index < name.count {
             let byte = name[index]
-            let offset = index - base
             if byte == dot {
-                if index == labelStart { return .emptyLabel(offset: labelStart - base) }
-                if name[index - 1] == hyphen { return .hyphenAtLabelEdge(offset: offset - 1) }
+                if index == labelStart { return .emptyLabel(offset: labelStart) }
+                if name[index - 1] == hyphen { return .hyphenAtLabelEdge(offset: index - 1) }
                 labelStart = index + 1
             } else if isLetterOrDigit(byte) {
                 // fine
             } else if byte == hyphen {
-                if index == labelStart { return .hyphenAtLabelEdge(offset: offset) }
+                if index == labelStart { return .hyphenAtLabelEdge(offset: index) }
             } else if byte >= 0x80 {
                 return .internationalizedNameNeedsALabel
             } else if byte < 0x20 || byte == 0x7F {
-                return .controlCharacter(offset: offset)
+                return .controlCharacter(offset: index)
             } else if byte == UInt8(ascii: "_") {
-                return .underscore(offset: offset)
+                return .underscore(offset: index)
             } else if byte == star {
-                let wholeLeftMostLabel =
-                    index == base && (index + 1 == name.endIndex || name[index + 1] == dot)
-                if !(allowWildcard && wholeLeftMostLabel) { return .wildcard(offset: offset) }
+                let wholeLeftMostLabel = index == 0 && (index + 1 == name.count || name[index + 1] == dot)
+                if !(allowWildcard && wholeLeftMostLabel) { return .wildcard(offset: index) }
             } else {
-                return .invalidCharacter(offset: offset)
+                return .invalidCharacter(offset: index)
             }
-            if index - labelStart >= 63 { return .labelTooLong(offset: labelStart - base) }
+            if index - labelStart >= 63 { return .labelTooLong(offset: labelStart) }
             index += 1
         }
-        if labelStart == name.endIndex { return .emptyLabel(offset: labelStart - base) }
-        if name[name.endIndex - 1] == hyphen { return .hyphenAtLabelEdge(offset: name.count - 1) }
+        if labelStart == name.count { return .emptyLabel(offset: labelStart) }
+        if name[name.count - 1] == hyphen { return .hyphenAtLabelEdge(offset: name.count - 1) }
         return nil
     }
 
