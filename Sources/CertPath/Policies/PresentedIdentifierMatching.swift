@@ -70,11 +70,13 @@ public enum PresentedIdentifierMatching {
         var presented = presentedDNSName
         // dropLast, not removeLast: mutating a shared slice would copy the certificate buffer.
         if presented.last == DNSNameSyntax.dot { presented = presented.dropLast() }
-        guard DNSNameSyntax.check(presented, allowWildcard: true) == nil else { return false }
         let referenceBytes = reference.bytes
         if presented.first != DNSNameSyntax.star {
+            // No syntax check needed: a name equal to the (valid) reference but for the case of
+            // its letters is valid, and any other name does not match.
             return equalIgnoringASCIICase(presented, referenceBytes[...])
         }
+        guard DNSNameSyntax.check(presented, allowWildcard: true) == nil else { return false }
         // "*." + remainder; the syntax check guarantees the "." after a leading "*" when more follows.
         guard presented.count >= 2 else { return false }  // "*" alone
         let remainder = presented.dropFirst(2)
