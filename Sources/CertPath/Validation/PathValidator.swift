@@ -51,7 +51,11 @@ struct PathValidator {
         var maxPathLength = n
         var pathLengthSource: Certificate? = nil
         var constraints: [NameConstraints] = policy.initialNameConstraints.map { [$0] } ?? []
-        var policyProcessor: PolicyProcessor? = anchor == nil ? nil : PolicyProcessor(pathLength: n, inputs: policy.policyInputs)
+        // Policies are processed for a path that reached an anchor, until the processing fails.
+        // (A flag beside a plain processor, not an optional one: an optional of this large value
+        // was copied and destroyed through its type's metadata at each step.)
+        var processesPolicies = anchor != nil
+        var policyProcessor = PolicyProcessor(pathLength: n, inputs: policy.policyInputs)
         var policyOutcome: PolicyOutcome? = nil
         var workingIssuer: Certificate? = anchor
         // Keys are judged from each certificate's parsed layout, without making views into its DER
@@ -130,19 +134,19 @@ struct PathValidator {
             }
 
             // (d), (e), (f): certificate policies.
-            let facts = Self.policyFacts(certificate, isSelfIssued: isSelfIssued)
-            if policyProcessor != nil {
+            if processesPolicies {
+                let facts = Self.policyFacts(certificate, isSelfIssued: isSelfIssued)
                 do throws(PolicyFailure) {
-                    try policyProcessor!.processCertificate(facts, index: i)
+                    try policyProcessor.processCertificate(facts, index: i)
                     if isLast {
-                        policyOutcome = try policyProcessor!.wrapUp(facts)  // 6.1.5 (a), (b), (g)
+                        policyOutcome = try policyProcessor.wrapUp(facts)  // 6.1.5 (a), (b), (g)
                     } else {
-                        try policyProcessor!.prepareForNextCertificate(facts)  // 6.1.4 (a), (b), (h), (i), (j)
+                        try policyProcessor.prepareForNextCertificate(facts)  // 6.1.4 (a), (b), (h), (i), (j)
                     }
                 } catch {
                     if case .graphTooLarge = error { context.exhaust(.policyGraph) }
                     failures.append(.policyRequired(error))
-                    policyProcessor = nil
+                    processesPolicies = false
                 }
             }
 
