@@ -123,3 +123,37 @@ struct NameComparisonFastPathTests {
         #expect(a.normalizedKey == b.normalizedKey)
     }
 }
+
+/// `NameWalker.preparedASCIIEqual` against a plain model of RFC 4518 for ASCII (case folded, leading
+/// and trailing spaces dropped, inner runs one space), for every pair of strings of up to four
+/// characters over {a, A, b, space}: the shared-prefix shortcut must not change any answer.
+@Suite("Prepared ASCII comparison: exhaustive small strings")
+struct PreparedASCIIEqualTests {
+    static func prepared(_ text: [UInt8]) -> [UInt8] {
+        let words = text.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+        return Array(words.map { Array($0.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }) }.joined(separator: [UInt8(ascii: " ")]))
+    }
+
+    @Test("116,281 pairs agree with the model")
+    func exhaustive() {
+        let alphabet: [UInt8] = [UInt8(ascii: "a"), UInt8(ascii: "A"), UInt8(ascii: "b"), UInt8(ascii: " ")]
+        var strings: [[UInt8]] = [[]]
+        var frontier: [[UInt8]] = [[]]
+        for _ in 0..<4 {
+            frontier = frontier.flatMap { prefix in alphabet.map { prefix + [$0] } }
+            strings += frontier
+        }
+        #expect(strings.count == 341)
+        var disagreements: [String] = []
+        for x in strings {
+            for y in strings {
+                let expected = Self.prepared(x) == Self.prepared(y)
+                let answer = x.withUnsafeBufferPointer { a in y.withUnsafeBufferPointer { b in NameWalker.preparedASCIIEqual(a, b) } }
+                if answer != expected && disagreements.count < 5 {
+                    disagreements.append("\"\(String(decoding: x, as: UTF8.self))\" vs \"\(String(decoding: y, as: UTF8.self))\": \(answer)")
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements)")
+    }
+}

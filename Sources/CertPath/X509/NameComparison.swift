@@ -287,10 +287,18 @@ enum NameWalker {
                 return true
             }
         }
-        var i = 0, j = 0
+        // Identical leading bytes are prepared identically: the loop below may start right after
+        // the last non-space byte they share, where it would have arrived having compared them.
+        var same = 0
+        let shorter = min(a.count, b.count)
+        while same < shorter && a[same] == b[same] { same += 1 }
+        while same > 0 && isSpace(a[same - 1]) { same -= 1 }
+        var i = same, j = same
         // Leading whitespace is dropped.
-        while i < a.count && isSpace(a[i]) { i += 1 }
-        while j < b.count && isSpace(b[j]) { j += 1 }
+        if same == 0 {
+            while i < a.count && isSpace(a[i]) { i += 1 }
+            while j < b.count && isSpace(b[j]) { j += 1 }
+        }
         while true {
             // Whitespace runs: one space if more text follows, nothing at the end.
             var spaceA = false, spaceB = false
