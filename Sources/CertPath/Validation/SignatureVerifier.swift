@@ -8,14 +8,26 @@ public struct SignatureVerifier: Sendable {
     public static let shared = SignatureVerifier()
 
     /// Loaded keys by SPKI; `nil` loads every key afresh (the "cold" benchmark setting).
-    public let keyCache: PublicKeyCache?
+    public var keyCache: PublicKeyCache? { caches.keyCache }
     /// Successful verifications, compared by (algorithm, SPKI, signature, signed bytes); `nil` (default) verifies every time.
-    public let signatureCache: SignatureCache?
+    public var signatureCache: SignatureCache? { caches.signatureCache }
+
+    /// Both caches in one object: copying a verifier (every evaluation does) retains one reference.
+    private let caches: Caches
+
+    private final class Caches: Sendable {
+        let keyCache: PublicKeyCache?
+        let signatureCache: SignatureCache?
+
+        init(keyCache: PublicKeyCache?, signatureCache: SignatureCache?) {
+            self.keyCache = keyCache
+            self.signatureCache = signatureCache
+        }
+    }
 
     /// Creates a verifier with the given caches.
     public init(keyCache: PublicKeyCache? = PublicKeyCache(), signatureCache: SignatureCache? = nil) {
-        self.keyCache = keyCache
-        self.signatureCache = signatureCache
+        caches = Caches(keyCache: keyCache, signatureCache: signatureCache)
     }
 
     /// Verifies `certificate`'s signature over its TBSCertificate with `issuer`'s subject public key.
