@@ -141,14 +141,14 @@ public struct PolicyOutcome: Sendable, Hashable {
     /// policies, in the trust anchor's policy domain, that the certificates of the path allow,
     /// before the user-initial-policy-set is applied.
     public var authoritiesConstrainedPolicySet: CertificatePolicySet {
-        get { authorities.set }
-        set { authorities = .built(newValue) }
+        get { sets.authorities.set }
+        set { sets = Sets(authorities: .built(newValue), user: sets.user) }
     }
     /// The user-constrained-policy-set (RFC 9618 section 4.5, step (g)(5)): the authorities-constrained
     /// set intersected with the user-initial-policy-set. This is the set a caller should act on.
     public var userConstrainedPolicySet: CertificatePolicySet {
-        get { user.set }
-        set { user = .built(newValue) }
+        get { sets.user.set }
+        set { sets = Sets(authorities: sets.authorities, user: .built(newValue)) }
     }
     /// The final `explicit_policy` (after RFC 5280 6.1.5 (a) and (b)); `0` means an explicit policy
     /// was required, so ``userConstrainedPolicySet`` is not empty.
@@ -176,8 +176,19 @@ public struct PolicyOutcome: Sendable, Hashable {
         }
     }
 
-    private var authorities: HeldSet
-    private var user: HeldSet
+    /// The two sets, in one immutable object: an outcome is copied into every attempt and result,
+    /// and a copy then retains one reference (two enums of sets were copied through their metadata).
+    private var sets: Sets
+
+    private final class Sets: Sendable {
+        let authorities: HeldSet
+        let user: HeldSet
+
+        init(authorities: HeldSet, user: HeldSet) {
+            self.authorities = authorities
+            self.user = user
+        }
+    }
 
     /// Creates an outcome (for tests and callers assembling results).
     public init(authoritiesConstrainedPolicySet: CertificatePolicySet,
@@ -188,8 +199,7 @@ public struct PolicyOutcome: Sendable, Hashable {
     }
 
     init(authorities: HeldSet, user: HeldSet, explicitPolicy: Int) {
-        self.authorities = authorities
-        self.user = user
+        self.sets = Sets(authorities: authorities, user: user)
         self.explicitPolicy = explicitPolicy
     }
 
