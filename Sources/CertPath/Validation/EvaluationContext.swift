@@ -13,8 +13,11 @@ final class EvaluationContext {
     /// One remembered signature result.
     private typealias SignatureEntry = (key: SignatureKey, outcome: SignatureOutcome)
     /// The first two signature results, held inline (an evaluation usually checks two or three;
-    /// no allocation)…
-    @exclusivity(unchecked) private var firstSignatures: (SignatureEntry?, SignatureEntry?) = (nil, nil)
+    /// no allocation), the first `inlineSignatureCount` of them in use. (Plain entries and a
+    /// count, not optionals: an optional entry was copied through its metadata on each look.)…
+    @exclusivity(unchecked) private var firstSignatures: (SignatureEntry, SignatureEntry) = (EvaluationContext.unusedEntry, EvaluationContext.unusedEntry)
+    @exclusivity(unchecked) private var inlineSignatureCount = 0
+    private static let unusedEntry: SignatureEntry = (SignatureKey(child: ObjectIdentifier(EvaluationContext.self), issuerKey: DERBytesKey([])), .invalid)
     /// …the next ones, scanned…
     @exclusivity(unchecked) private var recentSignatures: [SignatureEntry] = []
     /// …and the rest, hashed.
@@ -51,6 +54,7 @@ final class EvaluationContext {
         remaining = parent.remaining
         exhausted = parent.exhausted
         firstSignatures = parent.firstSignatures
+        inlineSignatureCount = parent.inlineSignatureCount
         recentSignatures = parent.recentSignatures
         signatureMemo = parent.signatureMemo
         anchorStores = parent.anchorStores
@@ -62,6 +66,7 @@ final class EvaluationContext {
         remaining = child.remaining
         if let limit = child.exhausted { exhaust(limit) }
         firstSignatures = child.firstSignatures
+        inlineSignatureCount = child.inlineSignatureCount
         recentSignatures = child.recentSignatures
         signatureMemo = child.signatureMemo
     }
@@ -104,11 +109,11 @@ final class EvaluationContext {
     /// signature check of the budget). `inheritedDSAParameters` are the working public key
     /// parameters (RFC 5280 6.1.4 (f)) when the issuer's DSA key has none.
     func signature(of child: Certificate, by issuer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
-        let key = memoKey(ObjectIdentifier(child), issuer)
-        if let known = remembered(key) { return known }
+        let memoized = !issuer.hasDSAKeyWithoutParameters
+        if memoized, let known = remembered(ObjectIdentifier(child), issuer.subjectPublicKeyInfoDER) { return known }
         guard spendSignatureCheck() else { return .budgetExhausted }
         let outcome = crypto.verify(child, issuer: issuer, inheritedDSAParameters: inheritedDSAParameters) { anchorKey(of: issuer) }
-        remember(key, outcome)
+        if memoized { remember(SignatureKey(child: ObjectIdentifier(child), issuerKey: DERBytesKey(issuer.subjectPublicKeyInfoDER)), outcome) }
         return outcome
     }
 
@@ -124,11 +129,11 @@ final class EvaluationContext {
     /// Whether `crl`'s signature verifies with `signer`'s key (RFC 5280 6.3.3 (g), (h)); memoized and
     /// budgeted like certificate signatures.
     func signature(of crl: CertificateRevocationList, by signer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
-        let key = memoKey(ObjectIdentifier(crl), signer)
-        if let known = remembered(key) { return known }
+        let memoized = !signer.hasDSAKeyWithoutParameters
+        if memoized, let known = remembered(ObjectIdentifier(crl), signer.subjectPublicKeyInfoDER) { return known }
         guard spendSignatureCheck() else { return .budgetExhausted }
         let outcome = crypto.verify(crl, issuerKey: signer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
-        remember(key, outcome)
+        if memoized { remember(SignatureKey(child: ObjectIdentifier(crl), issuerKey: DERBytesKey(signer.subjectPublicKeyInfoDER)), outcome) }
         return outcome
     }
 
@@ -140,18 +145,14 @@ final class EvaluationContext {
     // on would retain what it captures, the anchor among them, on every check. The anchor-key
     // closure given to the verifier is non-escaping and called only when a key is loaded.)
 
-    /// The memo key of a signature by `signer`'s key, `nil` when the key inherits DSA parameters.
-    private func memoKey(_ signed: ObjectIdentifier, _ signer: Certificate) -> SignatureKey? {
-        signer.hasDSAKeyWithoutParameters ? nil : SignatureKey(child: signed, issuerKey: DERBytesKey(signer.subjectPublicKeyInfoDER))
-    }
-
-    /// The remembered outcome for `key`, if any.
-    private func remembered(_ key: SignatureKey?) -> SignatureOutcome? {
-        guard let key else { return nil }
-        if let entry = firstSignatures.0, entry.key == key { return entry.outcome }
-        if let entry = firstSignatures.1, entry.key == key { return entry.outcome }
-        for entry in recentSignatures where entry.key == key { return entry.outcome }
-        if !signatureMemo.isEmpty, let known = signatureMemo[key] { return known }
+    /// The remembered outcome of the signature of `signed` by the key `issuerKey` (SPKI DER), if any.
+    private func remembered(_ signed: ObjectIdentifier, _ issuerKey: ArraySlice<UInt8>) -> SignatureOutcome? {
+        // The signed object is compared first (no bytes read), the key only when it matches.
+        func matches(_ entry: SignatureKey) -> Bool { entry.child == signed && Name.bytesEqual(entry.issuerKey.bytes, issuerKey) }
+        if inlineSignatureCount > 0, matches(firstSignatures.0.key) { return firstSignatures.0.outcome }
+        if inlineSignatureCount > 1, matches(firstSignatures.1.key) { return firstSignatures.1.outcome }
+        for entry in recentSignatures where matches(entry.key) { return entry.outcome }
+        if !signatureMemo.isEmpty, let known = signatureMemo[SignatureKey(child: signed, issuerKey: DERBytesKey(issuerKey))] { return known }
         return nil
     }
 
@@ -165,13 +166,14 @@ final class EvaluationContext {
         return true
     }
 
-    /// Remembers `outcome` for `key` (nothing for `nil`).
-    private func remember(_ key: SignatureKey?, _ outcome: SignatureOutcome) {
-        guard let key else { return }
-        if firstSignatures.0 == nil {
+    /// Remembers `outcome` for `key`.
+    private func remember(_ key: SignatureKey, _ outcome: SignatureOutcome) {
+        if inlineSignatureCount == 0 {
             firstSignatures.0 = (key, outcome)
-        } else if firstSignatures.1 == nil {
+            inlineSignatureCount = 1
+        } else if inlineSignatureCount == 1 {
             firstSignatures.1 = (key, outcome)
+            inlineSignatureCount = 2
         } else if recentSignatures.count < Self.scannedSignatures {
             recentSignatures.append((key, outcome))
         } else {
