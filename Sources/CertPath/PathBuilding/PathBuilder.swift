@@ -64,14 +64,16 @@ struct PathBuilder {
     /// or ``best`` the most useful failed attempt.
     mutating func run(leaf: Certificate) {
         // One buffer for the whole search: a candidate is pushed before exploring above it and
-        // popped after. (An attempt keeping the path shares the buffer until the next push copies it.)
+        // popped after, unless the search is done. (An attempt keeping the path shares the buffer
+        // until the next push copies it.)
         var path: [Certificate] = []
         path.reserveCapacity(4)
         path.append(leaf)
         _ = extend(&path)
     }
 
-    /// Tries every candidate issuer of the top of `path`; `path` is as given when it returns.
+    /// Tries every candidate issuer of the top of `path`; `path` is as given when it returns, unless
+    /// the search is done (`done`), when it may hold the certificates above.
     private mutating func extend(_ path: inout [Certificate]) -> Exploration {
         let current = path[path.count - 1]
         // Further certificates this exploration may still add (anchor excluded).

@@ -44,9 +44,9 @@ extension Name {
 
     /// Whether `other` names the same entity under RFC 5280 7.1 (byte equality is the fast path).
     ///
-    /// Equivalent to comparing ``normalizedKey``s. Names of single-valued RDNs are compared
-    /// attribute by attribute without building keys (ASCII strings prepared on the fly); anything
-    /// else compares the keys.
+    /// Equivalent to comparing ``normalizedKey``s. RDNs encoded identically are passed whole;
+    /// names of otherwise single-valued RDNs are compared attribute by attribute without building
+    /// keys (ASCII strings prepared on the fly); anything else compares the keys.
     public func isEquivalent(to other: Name) -> Bool {
         if der.count == other.der.count && Name.bytesEqual(der, other.der) { return true }
         switch NameWalker.compare(der, other.der) {
@@ -319,7 +319,8 @@ enum NameWalker {
     /// Compares two validated Names attribute by attribute when both have single-valued RDNs:
     /// types must be equal; PrintableString/UTF8String ASCII values are compared prepared, values of
     /// other types than PrintableString, UTF8String, BMPString and UniversalString byte for byte
-    /// (tag included). `undecided` when something needs the general comparison.
+    /// (tag included); an RDN encoded exactly as the other's (multi-valued ones too) is equal
+    /// without reading it. `undecided` when something needs the general comparison.
     static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Comparison {
         a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in
