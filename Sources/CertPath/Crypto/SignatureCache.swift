@@ -188,12 +188,8 @@ public final class SignatureCache: Sendable {
         }
     }
 
-    private struct State {
-        /// Each index key's one entry: the verification filed there.
-        var entries: ClockCache<IndexKey, Stored>
-    }
-
-    private let state: Mutex<State>
+    /// Each index key's one entry: the verification filed there.
+    private let state: Mutex<ClockCache<IndexKey, Stored>>
 
     /// The most verifications kept (at least 0; 0 disables caching).
     public let capacity: Int
@@ -205,13 +201,13 @@ public final class SignatureCache: Sendable {
     public init(capacity: Int = 4096) {
         let cache = ClockCache<IndexKey, Stored>(capacity: capacity)
         self.capacity = cache.capacity
-        self.state = Mutex(State(entries: cache))
+        self.state = Mutex(cache)
     }
 
     /// Whether the verification identified by `key` is known to succeed (a lookup: counts a hit or a miss).
     public func contains(_ key: Key) -> Bool {
         let indexKey = key.indexKey
-        return state.withLock { $0.entries.contains(indexKey, where: { stored in Stored.matches(stored, key) }) }
+        return state.withLock { $0.contains(indexKey, where: { stored in Stored.matches(stored, key) }) }
     }
 
     /// Records that the verification identified by `key` succeeded (a copy of its bytes is kept),
@@ -220,7 +216,7 @@ public final class SignatureCache: Sendable {
     public func insert(_ key: Key) {
         let stored = Stored(key)
         let indexKey = key.indexKey
-        _ = state.withLock { $0.entries.insertIfAbsent(stored, for: indexKey) }
+        _ = state.withLock { $0.insertIfAbsent(stored, for: indexKey) }
     }
 
     /// Verifies a signature, answering ``SignatureVerificationResult/verified`` at once when the
@@ -266,11 +262,11 @@ public final class SignatureCache: Sendable {
 
     /// Hit, miss and eviction counts, and the number of verifications held.
     public var statistics: CacheStatistics {
-        state.withLock { $0.entries.statistics }
+        state.withLock { $0.statistics }
     }
 
     /// Drops every entry and zeroes the statistics.
     public func removeAll() {
-        state.withLock { $0.entries.removeAll() }
+        state.withLock { $0.removeAll() }
     }
 }
