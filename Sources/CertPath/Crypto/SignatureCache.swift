@@ -48,8 +48,8 @@ public final class SignatureCache: Sendable {
         let algorithm: SignatureAlgorithm
         let spki: ArraySlice<UInt8>
         let signature: ArraySlice<UInt8>
-        /// The message when held whole, else empty. (Two stored fields, not a ``Message``: comparing
-        /// enum payloads copies them, retaining a stored entry's buffers, which every thread shares.)
+        /// The message when held whole, else empty. (Two stored fields, not a ``Message``: a lookup
+        /// reads them without binding, and so copying, an enum's payload.)
         let wholeMessage: ArraySlice<UInt8>
         /// The message's SHA-256 when it is held by its digest.
         let messageDigest: SHA256Digest?
