@@ -158,6 +158,12 @@ import Testing
         String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
     }
 
+    /// `certpath batch --anchors <anchors>` over `lines` (one input line each), and its parsed output lines.
+    func batch(_ lines: [String], anchors: String = "rsa/root.pem") throws -> (run: CLI.Run, output: [[String: Any]]) {
+        let run = try CLI.run(["batch", "--anchors", anchors], input: lines.joined(separator: "\n") + "\n")
+        return (run, try results(run))
+    }
+
     func results(_ run: CLI.Run) throws -> [[String: Any]] {
         try run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { text in
             try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
@@ -181,16 +187,14 @@ import Testing
     }
 
     @Test func threeLinesWithABadOne() throws {
-        let input = [
+        let (run, output) = try batch([
             try line(["chain": try pem("rsa/server-chain.pem"), "name": "server.customer1.example", "time": CLI.time]),
             "{\"chain\": not json",
             try line(["chain": [try base64("rsa/server-expired.pem"), try base64("rsa/intermediate.pem")],
                       "name": "server.customer1.example", "time": CLI.time, "purpose": "server"]),
-        ].joined(separator: "\n") + "\n"
-        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
+        ])
         #expect(run.status == 1)
         #expect(run.stderr.isEmpty, "\(run.stderr)")
-        let output = try results(run)
         #expect(output.count == 3)
         guard output.count == 3 else { return }
         #expect(output.map { $0["line"] as? Int } == [1, 2, 3])
@@ -236,14 +240,12 @@ import Testing
     /// silently replaced the first), also when an escape spells the same name.
     @Test func duplicateMembersAreErrors() throws {
         let chainText = try json(try pem("rsa/server-chain.pem"))
-        let input = [
+        let (_, output) = try batch([
             "{\"chain\": \(chainText), \"name\": \"server.customer1.example\", \"name\": \"evil.example\"}",
             "{\"chain\": \(chainText), \"time\": \"\(CLI.time)\", \"ti\\u006de\": \"2099-01-01\"}",
             "{\"chain\": \(chainText), \"purpose\": {\"name\": 1, \"name\": 2}}",
             "{\"chain\": \(chainText), \"name\": \"server.customer1.example\", \"time\": \"\(CLI.time)\"}",
-        ].joined(separator: "\n") + "\n"
-        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
-        let output = try results(run)
+        ])
         #expect(output.map { $0["status"] as? String } == ["error", "error", "error", "trusted"])
         #expect(output.map { $0["error"] as? String } == ["duplicate member \"name\"", "duplicate member \"time\"",
                                                           "\"purpose\" must be \"server\" or \"client\"", nil])
@@ -253,15 +255,13 @@ import Testing
     /// and came back trusted (exit 0). A null member is now an error, like any other wrong type.
     @Test func nullMembersAreErrors() throws {
         let chainText = try json(try pem("rsa/server-chain.pem"))
-        let input = [
+        let (run, output) = try batch([
             "{\"chain\": \(chainText), \"name\": null}",
             "{\"chain\": \(chainText), \"name\": \"server.customer1.example\", \"purpose\": null}",
             "{\"chain\": \(chainText), \"name\": \"server.customer1.example\", \"time\": null}",
             "{\"chain\": null}",
-        ].joined(separator: "\n") + "\n"
-        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
+        ])
         #expect(run.status == 1)
-        let output = try results(run)
         #expect(output.map { $0["status"] as? String } == ["error", "error", "error", "error"])
         #expect(output.map { $0["trusted"] as? Bool } == [false, false, false, false])
         #expect(output.prefix(3).map { $0["error"] as? String } == [
@@ -277,10 +277,9 @@ import Testing
     }
 
     @Test func allTrustedExitsZero() throws {
-        let input = try line(["chain": try pem("ecdsa/server-chain.pem"), "name": "192.0.2.10", "time": CLI.time]) + "\n"
-        let run = try CLI.run(["batch", "--anchors", "ecdsa/root.pem"], input: input)
+        let (run, output) = try batch([try line(["chain": try pem("ecdsa/server-chain.pem"), "name": "192.0.2.10", "time": CLI.time])],
+                                      anchors: "ecdsa/root.pem")
         #expect(run.status == 0)
-        let output = try results(run)
         #expect(output.count == 1)
         #expect((output.first?["purpose"] as? [String: Any])?["name"] as? String == "192.0.2.10")
     }
@@ -289,14 +288,13 @@ import Testing
         let huge = String(repeating: "a", count: 100_000)
         let cut = UsageErrorTests.truncated(huge)
         let chain = try pem("rsa/server-chain.pem")
-        let input = [
+        let (run, output) = try batch([
             try line(["chain": chain, "name": huge]), try line(["chain": chain, "purpose": huge]),
             try line(["chain": chain, "time": huge]), try line(["chain": chain, huge: 1]),
             try line(["chain": chain, "purpose": "client", "name": huge]),
-        ].joined(separator: "\n") + "\n"
-        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
+        ])
         #expect(run.status == 1)
-        let errors = try results(run).map { $0["error"] as? String ?? "" }
+        let errors = output.map { $0["error"] as? String ?? "" }
         #expect(errors == [
             "\"name\" '\(cut)': not a valid host name or IP address: the name is 100000 octets long; a DNS name has at most 253",
             "\"purpose\" '\(cut)': expected \"server\" or \"client\"",

@@ -123,21 +123,16 @@ struct CryptoCacheTests {
         let cache = SignatureCache()
         var message = [UInt8](repeating: 3, count: SignatureCache.Key.largestMessageKeptWhole + 1)
         let key = SignatureCache.Key(algorithm: .ecdsa(.sha256), spki: [1], signature: [2], message: message[...])
-        guard case .sha256(let digest) = key.message else {
-            Issue.record("a \(message.count)-byte message was kept whole")
-            return
-        }
-        #expect(digest == SHA256Digest(hashing: message))
+        #expect(key.messageDigest == SHA256Digest(hashing: message))
+        #expect(key.wholeMessage.isEmpty, "a \(message.count)-byte message was kept whole")
         cache.insert(key)
         #expect(cache.contains(SignatureCache.Key(algorithm: .ecdsa(.sha256), spki: [1], signature: [2], message: message[...])))
         message[0] = 4
         #expect(!cache.contains(SignatureCache.Key(algorithm: .ecdsa(.sha256), spki: [1], signature: [2], message: message[...])))
         // At the limit a message is kept whole, and a whole message never equals a digest.
         let whole = SignatureCache.Key(algorithm: .ecdsa(.sha256), spki: [1], signature: [2], message: message.dropLast())
-        guard case .whole = whole.message else {
-            Issue.record("a \(SignatureCache.Key.largestMessageKeptWhole)-byte message was not kept whole")
-            return
-        }
+        #expect(whole.messageDigest == nil && whole.wholeMessage.count == SignatureCache.Key.largestMessageKeptWhole,
+                "a \(SignatureCache.Key.largestMessageKeptWhole)-byte message was not kept whole")
         #expect(whole != key)
     }
 

@@ -39,23 +39,14 @@ public final class SignatureCache: Sendable {
         /// by their SHA-256.
         public static let largestMessageKeptWhole = 4096
 
-        /// A message, whole or by its SHA-256.
-        enum Message: Hashable, Sendable {
-            case whole(ArraySlice<UInt8>)
-            case sha256(SHA256Digest)
-        }
-
         let algorithm: SignatureAlgorithm
         let spki: ArraySlice<UInt8>
         let signature: ArraySlice<UInt8>
-        /// The message when held whole, else empty. (Two stored fields, not a ``Message``: a lookup
-        /// reads them without binding, and so copying, an enum's payload.)
+        /// The message when held whole, else empty. (Two stored fields, not an enum of the two
+        /// forms: a lookup reads them without binding, and so copying, an enum's payload.)
         let wholeMessage: ArraySlice<UInt8>
         /// The message's SHA-256 when it is held by its digest.
         let messageDigest: SHA256Digest?
-
-        /// The message, whole or by its SHA-256.
-        var message: Message { messageDigest.map(Message.sha256) ?? .whole(wholeMessage) }
 
         /// The key of a verification. It refers to the given bytes without copying them; the
         /// cache keeps its own copy (``Stored``).
