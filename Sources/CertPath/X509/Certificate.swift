@@ -67,8 +67,94 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// Offsets in ``der`` of everything kept as a view.
     var layout: Layout { fields.layout }
-    /// Every extension in encoded order, as offsets.
-    var extensionRecords: [ExtensionRecord] { fields.extensions }
+    /// Every extension in encoded order, as offsets (read again from ``der`` on each access).
+    var extensionRecords: [ExtensionRecord] {
+        var records: [ExtensionRecord] = []
+        forEachExtensionRecord { records.append($0); return true }
+        return records
+    }
+
+    /// Calls `body` with each extension's record, in encoded order, until it returns `false`.
+    /// Reads the Extensions SEQUENCE again from ``der`` (parsing keeps only the known extensions).
+    func forEachExtensionRecord(_ body: (ExtensionRecord) -> Bool) {
+        der.withUnsafeBufferPointer { buffer in
+            let list = fields.extensionList
+            var cursor = list.lowerBound
+            // Validated when the certificate was parsed: SEQUENCE { OID, BOOLEAN TRUE?, OCTET STRING }.
+            while cursor < list.upperBound {
+                guard let element = NameWalker.element(buffer, &cursor, list.upperBound) else { return }
+                var field = element.value.lowerBound
+                guard let oid = NameWalker.element(buffer, &field, element.value.upperBound),
+                      var value = NameWalker.element(buffer, &field, element.value.upperBound) else { return }
+                let isCritical = value.tag == DERTag.boolean.rawValue
+                if isCritical {
+                    guard let octets = NameWalker.element(buffer, &field, element.value.upperBound) else { return }
+                    value = octets
+                }
+                let known = KnownExtension.identify(encoded: UnsafeBufferPointer(rebasing: buffer[oid.value]))
+                guard body(ExtensionRecord(oid: oid.value, value: value.value, isCritical: isCritical, known: known)) else { return }
+            }
+        }
+    }
+
+    /// A range of offsets per ``KnownExtension`` (at its ``KnownExtension/index``), held inline.
+    ///
+    /// A tuple read and written by a switch on the index. (The standard library's `InlineArray`
+    /// was tried: the compiler could then not move a ``Parsed`` out of the parser, and parsing
+    /// copied it four times; reaching the tuple's elements through `withUnsafeBytes(of:)` copied it too.)
+    struct KnownExtensionTable: Sendable, Equatable {
+        private var storage: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>,
+                              Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>)
+            = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
+
+        /// The range at `index`.
+        ///
+        /// - Precondition: `0 <= index < KnownExtension.count` (checked).
+        subscript(index: Int) -> Range<Int> {
+            @inline(__always) get {
+                switch index {
+                case 0: return storage.0
+                case 1: return storage.1
+                case 2: return storage.2
+                case 3: return storage.3
+                case 4: return storage.4
+                case 5: return storage.5
+                case 6: return storage.6
+                case 7: return storage.7
+                case 8: return storage.8
+                case 9: return storage.9
+                case 10: return storage.10
+                case 11: return storage.11
+                case 12: return storage.12
+                case 13: return storage.13
+                default: preconditionFailure("known extension index out of range")
+                }
+            }
+            @inline(__always) set {
+                switch index {
+                case 0: storage.0 = newValue
+                case 1: storage.1 = newValue
+                case 2: storage.2 = newValue
+                case 3: storage.3 = newValue
+                case 4: storage.4 = newValue
+                case 5: storage.5 = newValue
+                case 6: storage.6 = newValue
+                case 7: storage.7 = newValue
+                case 8: storage.8 = newValue
+                case 9: storage.9 = newValue
+                case 10: storage.10 = newValue
+                case 11: storage.11 = newValue
+                case 12: storage.12 = newValue
+                case 13: storage.13 = newValue
+                default: preconditionFailure("known extension index out of range")
+                }
+            }
+        }
+
+        static func == (a: KnownExtensionTable, b: KnownExtensionTable) -> Bool {
+            (0..<KnownExtension.count).allSatisfy { a[$0] == b[$0] }
+        }
+    }
 
     /// Offsets in ``der`` of the parts of a certificate that accessors return as views.
     struct Layout: Sendable, Equatable {
@@ -89,7 +175,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// One extension (RFC 5280 4.1): where its extnID and extnValue contents are, its
-    /// criticality and which known extension it is.
+    /// criticality and which known extension it is. Made on demand by ``extensionRecords``: parsing
+    /// keeps only the known extensions' values (``Parsed/knownValues``).
     struct ExtensionRecord: Sendable, Equatable {
         let oid: Range<Int>
         let value: Range<Int>
@@ -127,7 +214,14 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                             subjectPublicKeyInfo: SubjectPublicKeyLayout(der: 0..<0, key: .ed25519(0..<0), isRestrictedToRSASSAPSS: false),
                             issuerUniqueID: nil, subjectUniqueID: nil, signature: 0..<0, subjectKeyIdentifier: nil,
                             authorityKeyIdentifier: nil, authorityKeyIdentifierHasIssuer: false)
-        var extensions: [ExtensionRecord] = []
+        /// The contents of the Extensions SEQUENCE (empty when there are none).
+        var extensionList = 0..<0
+        /// The extnValue contents of each known extension present, at its ``KnownExtension/index``
+        /// (held in the object: no table to allocate, and a lookup is one load).
+        var knownValues = KnownExtensionTable()
+        /// The known extensions present, in encoded order: 4 bits each, `index + 1`, the first in
+        /// the low bits (at most ``KnownExtension/count`` of them, each at most once: 56 bits).
+        var knownOrder: UInt64 = 0
         /// ``KnownExtension/bit`` of each known extension present, and of those marked critical.
         var knownPresent: UInt16 = 0
         var knownCritical: UInt16 = 0
@@ -140,7 +234,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 && a.validityUsesGeneralizedTime == b.validityUsesGeneralizedTime
                 && a.signatureUnusedBits == b.signatureUnusedBits && a.basicConstraints == b.basicConstraints
                 && a.keyUsage == b.keyUsage && a.policyConstraints == b.policyConstraints
-                && a.inhibitAnyPolicy == b.inhibitAnyPolicy && a.layout == b.layout && a.extensions == b.extensions
+                && a.inhibitAnyPolicy == b.inhibitAnyPolicy && a.layout == b.layout && a.extensionList == b.extensionList
+                && a.knownOrder == b.knownOrder && a.knownValues == b.knownValues
                 && a.knownPresent == b.knownPresent && a.knownCritical == b.knownCritical && a.hasUnknownCritical == b.hasUnknownCritical
         }
     }
@@ -168,16 +263,14 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         try parseTBS(&reader, outerAlgorithm: outerAlgorithm, outerStart: outerStart, outerSignatureAlgorithm, into: &parsed)
         reader.ascend(tbs)
         reader.ascend(certificate)
-        // The known extensions' syntax (RFC 5280 4.2.1, 4.2.2), each extnValue read as a document of its own.
-        for index in parsed.extensions.indices {
-            guard let known = parsed.extensions[index].known else {
-                if parsed.extensions[index].isCritical { parsed.hasUnknownCritical = true }
-                continue
-            }
-            parsed.knownPresent |= known.bit
-            if parsed.extensions[index].isCritical { parsed.knownCritical |= known.bit }
-            let value = reader.descend(to: parsed.extensions[index].value, depth: 0)
-            try readKnownExtension(known, &reader, into: &parsed)
+        // The known extensions' syntax (RFC 5280 4.2.1, 4.2.2), in encoded order, each extnValue
+        // read as a document of its own.
+        var order = parsed.knownOrder
+        while order != 0 {
+            let index = Int(truncatingIfNeeded: order & 0xF) &- 1
+            order &>>= 4
+            let value = reader.descend(to: parsed.knownValues[index], depth: 0)
+            try readKnownExtension(KnownExtension(index: index), &reader, into: &parsed)
             reader.ascend(value)
         }
         return consume parsed  // moved out, not copied (the value is large)
@@ -273,7 +366,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             guard _fastPath(!tbs.isAtEnd) else {
                 throw DERError(.invalidValue, at: list.offset, expected: "at least one Extension (SIZE (1..MAX))")
             }
-            parsed.extensions = try readExtensions(&tbs)
+            parsed.extensionList = list.value
+            try readExtensions(&tbs, into: &parsed)
             tbs.ascend(extensions)
             tbs.ascend(explicit)
         }
@@ -289,40 +383,36 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Reads every Extension of the Extensions SEQUENCE the reader spans, rejecting one present
-    /// twice (RFC 5280 4.2).
-    private static func readExtensions(_ reader: inout DERReader) throws(DERError) -> [ExtensionRecord] {
-        var records: [ExtensionRecord] = []
-        records.reserveCapacity(12)
-        var knownSeen: UInt16 = 0  // one bit per KnownExtension: a known one repeated is found without a scan
+    /// twice (RFC 5280 4.2), and keeps where each known one's value is and which are critical.
+    private static func readExtensions(_ reader: inout DERReader, into parsed: inout Parsed) throws(DERError) {
+        var unknown = SeenByteStrings()  // a known one repeated is found by its bit
+        var knownCount: UInt64 = 0
         while !reader.isAtEnd {
             let offset = reader.position
+            // Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }
             let scope = try reader.descend(.sequence, "Extension")
-            let record = try readExtension(&reader)
+            let oid = try reader.readObjectIdentifier("extnID").value
+            let isCritical = try reader.readBooleanDefaultFalse("Extension critical")
+            let value = try reader.readOctetString("extnValue").value
             try reader.ascend(scope, "Extension")
             let repeated: Bool
-            if let known = record.known {
-                repeated = knownSeen & known.bit != 0
-                knownSeen |= known.bit
+            if let known = reader.withUnsafeBytes(of: oid, { KnownExtension.identify(encoded: $0) }) {
+                repeated = parsed.knownPresent & known.bit != 0
+                parsed.knownPresent |= known.bit
+                if isCritical { parsed.knownCritical |= known.bit }
+                parsed.knownValues[known.index] = value
+                if !repeated {
+                    parsed.knownOrder |= UInt64(known.index &+ 1) &<< (4 &* knownCount)
+                    knownCount &+= 1
+                }
             } else {
-                repeated = records.contains { $0.known == nil && reader.bytesEqual($0.oid, record.oid) }
+                if isCritical { parsed.hasUnknownCritical = true }
+                repeated = !unknown.insert(oid, of: reader)
             }
             if _slowPath(repeated) {
-                throw DERError(.duplicate, at: offset, expected: "each extension at most once (RFC 5280 4.2), \(OID(validatedEncoding: reader.bytes[record.oid])) repeated")
+                throw DERError(.duplicate, at: offset, expected: "each extension at most once (RFC 5280 4.2), \(OID(validatedEncoding: reader.bytes[oid])) repeated")
             }
-            records.append(record)
         }
-        return records
-    }
-
-    /// Reads the contents of one `Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE,
-    /// extnValue OCTET STRING }` (RFC 5280 4.1); its extnValue is validated later.
-    @inline(__always)
-    private static func readExtension(_ e: inout DERReader) throws(DERError) -> ExtensionRecord {
-        let oid = try e.readObjectIdentifier("extnID")
-        let critical = try e.readBooleanDefaultFalse("Extension critical")
-        let value = try e.readOctetString("extnValue")
-        let known = e.withUnsafeBytes(of: oid.value) { KnownExtension.identify(encoded: $0) }
-        return ExtensionRecord(oid: oid.value, value: value.value, isCritical: critical, known: known)
     }
 
     // MARK: Views
@@ -342,7 +432,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Whether subject, SubjectPublicKeyInfo and subjectAltName (or its absence) are the same
     /// bytes in both certificates (RFC 4158 5.2's loop key), compared in place.
     func hasSameLoopKey(as other: Certificate) -> Bool {
-        let san = record(.subjectAltName)?.value, otherSAN = other.record(.subjectAltName)?.value
+        let san = value(of: .subjectAltName), otherSAN = other.value(of: .subjectAltName)
         guard layout.subject.count == other.layout.subject.count,
               layout.subjectPublicKeyInfo.der.count == other.layout.subjectPublicKeyInfo.der.count,
               san?.count == otherSAN?.count else { return false }
@@ -412,11 +502,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         Extension(oid: OID(validatedEncoding: der[record.oid]), isCritical: record.isCritical, value: der[record.value])
     }
 
-    /// The record of a known extension, if present.
-    func record(_ known: KnownExtension) -> ExtensionRecord? {
-        guard fields.knownPresent & known.bit != 0 else { return nil }
-        for record in fields.extensions where record.known == known { return record }
-        return nil
+    /// The offsets in ``der`` of a known extension's extnValue contents, if present.
+    func value(of known: KnownExtension) -> Range<Int>? {
+        fields.knownPresent & known.bit != 0 ? fields.knownValues[known.index] : nil
     }
 
     /// Whether a known extension is present and marked critical (`nil` when absent), from the
@@ -427,10 +515,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// Decodes a known extension from its validated extnValue.
     private func decode<T>(_ known: KnownExtension, _ read: (inout DERReader) throws(DERError) -> T) -> T? {
-        guard let record = record(known) else { return nil }
+        guard let value = value(of: known) else { return nil }
         var reader = DERReader(der)
         do throws(DERError) {
-            return try reader.within(record.value, depth: 0, read)
+            return try reader.within(value, depth: 0, read)
         } catch {
             preconditionFailure("extension validated when the certificate was parsed: \(error)")
         }
@@ -441,7 +529,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Whether extKeyUsage lists `purpose` or anyExtendedKeyUsage; `nil` when there is no
     /// extKeyUsage extension. Reads the extension without building its list.
     func extendedKeyUsageAllows(_ purpose: OID) -> Bool? {
-        guard let record = record(.extKeyUsage) else { return nil }
+        guard let value = value(of: .extKeyUsage) else { return nil }
         let any = KnownOID.anyExtendedKeyUsage
         return der.withUnsafeBufferPointer { buffer -> Bool in
             func equals(_ range: Range<Int>, _ oid: OID) -> Bool {
@@ -449,8 +537,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                     && oid.encoded.withUnsafeBufferPointer { $0.elementsEqual(UnsafeBufferPointer(rebasing: buffer[range])) }
             }
             // Validated when the certificate was parsed: SEQUENCE OF OBJECT IDENTIFIER.
-            var index = record.value.lowerBound
-            guard let list = NameWalker.element(buffer, &index, record.value.upperBound) else { return false }
+            var index = value.lowerBound
+            guard let list = NameWalker.element(buffer, &index, value.upperBound) else { return false }
             var cursor = list.value.lowerBound
             while cursor < list.value.upperBound {
                 guard let oid = NameWalker.element(buffer, &cursor, list.value.upperBound) else { break }
@@ -464,11 +552,11 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// the contents of each subjectAltName GeneralName, in order, until it returns `false`; returns
     /// whether it never did, or `nil` without a subjectAltName. Builds no list.
     func forEachSubjectAlternativeName(_ body: (UInt8, Range<Int>) -> Bool) -> Bool? {
-        guard let record = record(.subjectAltName) else { return nil }
+        guard let value = value(of: .subjectAltName) else { return nil }
         return der.withUnsafeBufferPointer { buffer -> Bool? in
-            var index = record.value.lowerBound
+            var index = value.lowerBound
             // Validated when the certificate was parsed: the walk cannot fail.
-            guard let list = NameWalker.element(buffer, &index, record.value.upperBound), list.tag == 0x30 else { return true }
+            guard let list = NameWalker.element(buffer, &index, value.upperBound), list.tag == 0x30 else { return true }
             var cursor = list.value.lowerBound
             while cursor < list.value.upperBound {
                 guard let name = NameWalker.element(buffer, &cursor, list.value.upperBound) else { return true }
@@ -490,7 +578,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public var nameConstraints: NameConstraints? { decode(.nameConstraints, NameConstraints.read) }
     /// authorityKeyIdentifier (4.2.1.1), when present.
     public var authorityKeyIdentifier: AuthorityKeyIdentifier? {
-        guard record(.authorityKeyIdentifier) != nil else { return nil }
+        guard value(of: .authorityKeyIdentifier) != nil else { return nil }
         guard layout.authorityKeyIdentifierHasIssuer else {
             return AuthorityKeyIdentifier(keyIdentifier: layout.authorityKeyIdentifier.map { der[$0] }, authorityCertIssuer: nil,
                                           authorityCertSerialNumber: nil)
@@ -510,12 +598,12 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// The policyIdentifier of each PolicyInformation of certificatePolicies, in order; `nil` when
     /// the extension is absent. Reads the extension without building PolicyInformation values.
     var policyIdentifiers: [OID]? {
-        guard let record = record(.certificatePolicies) else { return nil }
+        guard let value = value(of: .certificatePolicies) else { return nil }
         return der.withUnsafeBufferPointer { buffer -> [OID] in
             var identifiers: [OID] = []
-            var index = record.value.lowerBound
+            var index = value.lowerBound
             // Validated when the certificate was parsed: SEQUENCE OF SEQUENCE { OID, qualifiers? }.
-            guard let list = NameWalker.element(buffer, &index, record.value.upperBound) else { return identifiers }
+            guard let list = NameWalker.element(buffer, &index, value.upperBound) else { return identifiers }
             var cursor = list.value.lowerBound
             while cursor < list.value.upperBound {
                 guard let information = NameWalker.element(buffer, &cursor, list.value.upperBound) else { break }
@@ -541,12 +629,19 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// The TBSCertificate's complete DER (the signed bytes).
     public var tbsCertificateBytes: ArraySlice<UInt8> { der[tbsCertificateRange] }
 
-    /// The extension with `oid`, if present.
+    /// The extension with `oid`, if present (a known one found at once, another by reading the list).
     public func `extension`(_ oid: OID) -> Extension? {
-        for record in extensionRecords where record.oid.count == oid.encoded.count && der[record.oid].elementsEqual(oid.encoded) {
-            return makeExtension(record)
+        if let known = KnownExtension.identify(oid) {
+            guard let value = value(of: known) else { return nil }
+            return Extension(oid: oid, isCritical: fields.knownCritical & known.bit != 0, value: der[value])
         }
-        return nil
+        var found: Extension? = nil
+        forEachExtensionRecord { record in
+            guard record.oid.count == oid.encoded.count, der[record.oid].elementsEqual(oid.encoded) else { return true }
+            found = makeExtension(record)
+            return false
+        }
+        return found
     }
 
     /// Critical extensions CertPath does not process (RFC 5280 4.2: such a certificate MUST be rejected).

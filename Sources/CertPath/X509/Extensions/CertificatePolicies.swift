@@ -26,7 +26,8 @@ enum CertificatePolicies {
     static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [PolicyInformation] {
         let list = try reader.descend(.sequence, "certificatePolicies")
         var policies: [PolicyInformation] = []
-        var identifiers = SmallRangeList()
+        var identifiers = SeenByteStrings()
+        var isEmpty = true
         while !reader.isAtEnd {
             let offset = reader.position
             let information = try reader.descend(.sequence, "PolicyInformation")
@@ -47,16 +48,16 @@ enum CertificatePolicies {
                 qualifiers = element.encoded
             }
             try reader.ascend(information, "PolicyInformation")
-            if identifiers.contains(where: { reader.bytesEqual($0, identifier) }) {
+            guard _fastPath(identifiers.insert(identifier, of: reader)) else {
                 throw DERError(.duplicate, at: offset, expected: "each policy OID at most once (RFC 5280 4.2.1.4)")
             }
-            identifiers.append(identifier)
+            isEmpty = false
             if build {
                 policies.append(PolicyInformation(policyIdentifier: OID(validatedEncoding: reader.bytes[identifier]),
                                                   policyQualifiers: qualifiers.map { reader.bytes[$0] }))
             }
         }
-        guard _fastPath(identifiers.count > 0) else { throw DERError(.invalidValue, at: reader.position, expected: "at least one PolicyInformation") }
+        guard _fastPath(!isEmpty) else { throw DERError(.invalidValue, at: reader.position, expected: "at least one PolicyInformation") }
         try reader.ascend(list, "certificatePolicies")
         try reader.finish("certificatePolicies")
         return policies
@@ -65,32 +66,5 @@ enum CertificatePolicies {
     /// ``read(_:build:)`` without building the list: validation only.
     static func validate(_ reader: inout DERReader) throws(DERError) {
         _ = try read(&reader, build: false)
-    }
-}
-
-/// A list of offset ranges that stores its first four inline (no heap allocation for short lists).
-struct SmallRangeList {
-    private var inline: (Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0)
-    private var overflow: [Range<Int>] = []
-    private(set) var count = 0
-
-    mutating func append(_ range: Range<Int>) {
-        switch count {
-        case 0: inline.0 = range
-        case 1: inline.1 = range
-        case 2: inline.2 = range
-        case 3: inline.3 = range
-        default: overflow.append(range)
-        }
-        count += 1
-    }
-
-    func contains(where predicate: (Range<Int>) -> Bool) -> Bool {
-        if count > 0, predicate(inline.0) { return true }
-        if count > 1, predicate(inline.1) { return true }
-        if count > 2, predicate(inline.2) { return true }
-        if count > 3, predicate(inline.3) { return true }
-        for range in overflow where predicate(range) { return true }
-        return false
     }
 }

@@ -62,25 +62,54 @@ public enum KnownExtension: CaseIterable, Sendable {
         }
     }
 
-    /// A distinct bit per case, for sets of known extensions.
-    var bit: UInt16 {
+    /// How many cases there are (the size of tables indexed by ``index``).
+    static let count = 14
+
+    /// A distinct number per case, `0..<count`, in declaration order: an index into tables.
+    var index: Int {
         switch self {
-        case .basicConstraints: return 1 << 0
-        case .keyUsage: return 1 << 1
-        case .extKeyUsage: return 1 << 2
-        case .subjectAltName: return 1 << 3
-        case .issuerAltName: return 1 << 4
-        case .nameConstraints: return 1 << 5
-        case .authorityKeyIdentifier: return 1 << 6
-        case .subjectKeyIdentifier: return 1 << 7
-        case .certificatePolicies: return 1 << 8
-        case .policyMappings: return 1 << 9
-        case .policyConstraints: return 1 << 10
-        case .inhibitAnyPolicy: return 1 << 11
-        case .cRLDistributionPoints: return 1 << 12
-        case .authorityInfoAccess: return 1 << 13
+        case .basicConstraints: return 0
+        case .keyUsage: return 1
+        case .extKeyUsage: return 2
+        case .subjectAltName: return 3
+        case .issuerAltName: return 4
+        case .nameConstraints: return 5
+        case .authorityKeyIdentifier: return 6
+        case .subjectKeyIdentifier: return 7
+        case .certificatePolicies: return 8
+        case .policyMappings: return 9
+        case .policyConstraints: return 10
+        case .inhibitAnyPolicy: return 11
+        case .cRLDistributionPoints: return 12
+        case .authorityInfoAccess: return 13
         }
     }
+
+    /// The case whose ``index`` is `index`.
+    ///
+    /// - Precondition: `0 <= index < count`.
+    init(index: Int) {
+        switch index {
+        case 0: self = .basicConstraints
+        case 1: self = .keyUsage
+        case 2: self = .extKeyUsage
+        case 3: self = .subjectAltName
+        case 4: self = .issuerAltName
+        case 5: self = .nameConstraints
+        case 6: self = .authorityKeyIdentifier
+        case 7: self = .subjectKeyIdentifier
+        case 8: self = .certificatePolicies
+        case 9: self = .policyMappings
+        case 10: self = .policyConstraints
+        case 11: self = .inhibitAnyPolicy
+        case 12: self = .cRLDistributionPoints
+        case 13: self = .authorityInfoAccess
+        default: preconditionFailure("no known extension has index \(index)")
+        }
+    }
+
+    /// A distinct bit per case (`1 << index`), for sets of known extensions.
+    var bit: UInt16 { UInt16(truncatingIfNeeded: 1 &<< index) }
 
     /// The known extension with this OID, if any.
     static func identify(_ oid: OID) -> KnownExtension? {
