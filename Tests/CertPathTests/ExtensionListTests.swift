@@ -171,4 +171,17 @@ struct ExtensionListTests {
             #expect(KnownExtension.identify(known.oid) == known)
         }
     }
+
+    @Test("SignatureAlgorithm.recognized agrees with the table it was generated from; others are not recognized")
+    func signatureAlgorithmSwitch() {
+        for entry in SignatureAlgorithm.table {
+            let key = entry.oid.encoded.withUnsafeBufferPointer { ShortOIDKey($0)! }
+            let found = SignatureAlgorithm.recognized(key)
+            #expect(found?.parameters == entry.parameters, "\(entry.oid)")
+            if entry.parameters != .pss { #expect(found?.algorithm == entry.algorithm, "\(entry.oid)") }
+        }
+        for other in [KnownOID.sha256, KnownOID.rsaEncryption, KnownOID.ecPublicKey, "1.2.840.113549.1.1.15", "1.2.840.10045.4.3.5", "1.3.101.114"] as [OID] {
+            #expect(SignatureAlgorithm.recognized(other.encoded.withUnsafeBufferPointer { ShortOIDKey($0)! }) == nil, "\(other)")
+        }
+    }
 }

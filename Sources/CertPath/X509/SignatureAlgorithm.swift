@@ -72,18 +72,19 @@ extension SignatureAlgorithm {
         let identifier = try reader.descend(.sequence, expected)
         let oidElement = try reader.readObjectIdentifier("\(expected) algorithm")
         let algorithm: SignatureAlgorithm
-        if let index = reader.withUnsafeBytes(of: oidElement.value, { tableIndex(of: $0) }) {
-            switch parameterRules[index] {
+        if let key = reader.withUnsafeBytes(of: oidElement.value, { ShortOIDKey($0) }), let entry = recognized(key) {
+            switch entry.parameters {
             case .nullOrAbsent:
                 if !reader.isAtEnd { try reader.readNull("NULL parameters of \(expected)") }
-                algorithm = algorithms[index]
+                algorithm = entry.algorithm
             case .absent:
                 if !reader.isAtEnd {
-                    throw DERError(.invalidValue, at: reader.position, expected: "absent parameters for \(table[index].oid) (\(expected))")
+                    throw DERError(.invalidValue, at: reader.position,
+                                   expected: "absent parameters for \(OID(validatedEncoding: reader.bytes[oidElement.value])) (\(expected))")
                 }
-                algorithm = algorithms[index]
+                algorithm = entry.algorithm
             case .pss:
-                algorithm = try readPSSParameters(&reader, oid: table[index].oid, expected)
+                algorithm = try readPSSParameters(&reader, oid: KnownOID.rsassaPSS, expected)
             }
         } else {
             // Unknown algorithm: its parameters (ANY, one element at most) are left undecoded.
@@ -94,10 +95,12 @@ extension SignatureAlgorithm {
         return algorithm
     }
 
-    private enum ParameterRule { case nullOrAbsent, absent, pss }
+    /// What an algorithm allows as parameters: NULL or nothing (PKCS #1), nothing (ECDSA, EdDSA, DSA),
+    /// RSASSA-PSS-params.
+    enum ParameterRule { case nullOrAbsent, absent, pss }
 
     /// Recognised signature algorithm identifiers and the parameter rule of each.
-    private static let table: [(oid: OID, algorithm: SignatureAlgorithm, parameters: ParameterRule)] = [
+    static let table: [(oid: OID, algorithm: SignatureAlgorithm, parameters: ParameterRule)] = [
         (KnownOID.sha256WithRSAEncryption, .rsaPKCS1v15(.sha256), .nullOrAbsent),
         (KnownOID.ecdsaWithSHA256, .ecdsa(.sha256), .absent),
         (KnownOID.ecdsaWithSHA384, .ecdsa(.sha384), .absent),
@@ -118,19 +121,32 @@ extension SignatureAlgorithm {
         (KnownOID.dsaWithSHA256, .dsa(.sha256), .absent),
     ]
 
-    /// The index in ``table`` of the algorithm whose OID has these contents octets, found among
-    /// trivially copyable keys (reading the table's OIDs would retain their storage).
-    private static func tableIndex(of encoded: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let key = ShortOIDKey(encoded) else { return nil }
-        return keys.firstIndex(of: key)
+    /// The algorithm and parameter rule of ``table``'s entry whose OID has the contents octets of
+    /// `key`, by a switch over the keys' integers (no table to load; generated from ``table``, and
+    /// a test checks that they agree).
+    static func recognized(_ key: ShortOIDKey) -> (algorithm: SignatureAlgorithm, parameters: ParameterRule)? {
+        switch (key.count, key.low, key.high) {
+        case (9, 0x01010DF78648862A, 0xB): return (.rsaPKCS1v15(.sha256), .nullOrAbsent)  // 1.2.840.113549.1.1.11 sha256WithRSAEncryption
+        case (8, 0x0203043DCE48862A, 0x0): return (.ecdsa(.sha256), .absent)  // 1.2.840.10045.4.3.2 ecdsa-with-SHA256
+        case (8, 0x0303043DCE48862A, 0x0): return (.ecdsa(.sha384), .absent)  // 1.2.840.10045.4.3.3 ecdsa-with-SHA384
+        case (9, 0x01010DF78648862A, 0xC): return (.rsaPKCS1v15(.sha384), .nullOrAbsent)  // 1.2.840.113549.1.1.12 sha384WithRSAEncryption
+        case (9, 0x01010DF78648862A, 0xD): return (.rsaPKCS1v15(.sha512), .nullOrAbsent)  // 1.2.840.113549.1.1.13 sha512WithRSAEncryption
+        case (8, 0x0403043DCE48862A, 0x0): return (.ecdsa(.sha512), .absent)  // 1.2.840.10045.4.3.4 ecdsa-with-SHA512
+        case (3, 0x000000000070652B, 0x0): return (.ed25519, .absent)  // 1.3.101.112 id-Ed25519
+        case (3, 0x000000000071652B, 0x0): return (.ed448, .absent)  // 1.3.101.113 id-Ed448
+        case (9, 0x01010DF78648862A, 0xA): return (.unsupported(KnownOID.rsassaPSS), .pss)  // 1.2.840.113549.1.1.10 id-RSASSA-PSS
+        case (9, 0x01010DF78648862A, 0x5): return (.rsaPKCS1v15(.sha1), .nullOrAbsent)  // 1.2.840.113549.1.1.5 sha1WithRSAEncryption
+        case (5, 0x0000001D02030E2B, 0x0): return (.rsaPKCS1v15(.sha1), .nullOrAbsent)  // 1.3.14.3.2.29 sha-1WithRSASignature (OIW)
+        case (9, 0x01010DF78648862A, 0xE): return (.rsaPKCS1v15(.sha224), .nullOrAbsent)  // 1.2.840.113549.1.1.14 sha224WithRSAEncryption
+        case (8, 0x0103043DCE48862A, 0x0): return (.ecdsa(.sha224), .absent)  // 1.2.840.10045.4.3.1 ecdsa-with-SHA224
+        case (7, 0x0001043DCE48862A, 0x0): return (.ecdsa(.sha1), .absent)  // 1.2.840.10045.4.1 ecdsa-with-SHA1
+        case (9, 0x01010DF78648862A, 0x4): return (.rsaPKCS1v15(.md5), .nullOrAbsent)  // 1.2.840.113549.1.1.4 md5WithRSAEncryption
+        case (9, 0x01010DF78648862A, 0x2): return (.rsaPKCS1v15(.md2), .nullOrAbsent)  // 1.2.840.113549.1.1.2 md2WithRSAEncryption
+        case (7, 0x00030438CE48862A, 0x0): return (.dsa(.sha1), .absent)  // 1.2.840.10040.4.3 id-dsa-with-sha1
+        case (9, 0x0304036501488660, 0x2): return (.dsa(.sha256), .absent)  // 2.16.840.1.101.3.4.3.2 id-dsa-with-sha256
+        default: return nil
+        }
     }
-
-    /// The keys of ``table``'s OIDs, in its order (every one is short).
-    private static let keys: [ShortOIDKey] = table.map { entry in entry.oid.encoded.withUnsafeBufferPointer { ShortOIDKey($0)! } }
-    /// ``table``'s algorithms, in its order.
-    private static let algorithms: [SignatureAlgorithm] = table.map(\.algorithm)
-    /// ``table``'s parameter rules, in its order.
-    private static let parameterRules: [ParameterRule] = table.map(\.parameters)
 
     /// RSASSA-PSS-params (RFC 4055 3.1), which DER encodes without the DEFAULT (SHA-1) values.
     static func readPSSParameters(_ r: inout DERReader, oid: OID, _ expected: @autoclosure () -> String) throws(DERError) -> SignatureAlgorithm {
