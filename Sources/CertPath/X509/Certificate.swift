@@ -18,12 +18,13 @@ import Darwin
 /// structure only. Unknown extensions are kept with their criticality; deciding that an unknown
 /// critical extension rejects the certificate belongs to path validation.
 ///
-/// Cost: parsing validates everything but keeps only offsets into ``der`` and the small decoded
-/// values (basicConstraints, keyUsage, policyConstraints, inhibitAnyPolicy), so it makes two heap
-/// allocations (the object and its extension table). Views (``serialNumber``, ``issuer``,
-/// ``subjectPublicKeyInfo``…) are made on access, and the list-valued extensions
-/// (``subjectAlternativeNames``, ``certificatePolicies``…) are decoded again, from bytes already
-/// validated, on each access.
+/// Cost: parsing validates everything but keeps only offsets into ``der`` (for the extensions, where
+/// each known one's value is) and the small decoded values (basicConstraints, keyUsage,
+/// policyConstraints, inhibitAnyPolicy), so it makes one heap allocation: the object. Views
+/// (``serialNumber``, ``issuer``, ``subjectPublicKeyInfo``…) are made on access, and the
+/// list-valued extensions (``subjectAlternativeNames``, ``certificatePolicies``…, and
+/// ``extensions`` itself) are decoded again, from bytes already validated, on each access.
+/// "At most once" rules (extensions, policy OIDs) are checked in time linear in the list.
 public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// X.509 version (RFC 5280 4.1.2.1).
     public enum Version: Int, Hashable, Sendable {
