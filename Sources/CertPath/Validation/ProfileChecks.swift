@@ -45,10 +45,12 @@ enum ProfileChecks {
         if profile == .webPKI, certificate.isCritical(.policyConstraints) == false {
             found.append(.policyConstraintsNotCritical)
         }
-        let allValid = certificate.forEachSubjectAlternativeName { tag, contents in
-            tag != 2 || DNSNameSyntax.check(certificate.der[contents], allowWildcard: true) == nil
+        let allValid = certificate.memoized(.subjectAltNameDNSNamesAreValid) {
+            certificate.forEachSubjectAlternativeName { tag, contents in
+                tag != 2 || DNSNameSyntax.check(certificate.der[contents], allowWildcard: true) == nil
+            } != false
         }
-        if allValid == false { found.append(.invalidDNSNameInSubjectAltName) }
+        if !allValid { found.append(.invalidDNSNameInSubjectAltName) }
 
         // CA/Browser Forum Baseline Requirements (Web PKI profile only).
         guard profile == .webPKI else { return found }

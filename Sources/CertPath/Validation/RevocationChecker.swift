@@ -197,7 +197,7 @@ final class RevocationChecker {
         case .accept: return false
         case .reject: return true
         case .rejectWhenIssuerHasCRLs:
-            let named = (certificate.cRLDistributionPoints ?? []).flatMap { $0.cRLIssuer ?? [] }
+            let named = (certificate.cRLDistributionPoints ?? []).prefix(StatusDistributionPoint.maximumDistributionPoints).flatMap { $0.cRLIssuer ?? [] }
                 .compactMap(StatusDistributionPoint.directoryName)
             return ([certificate.issuer] + named).contains { !crls.crls(issuedBy: $0).isEmpty }
         }

@@ -20,9 +20,15 @@ struct StatusDistributionPoint: Sendable {
     /// the default point ("if the revocation status has not been determined, repeat the process above
     /// with any available CRLs not specified in a distribution point but issued by the certificate
     /// issuer", RFC 5280 6.3.3).
+    ///
+    /// At most ``maximumDistributionPoints`` of the extension's points are processed (in order):
+    /// each may name a CRL issuer or a relative name to resolve against a name as large as the
+    /// certificate, so thousands of points made work and memory grow with their product (5.8 GB for
+    /// a 4 MB chain). Certificates carry one to three; the status sought through the others stays
+    /// undetermined, which the revocation mode then decides like any other.
     static func points(for certificate: Certificate) -> [StatusDistributionPoint] {
         var points: [StatusDistributionPoint] = []
-        for point in certificate.cRLDistributionPoints ?? [] {
+        for point in (certificate.cRLDistributionPoints ?? []).prefix(maximumDistributionPoints) {
             // 4.2.1.13: a relative name is appended to the cRLIssuer's name when present, else to the
             // certificate issuer's.
             let base = point.cRLIssuer?.lazy.compactMap(Self.directoryName).first ?? certificate.issuer
@@ -33,6 +39,9 @@ struct StatusDistributionPoint: Sendable {
         points.append(StatusDistributionPoint(names: issuerNames, reasons: nil, cRLIssuer: nil, isDefault: true))
         return points
     }
+
+    /// How many of a certificate's cRLDistributionPoints are processed.
+    static let maximumDistributionPoints = 32
 
     /// The names of the CRL issuers this point accepts: its cRLIssuer directory names, or the certificate issuer.
     func crlIssuerNames(for certificate: Certificate) -> [Name] {

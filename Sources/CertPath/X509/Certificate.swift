@@ -40,6 +40,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// more than the rest of a cached evaluation's name work; a search asks for an intermediate's
     /// answer at least twice. Relaxed ordering suffices: any thread computes the same answer.)
     private let selfIssuedMemo = Atomic<UInt8>(0)
+    /// Answers about this certificate that the layers above compute once (``memoized(_:_:)``):
+    /// two bits per ``MemoizedFact``, 0 not yet, 1 no, 2 yes.
+    private let factMemo = Atomic<UInt8>(0)
 
     /// Offsets of the TBSCertificate's complete encoding in ``der`` (what the signature covers).
     public var tbsCertificateRange: Range<Int> { fields.tbs }
@@ -664,6 +667,26 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             selfIssuedMemo.store(answer ? 2 : 1, ordering: .relaxed)
             return answer
         }
+    }
+
+    /// Yes/no facts about a certificate that depend on nothing else and that code above the X.509
+    /// layer computes (``memoized(_:_:)``).
+    enum MemoizedFact: UInt8 {
+        /// Every subjectAltName dNSName is a valid DNS name (RFC 5280 4.2.1.6, wildcards allowed).
+        case subjectAltNameDNSNamesAreValid = 0
+    }
+
+    /// The answer for `fact`: computed by `compute` the first time, then remembered. (A path search
+    /// validates many paths through the same certificates; a check over a large subjectAltName
+    /// repeated for each of them made a 1 MB mesh of intermediates take 40 s within the step
+    /// budget.) Threads may compute an answer at the same time; all compute the same one.
+    func memoized(_ fact: MemoizedFact, _ compute: () -> Bool) -> Bool {
+        let shift = fact.rawValue &* 2
+        let known = (factMemo.load(ordering: .relaxed) &>> shift) & 3
+        if known != 0 { return known == 2 }
+        let answer = compute()
+        factMemo.bitwiseOr((answer ? 2 : 1) &<< shift, ordering: .relaxed)
+        return answer
     }
 
     /// Whether basicConstraints asserts cA.
