@@ -122,4 +122,82 @@ struct HostileSizeTests {
         #expect(reported == Array(unknown.prefix(4)))
         #expect(report.bestAttempt.anchor != nil)
     }
+
+    // MARK: Revocation
+
+    typealias F = CRLFixture
+
+    static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    @Test("An indirect CRL repeating a serial under shared certificateIssuer lists: the entry for the certificate's issuer is found")
+    func repeatedSerialUnderSharedLists() throws {
+        let strangers = (0..<20).map { F.directoryName(F.name("Stranger \($0)")) }
+        let certificate = F.certificate(serial: [0x42])
+        func crl(_ entries: [[UInt8]]) throws -> CertificateRevocationList {
+            var crl = F.CRL()
+            crl.entries = entries
+            crl.extensions = [F.crlNumber(1), F.issuingDistributionPoint(indirect: true)]
+            return try crl.parse()
+        }
+        // Twenty entries under one list of strangers (the first sets it, the others inherit it).
+        let underStrangers = [F.entry(serial: [0x42], extensions: [F.certificateIssuer(strangers)])]
+            + (1..<20).map { _ in F.entry(serial: [0x42]) }
+        #expect(RevocationState.entry(listing: certificate, in: try crl(underStrangers)) == nil)
+        // Then a new list naming the certificate's issuer (CA, spelled in another case), inherited by one more entry.
+        let caList = F.certificateIssuer(strangers.prefix(3) + [F.directoryName(F.name("ca"))])
+        let named = try crl(underStrangers + [F.entry(serial: [0x42], extensions: [caList]), F.entry(serial: [0x42])])
+        let found = try #require(RevocationState.entry(listing: certificate, in: named))
+        #expect(found.certificateIssuer?.count == 4)
+        // Another serial is never listed.
+        #expect(RevocationState.entry(listing: F.certificate(serial: [0x43]), in: named) == nil)
+    }
+
+    @Test("Names of an issuing distribution point against a point's names: a set when both lists are long, same answers",
+          arguments: [2, 5, 12])
+    func intersectLongLists(count: Int) throws {
+        let uris = (0..<count).map { GeneralName.uniformResourceIdentifier(Array("http://crl.example/\($0).crl".utf8)[...]) }
+        let directories = (0..<count).map { GeneralName.directoryName(F.parsedName("Point \($0)")) }
+        let point = uris + directories
+        // A directory name equal under RFC 5280 7.1 (case), an exact URI, and strangers.
+        let caseVariant = GeneralName.directoryName(F.parsedName("POINT \(count - 1)"))
+        let strangers = (0..<count).map { GeneralName.uniformResourceIdentifier(Array("http://other.example/\($0)".utf8)[...]) }
+        #expect(CRLScope.intersect(strangers + [caseVariant], point))
+        #expect(CRLScope.intersect(strangers + [uris[count / 2]], point))
+        #expect(!CRLScope.intersect(strangers, point))
+        #expect(!CRLScope.intersect(strangers + [.uniformResourceIdentifier(Array("HTTP://crl.example/0.crl".utf8)[...])], point))
+        // The pairwise answer, for comparison, over every single name.
+        for name in point + strangers + [caseVariant] {
+            #expect(CRLScope.intersect(strangers + [name], point) == point.contains { CRLScope.matches(name, $0) })
+        }
+    }
+
+    @Test("A distribution point naming many cRLIssuers: each CRL issuer is looked up by its RFC 5280 7.1 key",
+          arguments: [3, 5, 20])
+    func manyCRLIssuers(count: Int) {
+        let names = (0..<count).map { F.directoryName(F.name("Signer \($0)")) }
+        let certificate = F.certificate(distributionPoints: [F.distributionPoint(.full([F.uri("http://crl.example/")]), cRLIssuer: names)])
+        let point = StatusDistributionPoint.points(for: certificate)[0]
+        #expect(point.namesCRLIssuer(F.parsedName("SIGNER \(count - 1)")))
+        #expect(point.namesCRLIssuer(F.parsedName("Signer 0")))
+        #expect(!point.namesCRLIssuer(F.parsedName("Signer \(count)")))
+        #expect(!StatusDistributionPoint.points(for: certificate)[1].namesCRLIssuer(F.parsedName("Signer 0")))  // the default point
+    }
+
+    @Test("At most 64 CRLs are examined per distribution point: the newest, newest first")
+    func crlCandidateCap() throws {
+        let crls = try (0..<70).map { index -> CertificateRevocationList in
+            var crl = F.CRL()
+            crl.thisUpdate = F.utcTime("200101" + Self.twoDigits(index / 60) + Self.twoDigits(index % 60) + "00Z")
+            crl.extensions = [F.crlNumber(Int64(index + 1))]
+            return try crl.parse()
+        }
+        var policy = ValidationPolicy()
+        policy.crls = CRLStore(crls.shuffled())
+        let checker = try #require(RevocationChecker.forPolicy(policy, certificates: []))
+        let certificate = F.certificate()
+        let candidates = checker.candidates(for: StatusDistributionPoint.points(for: certificate)[0], of: certificate)
+        #expect(candidates.count == RevocationChecker.maximumCRLsPerPoint)
+        #expect(candidates.map { $0.crlNumber } == (6...70).reversed().prefix(64).map { CRLNumber(UInt64($0)) })
+    }
 }
+

@@ -293,31 +293,48 @@ final class RevocationChecker {
     }
 
     /// The CRLs a distribution point may be served by: those of the CRL issuers it accepts, CRLs
-    /// taken as authentic only provisionally last, otherwise newest (thisUpdate, then CRL number) first.
-    private func candidates(for point: StatusDistributionPoint, of certificate: Certificate) -> [CertificateRevocationList] {
+    /// taken as authentic only provisionally last, otherwise newest (thisUpdate, then CRL number)
+    /// first; at most ``maximumCRLsPerPoint`` of them.
+    ///
+    /// The bound keeps the work per point linear: every CRL examined may look for delta CRLs among
+    /// its issuer's and for issuer certificates among those presented, and CRLs whose issuer has
+    /// no certificate spend no signature budget (40,000 such CRLs took 36 s). Real points are
+    /// served by one CRL and its deltas; older CRLs past the bound are not consulted, and a status
+    /// they alone could give stays undetermined.
+    func candidates(for point: StatusDistributionPoint, of certificate: Certificate) -> ArraySlice<CertificateRevocationList> {
         var seen = Set<ObjectIdentifier>()
         var found: [CertificateRevocationList] = []
         for name in point.crlIssuerNames(for: certificate) {
             for crl in crls.crls(issuedBy: name) where seen.insert(ObjectIdentifier(crl)).inserted { found.append(crl) }
         }
-        func order(_ crl: CertificateRevocationList) -> (Int, Int64, CRLNumber) {
+        let orders = found.map { crl in
             (inProgress[ObjectIdentifier(crl)] == nil ? 0 : 1, -crl.thisUpdate.secondsSinceEpoch, crl.crlNumber ?? CRLNumber(0))
         }
         // Two CRLs as new as each other (same thisUpdate and number: an issuer's error, RFC 5280
         // 5.2.3 makes numbers unique) are not left to the order the caller gave them in: one that
         // lists the certificate comes first, so the answer is the same in every order and errs
-        // towards revoked.
-        func lists(_ crl: CertificateRevocationList) -> Bool { RevocationState.entry(listing: certificate, in: crl) != nil }
-        return found.enumerated().sorted { lhs, rhs in
-            let (a, b) = (order(lhs.element), order(rhs.element))
+        // towards revoked. (Whether a CRL lists it is found once per CRL, when first needed.)
+        var listing: [Int: Bool] = [:]
+        func lists(_ index: Int) -> Bool {
+            if let known = listing[index] { return known }
+            let answer = RevocationState.entry(listing: certificate, in: found[index]) != nil
+            listing[index] = answer
+            return answer
+        }
+        let sorted = found.indices.sorted { lhs, rhs in
+            let (a, b) = (orders[lhs], orders[rhs])
             if a.0 != b.0 { return a.0 < b.0 }
             if a.1 != b.1 { return a.1 < b.1 }
             if a.2 != b.2 { return a.2 > b.2 }
-            let (listsA, listsB) = (lists(lhs.element), lists(rhs.element))
+            let (listsA, listsB) = (lists(lhs), lists(rhs))
             if listsA != listsB { return listsA }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
+            return lhs < rhs
+        }
+        return sorted.prefix(Self.maximumCRLsPerPoint).map { found[$0] }[...]
     }
+
+    /// How many CRLs are examined for one distribution point of one certificate.
+    static let maximumCRLsPerPoint = 64
 
     /// RFC 5280 6.3.3 (f), (g): the certificate whose key verifies `crl` and whose path validates to
     /// `anchor`, or why there is none.

@@ -15,6 +15,28 @@ struct StatusDistributionPoint: Sendable {
     let cRLIssuer: [GeneralName]?
     /// Whether this is the default point (not from the certificate's extension).
     let isDefault: Bool
+    /// The RFC 5280 7.1 keys of the cRLIssuer directory names when there are more than a few;
+    /// `nil` when they are compared one by one (each CRL is checked against the list: n CRLs and a
+    /// list of n names were n² name comparisons).
+    private let cRLIssuerKeys: Set<NormalizedName>?
+
+    init(names: [GeneralName]?, reasons: ReasonFlags?, cRLIssuer: [GeneralName]?, isDefault: Bool) {
+        self.names = names
+        self.reasons = reasons
+        self.cRLIssuer = cRLIssuer
+        self.isDefault = isDefault
+        if let cRLIssuer, cRLIssuer.count > 4 {
+            cRLIssuerKeys = Set(cRLIssuer.compactMap { Self.directoryName($0)?.normalizedKey })
+        } else {
+            cRLIssuerKeys = nil
+        }
+    }
+
+    /// Whether `name` is one of the cRLIssuer directory names (RFC 5280 7.1); `false` without cRLIssuer.
+    func namesCRLIssuer(_ name: Name) -> Bool {
+        if let cRLIssuerKeys { return cRLIssuerKeys.contains(name.normalizedKey) }
+        return cRLIssuer?.contains { Self.directoryName($0)?.isEquivalent(to: name) == true } ?? false
+    }
 
     /// The points to process for `certificate`, in order: each of its cRLDistributionPoints, then
     /// the default point ("if the revocation status has not been determined, repeat the process above
@@ -94,10 +116,8 @@ enum CRLScope {
                          through point: StatusDistributionPoint) -> CRLScopeMismatch? {
         let idp = crl.issuingDistributionPoint
         // (b)(1)
-        if let cRLIssuer = point.cRLIssuer {
-            guard cRLIssuer.contains(where: { StatusDistributionPoint.directoryName($0)?.isEquivalent(to: crl.issuer) == true }) else {
-                return .notTheNamedCRLIssuer
-            }
+        if point.cRLIssuer != nil {
+            guard point.namesCRLIssuer(crl.issuer) else { return .notTheNamedCRLIssuer }
             guard idp?.indirectCRL == true else { return .notIndirect }
         } else if !crl.issuer.isEquivalent(to: certificate.issuer) {
             return .issuerMismatch
@@ -162,8 +182,23 @@ enum CRLScope {
     }
 
     /// Whether one name of `a` matches one of `b`: directory names by RFC 5280 7.1, other forms exactly.
+    /// Pairs are compared while either list is short; otherwise `b`'s names go into a set by their
+    /// keys (an issuing distribution point of n names against a point of n names was n²).
     static func intersect(_ a: [GeneralName], _ b: [GeneralName]) -> Bool {
-        a.contains { x in b.contains { y in matches(x, y) } }
+        guard a.count > 4 && b.count > 4 else { return a.contains { x in b.contains { y in matches(x, y) } } }
+        let keys = Set(b.map(MatchKey.init))
+        return a.contains { keys.contains(MatchKey($0)) }
+    }
+
+    /// A name as ``matches(_:_:)`` compares it: a directory name by its RFC 5280 7.1 key, any other
+    /// form exactly.
+    private enum MatchKey: Hashable {
+        case directory(NormalizedName)
+        case other(GeneralName)
+
+        init(_ name: GeneralName) {
+            if case .directoryName(let value) = name { self = .directory(value.normalizedKey) } else { self = .other(name) }
+        }
     }
 
     static func matches(_ x: GeneralName, _ y: GeneralName) -> Bool {
