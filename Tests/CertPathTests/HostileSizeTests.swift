@@ -199,5 +199,27 @@ struct HostileSizeTests {
         #expect(candidates.count == RevocationChecker.maximumCRLsPerPoint)
         #expect(candidates.map { $0.crlNumber } == (6...70).reversed().prefix(64).map { CRLNumber(UInt64($0)) })
     }
+
+    // MARK: Name constraints
+
+    @Test("A directoryName subtree costs one budget unit per pair plus one per 64 bytes; other forms one")
+    func directoryNameCost() throws {
+        // A subtree of 20 RDNs (about 700 bytes) and a name under it.
+        let rdns = (0..<20).map { D.rdn(D.atv(D.organizationalUnit, D.utf8("Organizational unit number \($0)"))) }
+        let subtreeName = try Name(derEncoded: D.tlv(.sequence, rdns.flatMap { $0 }))
+        let name = try Name(derEncoded: D.tlv(.sequence, (rdns + [D.rdn(D.atv(D.commonName, D.utf8("leaf")))]).flatMap { $0 }))
+        let extra = subtreeName.der.count / 64
+        #expect(extra >= 10)
+        #expect(NameConstraintsChecker.extraCost(of: .directoryName(subtreeName)) == extra)
+        #expect(NameConstraintsChecker.extraCost(of: .dNSName(Array("example.com".utf8)[...])) == 0)
+        let constraints = NameConstraints(permittedSubtrees: [GeneralSubtree(base: .directoryName(subtreeName))], excludedSubtrees: nil)
+        // Enough budget: satisfied, and 1 + extra units spent.
+        var budget = 1 + extra
+        #expect(NameConstraintsChecker.check(subject: name, subjectAlternativeNames: nil, constraints: constraints, comparisons: &budget) == .satisfied)
+        #expect(budget == 0)
+        // One unit short: the check stops before comparing.
+        budget = extra
+        #expect(NameConstraintsChecker.check(subject: name, subjectAlternativeNames: nil, constraints: constraints, comparisons: &budget) == .budgetExhausted)
+    }
 }
 
