@@ -221,5 +221,26 @@ struct HostileSizeTests {
         budget = extra
         #expect(NameConstraintsChecker.check(subject: name, subjectAlternativeNames: nil, constraints: constraints, comparisons: &budget) == .budgetExhausted)
     }
+
+    // MARK: PEM
+
+    @Test("PEM after 100,000 lines: lines are counted, not held (a file of line feeds cost 33 bytes per byte)")
+    func manyLinesBeforeABlock() throws {
+        let block = "-----BEGIN CERTIFICATE-----\nMAMCAQE=\n-----END CERTIFICATE-----"
+        let text = Array((String(repeating: "\n", count: 50_000) + "some text\r\n" + String(repeating: "\n", count: 49_999) + block).utf8)
+        let document = try PEM.decode(text)
+        #expect(document.blocks.map(\.line) == [100_001])
+        #expect(document.blocks.first?.der == [0x30, 0x03, 0x02, 0x01, 0x01])
+        #expect(document.skipped.map(\.lines) == [50_001...50_001])
+        // With a byte-order mark, a final line feed, and a mismatched END named by its line.
+        let marked = try PEM.decode([0xEF, 0xBB, 0xBF] + Array((block + "\n").utf8))
+        #expect(marked.blocks.map(\.line) == [1] && marked.skipped.isEmpty)
+        do throws(PEM.Error) {
+            _ = try PEM.decode(Array("\n\n-----BEGIN CERTIFICATE-----\nMAMCAQE=\n-----END X509 CRL-----".utf8))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.line == 5)
+        }
+    }
 }
 

@@ -59,13 +59,9 @@ public enum PEM {
     /// - Throws: ``Error`` for a block without its END line, an END label that differs from BEGIN,
     ///   or base64 that is not valid (bad character, bad padding, data after padding).
     public static func decode(_ text: [UInt8]) throws(Error) -> Document {
-        var lines: [ArraySlice<UInt8>] = []
-        var lineStart = text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        for (index, byte) in text.enumerated() where byte == 0x0A {
-            lines.append(text[lineStart..<index])
-            lineStart = index + 1
-        }
-        if lineStart < text.count { lines.append(text[lineStart..<text.count]) }
+        // Lines are read one after the other, never all held: a file of line feeds would otherwise
+        // cost a slice (32 bytes) per input byte.
+        var lines = LineCursor(text: text, start: text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
 
         func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
             var line = line
@@ -88,31 +84,28 @@ public enum PEM {
             if let run = textRun { skipped.append(Skipped(lines: run, kind: "text")) }
             textRun = nil
         }
-        var index = 0
-        while index < lines.count {
-            let line = trimmed(lines[index])
+        while let rawLine = lines.next() {
+            let line = trimmed(rawLine)
             guard let begin = label(line, "BEGIN") else {
                 // Text between two blocks is one run, blank lines included: a file of many short
                 // paragraphs reports one skipped run, not one per paragraph.
-                if !line.isEmpty { textRun = textRun.map { $0.lowerBound...(index + 1) } ?? (index + 1)...(index + 1) }
-                index += 1
+                let number = lines.number
+                if !line.isEmpty { textRun = textRun.map { $0.lowerBound...number } ?? number...number }
                 continue
             }
             flushText()
-            let beginLine = index + 1
-            index += 1
+            let beginLine = lines.number
             var headers: [String] = []
             var base64: [UInt8] = []
             var ended = false
             var inHeaders = true
-            while index < lines.count {
-                let body = trimmed(lines[index])
+            while let rawBody = lines.next() {
+                let body = trimmed(rawBody)
                 if let end = label(body, "END") {
                     guard end == begin else {
-                        throw Error(line: index + 1, reason: "END label \(QuotedText.quoted(end)) does not match BEGIN \(QuotedText.quoted(begin)) of line \(beginLine)")
+                        throw Error(line: lines.number, reason: "END label \(QuotedText.quoted(end)) does not match BEGIN \(QuotedText.quoted(begin)) of line \(beginLine)")
                     }
                     ended = true
-                    index += 1
                     break
                 }
                 if inHeaders, body.contains(UInt8(ascii: ":")) {
@@ -128,7 +121,6 @@ public enum PEM {
                         base64.append(contentsOf: body)
                     }
                 }
-                index += 1
             }
             guard ended else { throw Error(line: beginLine, reason: "no \"-----END \(QuotedText.cut(begin))-----\" line for this block") }
             guard let der = Base64.decode(bytes: base64) else {
@@ -139,6 +131,29 @@ public enum PEM {
         }
         flushText()
         return Document(blocks: blocks, skipped: skipped)
+    }
+
+    /// The lines of a text, in order: the bytes between line feeds (the last line may end without one).
+    private struct LineCursor {
+        let text: [UInt8]
+        /// Offset of the next line's first byte.
+        var start: Int
+        /// 1-based number of the line ``next()`` returned last (0 before the first).
+        private(set) var number = 0
+
+        init(text: [UInt8], start: Int) {
+            self.text = text
+            self.start = start
+        }
+
+        /// The next line without its line feed, or `nil` after the last.
+        mutating func next() -> ArraySlice<UInt8>? {
+            guard start < text.count else { return nil }
+            let end = text[start...].firstIndex(of: 0x0A) ?? text.count
+            defer { start = end + 1 }
+            number += 1
+            return text[start..<end]
+        }
     }
 
     /// The labels read as certificates: RFC 7468 `CERTIFICATE` and the legacy `X509 CERTIFICATE`.
