@@ -1,5 +1,6 @@
 @testable import CertPath
 import CertPathDER
+import Foundation
 import Testing
 
 /// Inputs sized by an attacker must cost time and memory linear in their size (a hostile review
@@ -183,21 +184,78 @@ struct HostileSizeTests {
         #expect(!StatusDistributionPoint.points(for: certificate)[1].namesCRLIssuer(F.parsedName("Signer 0")))  // the default point
     }
 
-    @Test("At most 64 CRLs are examined per distribution point: the newest, newest first")
-    func crlCandidateCap() throws {
-        let crls = try (0..<70).map { index -> CertificateRevocationList in
+    /// The revoking CRL of the sample PKI's server certificate (TestVectors/policy-values).
+    static func revokingCRL() throws -> CertificateRevocationList {
+        let url = TestCertificates.testVectors.appendingPathComponent("policy-values/revoked-server.crl.pem")
+        return try #require(try PEM.readCRLs([UInt8](try Data(contentsOf: url))).crls.first)
+    }
+
+    @Test("CRLs anyone could add — issued after the validation time, by the same name — do not hide the revoking one",
+          arguments: [64, 200])
+    func futureCRLsDoNotHideRevocation(count: Int) throws {
+        let revoking = try Self.revokingCRL()
+        let future = try (0..<count).map { index -> CertificateRevocationList in
             var crl = F.CRL()
-            crl.thisUpdate = F.utcTime("200101" + Self.twoDigits(index / 60) + Self.twoDigits(index % 60) + "00Z")
-            crl.extensions = [F.crlNumber(Int64(index + 1))]
+            crl.issuer = Array(revoking.issuer.der)
+            crl.thisUpdate = F.utcTime("3001010000" + Self.twoDigits(index % 60) + "Z")
+            crl.extensions = [F.crlNumber(Int64(1000 + index))]
             return try crl.parse()
         }
-        var policy = ValidationPolicy()
-        policy.crls = CRLStore(crls.shuffled())
-        let checker = try #require(RevocationChecker.forPolicy(policy, certificates: []))
-        let certificate = F.certificate()
-        let candidates = checker.candidates(for: StatusDistributionPoint.points(for: certificate)[0], of: certificate)
-        #expect(candidates.count == RevocationChecker.maximumCRLsPerPoint)
-        #expect(candidates.map { $0.crlNumber } == (6...70).reversed().prefix(64).map { CRLNumber(UInt64($0)) })
+        var evaluation = SamplePKI.server(SamplePKI.rsaServer)
+        evaluation.policy.crls = CRLStore(future + [revoking])
+        #expect(evaluation.evaluate().primaryFailure?.code == "revoked")
+    }
+
+    @Test("Past 128 examined CRLs for one point (here CRLs of a CRL issuer with no certificate) the rest are not examined, and the report says so")
+    func examinationLimit() throws {
+        let signer = F.name("Signer")
+        let certificate = F.certificate(distributionPoints: [F.distributionPoint(.full([F.uri("http://crl.example/")]), cRLIssuer: [F.directoryName(signer)])])
+        let crls = try (0..<140).map { index -> CertificateRevocationList in
+            var crl = F.CRL()
+            crl.issuer = signer
+            crl.thisUpdate = F.utcTime("200101" + Self.twoDigits(index / 60) + Self.twoDigits(index % 60) + "00Z")
+            crl.extensions = [F.crlNumber(Int64(index + 1)), F.issuingDistributionPoint(indirect: true)]
+            return try crl.parse()
+        }
+        var policy = ValidationPolicy(profile: .rfc5280)
+        policy.crls = CRLStore(crls)
+        policy.undeterminedRevocationStatus = .reject
+        let anchor = F.certificate(issuer: F.name("CA"), subject: F.name("CA"), isCA: true)
+        let evaluation = TrustEvaluation(leaf: certificate, trustStore: TrustStore(anchors: [anchor]), policy: policy,
+                                         validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!)
+        guard case .untrusted(let report) = evaluation.evaluate() else {
+            Issue.record("trusted")
+            return
+        }
+        let unknown = report.bestAttempt.failures.compactMap { failure -> String? in
+            if case .revocationUnknown(_, let reason) = failure { return reason }
+            return nil
+        }
+        #expect(unknown.count == 1)
+        #expect(unknown.first?.contains("128 CRLs were examined for one distribution point") == true, "\(unknown)")
+    }
+
+    @Test("An undetermined status of a certificate with more than 32 distribution points says only 32 were considered")
+    func distributionPointCapExplained() throws {
+        let certificate = F.certificate(distributionPoints: (0..<40).map { F.distributionPoint(.full([F.uri("http://crl.example/\($0).crl")])) })
+        var crl = F.CRL()
+        crl.extensions = [F.crlNumber(1), F.issuingDistributionPoint(.full([F.uri("http://crl.example/39.crl")]))]
+        var policy = ValidationPolicy(profile: .rfc5280)
+        policy.crls = CRLStore([try crl.parse()])
+        policy.undeterminedRevocationStatus = .reject
+        let anchor = F.certificate(issuer: F.name("CA"), subject: F.name("CA"), isCA: true)
+        let evaluation = TrustEvaluation(leaf: certificate, trustStore: TrustStore(anchors: [anchor]), policy: policy,
+                                         validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!)
+        guard case .untrusted(let report) = evaluation.evaluate() else {
+            Issue.record("trusted")
+            return
+        }
+        let reasons = report.bestAttempt.failures.compactMap { failure -> String? in
+            if case .revocationUnknown(_, let reason) = failure { return reason }
+            return nil
+        }
+        #expect(reasons.count == 1)
+        #expect(reasons.first?.hasSuffix("(only the first 32 of its 40 cRLDistributionPoints were considered)") == true, "\(reasons)")
     }
 
     // MARK: Name constraints

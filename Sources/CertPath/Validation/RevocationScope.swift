@@ -19,6 +19,9 @@ struct StatusDistributionPoint: Sendable {
     /// `nil` when they are compared one by one (each CRL is checked against the list: n CRLs and a
     /// list of n names were n² name comparisons).
     private let cRLIssuerKeys: Set<NormalizedName>?
+    /// The keys of the names a CRL's issuing distribution point is matched against (``names``, else
+    /// ``cRLIssuer``) when there are more than a few; `nil` when they are compared one by one.
+    private let matchKeys: Set<GeneralNameMatchKey>?
 
     init(names: [GeneralName]?, reasons: ReasonFlags?, cRLIssuer: [GeneralName]?, isDefault: Bool) {
         self.names = names
@@ -30,6 +33,15 @@ struct StatusDistributionPoint: Sendable {
         } else {
             cRLIssuerKeys = nil
         }
+        let matched = names ?? cRLIssuer ?? []
+        matchKeys = matched.count > 4 ? Set(matched.map(GeneralNameMatchKey.init)) : nil
+    }
+
+    /// Whether one of `scopeNames` (a CRL's issuing distribution point names) matches one of the
+    /// point's names (``names``, else ``cRLIssuer``): RFC 5280 6.3.3 (b)(2)(i).
+    func matchesAny(of scopeNames: [GeneralName]) -> Bool {
+        if let matchKeys, scopeNames.count > 4 { return scopeNames.contains { matchKeys.contains(GeneralNameMatchKey($0)) } }
+        return CRLScope.intersect(scopeNames, names ?? cRLIssuer ?? [])
     }
 
     /// Whether `name` is one of the cRLIssuer directory names (RFC 5280 7.1); `false` without cRLIssuer.
@@ -125,9 +137,7 @@ enum CRLScope {
         // (b)(2)
         guard let idp else { return nil }
         if let name = idp.distributionPoint {
-            let scopeNames = fullNames(name, relativeTo: crl.issuer)
-            let pointNames = point.names ?? point.cRLIssuer ?? []
-            guard intersect(scopeNames, pointNames) else { return .distributionPointMismatch }
+            guard point.matchesAny(of: fullNames(name, relativeTo: crl.issuer)) else { return .distributionPointMismatch }
         }
         if idp.onlyContainsUserCerts && certificate.isCertificateAuthority { return .onlyUserCertificates }
         if idp.onlyContainsCACerts && !certificate.isCertificateAuthority { return .onlyCACertificates }
@@ -186,23 +196,23 @@ enum CRLScope {
     /// keys (an issuing distribution point of n names against a point of n names was n²).
     static func intersect(_ a: [GeneralName], _ b: [GeneralName]) -> Bool {
         guard a.count > 4 && b.count > 4 else { return a.contains { x in b.contains { y in matches(x, y) } } }
-        let keys = Set(b.map(MatchKey.init))
-        return a.contains { keys.contains(MatchKey($0)) }
-    }
-
-    /// A name as ``matches(_:_:)`` compares it: a directory name by its RFC 5280 7.1 key, any other
-    /// form exactly.
-    private enum MatchKey: Hashable {
-        case directory(NormalizedName)
-        case other(GeneralName)
-
-        init(_ name: GeneralName) {
-            if case .directoryName(let value) = name { self = .directory(value.normalizedKey) } else { self = .other(name) }
-        }
+        let keys = Set(b.map(GeneralNameMatchKey.init))
+        return a.contains { keys.contains(GeneralNameMatchKey($0)) }
     }
 
     static func matches(_ x: GeneralName, _ y: GeneralName) -> Bool {
         if case .directoryName(let left) = x, case .directoryName(let right) = y { return left.isEquivalent(to: right) }
         return x == y
+    }
+}
+
+/// A name as ``CRLScope/matches(_:_:)`` compares it: a directory name by its RFC 5280 7.1 key, any
+/// other form exactly.
+enum GeneralNameMatchKey: Hashable {
+    case directory(NormalizedName)
+    case other(GeneralName)
+
+    init(_ name: GeneralName) {
+        if case .directoryName(let value) = name { self = .directory(value.normalizedKey) } else { self = .other(name) }
     }
 }

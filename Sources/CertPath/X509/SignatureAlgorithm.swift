@@ -153,17 +153,19 @@ extension SignatureAlgorithm {
         try r.sequence("RSASSA-PSS-params of \(expected())") { (p: inout DERReader) throws(DERError) -> SignatureAlgorithm in
             var supported = true
             var hash: HashAlgorithm = .sha1
+            let hashStart = p.position  // where an explicit default is reported: the element itself
             if let h = try p.nestedOptional(.contextSpecific(0, constructed: true), "hashAlgorithm", { (e: inout DERReader) throws(DERError) in
                 try readHashAlgorithm(&e, "hashAlgorithm of RSASSA-PSS-params")
             }) {
                 if let h {
-                    if h == .sha1 { throw DERError(.explicitDefault, at: p.position, expected: "hashAlgorithm omitted when SHA-1") }
+                    if h == .sha1 { throw DERError(.explicitDefault, at: hashStart, expected: "hashAlgorithm omitted when SHA-1") }
                     hash = h
                 } else {
                     supported = false
                 }
             }
             var mgfHash: HashAlgorithm? = .sha1
+            let maskStart = p.position
             if let m = try p.nestedOptional(.contextSpecific(1, constructed: true), "maskGenAlgorithm", { (e: inout DERReader) throws(DERError) -> HashAlgorithm? in
                 try e.sequence("MaskGenAlgorithm") { (g: inout DERReader) throws(DERError) -> HashAlgorithm? in
                     let mgf = try g.readObjectIdentifier("maskGenAlgorithm algorithm")
@@ -175,7 +177,7 @@ extension SignatureAlgorithm {
                 }
             }) {
                 if m == nil { supported = false }
-                if m == .sha1 { throw DERError(.explicitDefault, at: p.position, expected: "maskGenAlgorithm omitted when MGF1-SHA-1") }
+                if m == .sha1 { throw DERError(.explicitDefault, at: maskStart, expected: "maskGenAlgorithm omitted when MGF1-SHA-1") }
                 mgfHash = m
             }
             var saltLength = 20
