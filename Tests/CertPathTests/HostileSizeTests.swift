@@ -206,6 +206,22 @@ struct HostileSizeTests {
         #expect(evaluation.evaluate().primaryFailure?.code == "revoked")
     }
 
+    /// The reasons of the `revocationUnknown` failures of evaluating `leaf` (issued by the fixture's
+    /// CA, itself the anchor) with `crls` and an undetermined status rejected.
+    static func revocationUnknownReasons(_ leaf: Certificate, crls: [CertificateRevocationList]) -> [String] {
+        var policy = ValidationPolicy(profile: .rfc5280)
+        policy.crls = CRLStore(crls)
+        policy.undeterminedRevocationStatus = .reject
+        let anchor = F.certificate(issuer: F.name("CA"), subject: F.name("CA"), isCA: true)
+        let evaluation = TrustEvaluation(leaf: leaf, trustStore: TrustStore(anchors: [anchor]), policy: policy,
+                                         validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!)
+        guard case .untrusted(let report) = evaluation.evaluate() else { return [] }
+        return report.bestAttempt.failures.compactMap { failure -> String? in
+            if case .revocationUnknown(_, let reason) = failure { return reason }
+            return nil
+        }
+    }
+
     @Test("Past 128 examined CRLs for one point (here CRLs of a CRL issuer with no certificate) the rest are not examined, and the report says so")
     func examinationLimit() throws {
         let signer = F.name("Signer")
@@ -217,20 +233,7 @@ struct HostileSizeTests {
             crl.extensions = [F.crlNumber(Int64(index + 1)), F.issuingDistributionPoint(indirect: true)]
             return try crl.parse()
         }
-        var policy = ValidationPolicy(profile: .rfc5280)
-        policy.crls = CRLStore(crls)
-        policy.undeterminedRevocationStatus = .reject
-        let anchor = F.certificate(issuer: F.name("CA"), subject: F.name("CA"), isCA: true)
-        let evaluation = TrustEvaluation(leaf: certificate, trustStore: TrustStore(anchors: [anchor]), policy: policy,
-                                         validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!)
-        guard case .untrusted(let report) = evaluation.evaluate() else {
-            Issue.record("trusted")
-            return
-        }
-        let unknown = report.bestAttempt.failures.compactMap { failure -> String? in
-            if case .revocationUnknown(_, let reason) = failure { return reason }
-            return nil
-        }
+        let unknown = Self.revocationUnknownReasons(certificate, crls: crls)
         #expect(unknown.count == 1)
         #expect(unknown.first?.contains("128 CRLs were examined for one distribution point") == true, "\(unknown)")
     }
@@ -240,20 +243,7 @@ struct HostileSizeTests {
         let certificate = F.certificate(distributionPoints: (0..<40).map { F.distributionPoint(.full([F.uri("http://crl.example/\($0).crl")])) })
         var crl = F.CRL()
         crl.extensions = [F.crlNumber(1), F.issuingDistributionPoint(.full([F.uri("http://crl.example/39.crl")]))]
-        var policy = ValidationPolicy(profile: .rfc5280)
-        policy.crls = CRLStore([try crl.parse()])
-        policy.undeterminedRevocationStatus = .reject
-        let anchor = F.certificate(issuer: F.name("CA"), subject: F.name("CA"), isCA: true)
-        let evaluation = TrustEvaluation(leaf: certificate, trustStore: TrustStore(anchors: [anchor]), policy: policy,
-                                         validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!)
-        guard case .untrusted(let report) = evaluation.evaluate() else {
-            Issue.record("trusted")
-            return
-        }
-        let reasons = report.bestAttempt.failures.compactMap { failure -> String? in
-            if case .revocationUnknown(_, let reason) = failure { return reason }
-            return nil
-        }
+        let reasons = Self.revocationUnknownReasons(certificate, crls: [try crl.parse()])
         #expect(reasons.count == 1)
         #expect(reasons.first?.hasSuffix("(only the first 32 of its 40 cRLDistributionPoints were considered)") == true, "\(reasons)")
     }
