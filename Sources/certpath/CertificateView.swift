@@ -110,7 +110,7 @@ enum CertificateView {
         } else {
             lines.append("extensions:")
             for view in extensions {
-                lines.append("  \(view.name)\(view.critical ? " (critical)" : ""):")
+                lines.append("  \(view.label)\(view.critical ? " (critical)" : ""):")
                 lines += view.text.map { "    " + Output.safe($0) }
             }
         }
@@ -157,8 +157,14 @@ enum CertificateView {
         let name: String
         let oid: String
         let critical: Bool
+        /// Whether CertPath decodes the extension (then its name says which it is).
+        let decoded: Bool
         let text: [String]
         let json: JSON
+
+        /// The heading in text output: the name of a decoded extension; the OID of any other, with
+        /// its name when it has one (`signedCertificateTimestampList (1.3.6.1.4.1.11129.2.4.2)`).
+        var label: String { decoded ? name : name == "unknown" ? oid : "\(name) (\(oid))" }
     }
 
     /// Every extension of `certificate`, in encoded order, decoded.
@@ -167,7 +173,7 @@ enum CertificateView {
             let known = KnownExtension.allCases.first { $0.oid == ext.oid }
             let (text, json) = known.map { decode($0, certificate, ext) } ?? unknown(ext)
             return ExtensionView(name: known.map { String(describing: $0) } ?? undecodedNames[ext.oid] ?? "unknown", oid: ext.oid.description,
-                                 critical: ext.isCritical, text: text, json: json)
+                                 critical: ext.isCritical, decoded: known != nil, text: text, json: json)
         }
     }
 

@@ -34,6 +34,28 @@ import Testing
         }
     }
 
+    /// docs/CLI.md: extensions CertPath does not decode are shown by OID, with their name when
+    /// they have one. The benchmark leaf carries the SCT list; a copy has that OID changed to one
+    /// nobody names (the signature no longer verifies: `show` does not check it).
+    @Test func undecodedExtensionsShowTheirOID() throws {
+        let leaf = Array(try Data(contentsOf: CLI.packageRoot.appendingPathComponent("TestVectors/bench/rsa/leaf.der")))
+        let sct: [UInt8] = [0x06, 0x0A, 0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x02]
+        let start = try #require((0...(leaf.count - sct.count)).first { leaf[$0..<($0 + sct.count)].elementsEqual(sct) })
+        var unknown = leaf
+        unknown[start + sct.count - 1] = 0x09
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let named = directory.appendingPathComponent("named.der"), unnamed = directory.appendingPathComponent("unnamed.der")
+        try Data(leaf).write(to: named)
+        try Data(unknown).write(to: unnamed)
+        let shown = try CLI.run(["show", named.path, unnamed.path])
+        #expect(shown.status == 0)
+        #expect(shown.stdout.contains("\n    signedCertificateTimestampList (1.3.6.1.4.1.11129.2.4.2):\n"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("\n    1.3.6.1.4.1.11129.2.4.9:\n"), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("    unknown"))
+        #expect(shown.stdout.contains("\n    subjectAltName:\n"))
+    }
+
     @Test func jsonOutputAndConsistencyWithVerify() throws {
         let run = try CLI.run(["show", "--json", "rsa/server-chain.pem", "ecdsa/root.pem"])
         #expect(run.status == 0)

@@ -279,6 +279,17 @@ struct CertificateModelTests {
         #expect(try Certificate(derEncoded: builder.der).signatureAlgorithm == .rsaPSS(hash: .sha256, saltLength: 32))
     }
 
+    @Test("RSASSA-PSS signature algorithm without parameters: invalidValue at the AlgorithmIdentifier (RFC 4055 3.1)")
+    func pssSignatureAlgorithmWithoutParameters() throws {
+        var builder = CertificateBuilder()
+        builder.innerAlgorithm = D.seq(D.oid(KnownOID.rsassaPSS))
+        let der = builder.der
+        // The outer signatureAlgorithm (after the TBSCertificate) is read first.
+        let tbs = builder.tbs
+        let outer = try D.offset(of: tbs, in: der) + tbs.count
+        expectRejected(der, .invalidValue, at: outer)
+    }
+
     @Test("Unknown signature algorithms parse as unsupported")
     func unknownSignatureAlgorithm() throws {
         var builder = CertificateBuilder()

@@ -124,6 +124,12 @@ struct ExtensionListTests {
         let header = value.count - policies.reduce(0) { $0 + $1.count }
         let offset = header + policies[..<second].reduce(0) { $0 + $1.count }
         try CertificateModelTests.expectExtensionRejected(KnownOID.certificatePolicies, value, .duplicate, at: offset)
+        // The message names the OID.
+        do throws(DERError) {
+            _ = try Certificate(derEncoded: CertificateBuilder(extensions: [D.ext(KnownOID.certificatePolicies, value)]).der)
+        } catch {
+            #expect(error.expected.hasSuffix("\(Self.unknownOID(first)) repeated"), "\(error)")
+        }
     }
 
     @Test("many distinct policies parse and read back in order")

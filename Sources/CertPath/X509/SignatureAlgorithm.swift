@@ -69,6 +69,7 @@ extension SignatureAlgorithm {
     /// `expected` names the field for error messages (not a closure, so that the function is not
     /// copied for each caller; callers pass literals).
     static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> SignatureAlgorithm {
+        let start = reader.position
         let identifier = try reader.descend(.sequence, expected)
         let oidElement = try reader.readObjectIdentifier("\(expected) algorithm")
         let algorithm: SignatureAlgorithm
@@ -84,6 +85,10 @@ extension SignatureAlgorithm {
                 }
                 algorithm = entry.algorithm
             case .pss:
+                // RFC 4055 3.1: the parameters MUST be present in a signature's AlgorithmIdentifier.
+                guard !reader.isAtEnd else {
+                    throw DERError(.invalidValue, at: start, expected: "RSASSA-PSS-params in \(expected) (RFC 4055 3.1: present for a signature)")
+                }
                 algorithm = try readPSSParameters(&reader, oid: KnownOID.rsassaPSS, expected)
             }
         } else {

@@ -49,7 +49,8 @@ enum CertificatePolicies {
             }
             try reader.ascend(information, "PolicyInformation")
             guard _fastPath(identifiers.insert(identifier, of: reader)) else {
-                throw DERError(.duplicate, at: offset, expected: "each policy OID at most once (RFC 5280 4.2.1.4)")
+                throw DERError(.duplicate, at: offset,
+                               expected: "each policy OID at most once (RFC 5280 4.2.1.4), \(OID(validatedEncoding: reader.bytes[identifier])) repeated")
             }
             isEmpty = false
             if build {
