@@ -106,7 +106,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// A tuple read and written by a switch on the index. (The standard library's `InlineArray`
     /// was tried: the compiler could then not move a ``Parsed`` out of the parser, and parsing
     /// copied it four times; reaching the tuple's elements through `withUnsafeBytes(of:)` copied it too.)
-    struct KnownExtensionTable: Sendable, Equatable {
+    struct KnownExtensionTable: Sendable {
         private var storage: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>,
                               Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>)
             = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
@@ -154,10 +154,6 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 }
             }
         }
-
-        static func == (a: KnownExtensionTable, b: KnownExtensionTable) -> Bool {
-            (0..<KnownExtension.count).allSatisfy { a[$0] == b[$0] }
-        }
     }
 
     /// Offsets in ``der`` of the parts of a certificate that accessors return as views.
@@ -202,7 +198,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What ``init(derEncoded:)`` finds.
-    struct Parsed: Equatable {
+    struct Parsed {
         var tbs = 0..<0
         var version = Version.v1
         var signatureAlgorithm = SignatureAlgorithm.ed25519
@@ -223,25 +219,11 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         /// The extnValue contents of each known extension present, at its ``KnownExtension/index``
         /// (held in the object: no table to allocate, and a lookup is one load).
         var knownValues = KnownExtensionTable()
-        /// The known extensions present, in encoded order: 4 bits each, `index + 1`, the first in
-        /// the low bits (at most ``KnownExtension/count`` of them, each at most once: 56 bits).
-        var knownOrder: UInt64 = 0
         /// ``KnownExtension/bit`` of each known extension present, and of those marked critical.
         var knownPresent: UInt16 = 0
         var knownCritical: UInt16 = 0
         /// Whether an extension CertPath does not know is marked critical.
         var hasUnknownCritical = false
-
-        static func == (a: Parsed, b: Parsed) -> Bool {
-            a.tbs == b.tbs && a.version == b.version && a.signatureAlgorithm == b.signatureAlgorithm
-                && a.notBefore == b.notBefore && a.notAfter == b.notAfter
-                && a.validityUsesGeneralizedTime == b.validityUsesGeneralizedTime
-                && a.signatureUnusedBits == b.signatureUnusedBits && a.basicConstraints == b.basicConstraints
-                && a.keyUsage == b.keyUsage && a.policyConstraints == b.policyConstraints
-                && a.inhibitAnyPolicy == b.inhibitAnyPolicy && a.layout == b.layout && a.extensionList == b.extensionList
-                && a.knownOrder == b.knownOrder && a.knownValues == b.knownValues
-                && a.knownPresent == b.knownPresent && a.knownCritical == b.knownCritical && a.hasUnknownCritical == b.hasUnknownCritical
-        }
     }
 
     /// The parser: every rule, with the error naming the first one broken.
@@ -267,16 +249,6 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         try parseTBS(&reader, outerAlgorithm: outerAlgorithm, outerStart: outerStart, outerSignatureAlgorithm, into: &parsed)
         reader.ascend(tbs)
         reader.ascend(certificate)
-        // The known extensions' syntax (RFC 5280 4.2.1, 4.2.2), in encoded order, each extnValue
-        // read as a document of its own.
-        var order = parsed.knownOrder
-        while order != 0 {
-            let index = Int(truncatingIfNeeded: order & 0xF) &- 1
-            order &>>= 4
-            let value = reader.descend(to: parsed.knownValues[index], depth: 0)
-            try readKnownExtension(KnownExtension(index: index), &reader, into: &parsed)
-            reader.ascend(value)
-        }
         return consume parsed  // moved out, not copied (the value is large)
     }
 
@@ -387,10 +359,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Reads every Extension of the Extensions SEQUENCE the reader spans, rejecting one present
-    /// twice (RFC 5280 4.2), and keeps where each known one's value is and which are critical.
+    /// twice (RFC 5280 4.2), validating each known one's value as it comes, and keeps where each
+    /// known one's value is and which are critical.
     private static func readExtensions(_ reader: inout DERReader, into parsed: inout Parsed) throws(DERError) {
         var unknown = SeenByteStrings()  // a known one repeated is found by its bit
-        var knownCount: UInt64 = 0
         while !reader.isAtEnd {
             let offset = reader.position
             // Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }
@@ -399,24 +371,27 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             let isCritical = try reader.readBooleanDefaultFalse("Extension critical")
             let value = try reader.readOctetString("extnValue").value
             try reader.ascend(scope, "Extension")
-            let repeated: Bool
             if let known = reader.withUnsafeBytes(of: oid, { KnownExtension.identify(encoded: $0) }) {
-                repeated = parsed.knownPresent & known.bit != 0
+                let repeated = parsed.knownPresent & known.bit != 0
                 parsed.knownPresent |= known.bit
                 if isCritical { parsed.knownCritical |= known.bit }
                 parsed.knownValues[known.index] = value
-                if !repeated {
-                    parsed.knownOrder |= UInt64(known.index &+ 1) &<< (4 &* knownCount)
-                    knownCount &+= 1
-                }
+                if _slowPath(repeated) { throw duplicate(at: offset, oid, reader) }
+                // Its syntax (RFC 5280 4.2.1, 4.2.2), the extnValue read as a document of its own:
+                // errors are reported in encoded order.
+                let contents = reader.descend(to: value, depth: 0)
+                try readKnownExtension(known, &reader, into: &parsed)
+                reader.ascend(contents)
             } else {
                 if isCritical { parsed.hasUnknownCritical = true }
-                repeated = !unknown.insert(oid, of: reader)
-            }
-            if _slowPath(repeated) {
-                throw DERError(.duplicate, at: offset, expected: "each extension at most once (RFC 5280 4.2), \(OID(validatedEncoding: reader.bytes[oid])) repeated")
+                if _slowPath(!unknown.insert(oid, of: reader)) { throw duplicate(at: offset, oid, reader) }
             }
         }
+    }
+
+    /// The error for the extension at `offset`, whose extnID is at `oid`, repeated (RFC 5280 4.2).
+    private static func duplicate(at offset: Int, _ oid: Range<Int>, _ reader: DERReader) -> DERError {
+        DERError(.duplicate, at: offset, expected: "each extension at most once (RFC 5280 4.2), \(OID(validatedEncoding: reader.bytes[oid])) repeated")
     }
 
     // MARK: Views

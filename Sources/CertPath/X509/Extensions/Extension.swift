@@ -85,29 +85,6 @@ public enum KnownExtension: CaseIterable, Sendable {
         }
     }
 
-    /// The case whose ``index`` is `index`.
-    ///
-    /// - Precondition: `0 <= index < count`.
-    init(index: Int) {
-        switch index {
-        case 0: self = .basicConstraints
-        case 1: self = .keyUsage
-        case 2: self = .extKeyUsage
-        case 3: self = .subjectAltName
-        case 4: self = .issuerAltName
-        case 5: self = .nameConstraints
-        case 6: self = .authorityKeyIdentifier
-        case 7: self = .subjectKeyIdentifier
-        case 8: self = .certificatePolicies
-        case 9: self = .policyMappings
-        case 10: self = .policyConstraints
-        case 11: self = .inhibitAnyPolicy
-        case 12: self = .cRLDistributionPoints
-        case 13: self = .authorityInfoAccess
-        default: preconditionFailure("no known extension has index \(index)")
-        }
-    }
-
     /// A distinct bit per case (`1 << index`), for sets of known extensions.
     var bit: UInt16 { UInt16(truncatingIfNeeded: 1 &<< index) }
 
