@@ -1,30 +1,22 @@
 // "At most once" rules over lists that an attacker sizes: each extension at most once in a
 // certificate (RFC 5280 4.2), each policy OID at most once in certificatePolicies (4.2.1.4).
 // Comparing every new entry with all earlier ones is quadratic: a 1 MB certificate of 100,000
-// distinct extensions took 9 s to parse that way. Real lists are short, so the first entries are
-// compared one by one without allocating; past a few, a hash set keeps the work linear.
+// distinct extensions took 9 s to parse that way. Real lists are short, so the first four entries are
+// compared one by one without allocating; past them, a hash set keeps the work linear.
 
 import CertPathDER
 
 /// The byte strings seen so far in one list, held as offset ranges of the buffer being read, for
 /// rules that allow each value at most once.
 ///
-/// Up to ``linearLimit`` strings are compared one by one (the first four held inline: no heap
-/// allocation); from then on a `Set` of the strings (hashed with the process's random seed, so a
-/// chosen list cannot make the hashes collide) makes each insertion O(length).
+/// The first four are held inline and compared one by one (no heap allocation); from the fifth
+/// on, a `Set` of them all (hashed with the process's random seed, so a chosen list cannot make
+/// the hashes collide) makes each insertion O(length).
 struct SeenByteStrings {
-    /// How many strings are compared one by one before the set takes over.
-    static let linearLimit = 8
-
     private var first = (0..<0, 0..<0, 0..<0, 0..<0)
     private var count = 0
-    /// What does not fit inline: made for the fifth string, so short lists allocate nothing.
-    private var spill: Spill?
-
-    private final class Spill {
-        var ranges: [Range<Int>] = []
-        var strings: Set<Bytes> = []
-    }
+    /// Every string recorded, once there are more than four.
+    private var many: Set<Bytes>? = nil
 
     /// A byte string as a set element: its address and length in the buffer being read, hashed
     /// and compared as one block of memory (an `ArraySlice` feeds the hasher one element at a time
@@ -62,10 +54,8 @@ struct SeenByteStrings {
     /// - Precondition: `range` lies within `reader.bytes`; every range recorded is of the same buffer,
     ///   which outlives this collection.
     mutating func insert(_ range: Range<Int>, of reader: DERReader) -> Bool {
-        if let spill {
-            if count >= SeenByteStrings.linearLimit { return spill.strings.insert(SeenByteStrings.bytes(range, of: reader)).inserted }
-            if spill.ranges.contains(where: { reader.bytesEqual($0, range) }) { return false }
-        }
+        // (`many!` mutates the set in place; `if let` would copy it on every insertion.)
+        if many != nil { return many!.insert(Self.bytes(range, of: reader)).inserted }
         if count > 0, reader.bytesEqual(first.0, range) { return false }
         if count > 1, reader.bytesEqual(first.1, range) { return false }
         if count > 2, reader.bytesEqual(first.2, range) { return false }
@@ -76,18 +66,11 @@ struct SeenByteStrings {
         case 2: first.2 = range
         case 3: first.3 = range
         default:
-            let spill = self.spill ?? Spill()
-            self.spill = spill
-            spill.ranges.append(range)
-            if count &+ 1 == SeenByteStrings.linearLimit {
-                // From now on, a set of every string recorded.
-                // Room for as many strings as the rest of the structure could hold (each at least
-                // 3 bytes of encoding), so that the set is not rehashed as it grows.
-                spill.strings.reserveCapacity(count &+ 1 &+ Swift.min((reader.end &- reader.position) / 3, 1 << 20))
-                for earlier in [first.0, first.1, first.2, first.3] + spill.ranges {
-                    spill.strings.insert(SeenByteStrings.bytes(earlier, of: reader))
-                }
-            }
+            // Room for as many strings as the rest of the structure could hold (each at least 3
+            // bytes of encoding), so that the set is not rehashed as it grows.
+            var strings = Set<Bytes>(minimumCapacity: 5 + Swift.min((reader.end &- reader.position) / 3, 1 << 20))
+            for recorded in [first.0, first.1, first.2, first.3, range] { strings.insert(Self.bytes(recorded, of: reader)) }
+            many = strings
         }
         count &+= 1
         return true
