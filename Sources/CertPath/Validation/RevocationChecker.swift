@@ -312,7 +312,7 @@ final class RevocationChecker {
     /// The CRLs a distribution point may be served by: those of the CRL issuers it accepts, CRLs
     /// taken as authentic only provisionally last, otherwise newest (thisUpdate, then CRL number)
     /// first.
-    func candidates(for point: StatusDistributionPoint, of certificate: Certificate) -> [CertificateRevocationList] {
+    private func candidates(for point: StatusDistributionPoint, of certificate: Certificate) -> [CertificateRevocationList] {
         var seen = Set<ObjectIdentifier>()
         var found: [CertificateRevocationList] = []
         for name in point.crlIssuerNames(for: certificate) {

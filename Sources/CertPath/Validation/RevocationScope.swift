@@ -15,39 +15,30 @@ struct StatusDistributionPoint: Sendable {
     let cRLIssuer: [GeneralName]?
     /// Whether this is the default point (not from the certificate's extension).
     let isDefault: Bool
-    /// The RFC 5280 7.1 keys of the cRLIssuer directory names when there are more than a few;
-    /// `nil` when they are compared one by one (each CRL is checked against the list: n CRLs and a
-    /// list of n names were n² name comparisons).
-    private let cRLIssuerKeys: Set<NormalizedName>?
-    /// The keys of the names a CRL's issuing distribution point is matched against (``names``, else
-    /// ``cRLIssuer``) when there are more than a few; `nil` when they are compared one by one.
-    private let matchKeys: Set<GeneralNameMatchKey>?
+    /// ``cRLIssuer``, matched against each CRL's issuer.
+    private let cRLIssuerMatching: MatchableNames?
+    /// ``names``, else ``cRLIssuer``: what a CRL's issuing distribution point names are matched
+    /// against (RFC 5280 6.3.3 (b)(2)(i)).
+    private let pointMatching: MatchableNames
 
     init(names: [GeneralName]?, reasons: ReasonFlags?, cRLIssuer: [GeneralName]?, isDefault: Bool) {
         self.names = names
         self.reasons = reasons
         self.cRLIssuer = cRLIssuer
         self.isDefault = isDefault
-        if let cRLIssuer, cRLIssuer.count > 4 {
-            cRLIssuerKeys = Set(cRLIssuer.compactMap { Self.directoryName($0)?.normalizedKey })
-        } else {
-            cRLIssuerKeys = nil
-        }
-        let matched = names ?? cRLIssuer ?? []
-        matchKeys = matched.count > 4 ? Set(matched.map(GeneralNameMatchKey.init)) : nil
+        cRLIssuerMatching = cRLIssuer.map(MatchableNames.init)
+        pointMatching = names.map(MatchableNames.init) ?? cRLIssuerMatching ?? MatchableNames([])
     }
 
     /// Whether one of `scopeNames` (a CRL's issuing distribution point names) matches one of the
     /// point's names (``names``, else ``cRLIssuer``): RFC 5280 6.3.3 (b)(2)(i).
     func matchesAny(of scopeNames: [GeneralName]) -> Bool {
-        if let matchKeys, scopeNames.count > 4 { return scopeNames.contains { matchKeys.contains(GeneralNameMatchKey($0)) } }
-        return CRLScope.intersect(scopeNames, names ?? cRLIssuer ?? [])
+        scopeNames.contains(where: pointMatching.contains)
     }
 
     /// Whether `name` is one of the cRLIssuer directory names (RFC 5280 7.1); `false` without cRLIssuer.
     func namesCRLIssuer(_ name: Name) -> Bool {
-        if let cRLIssuerKeys { return cRLIssuerKeys.contains(name.normalizedKey) }
-        return cRLIssuer?.contains { Self.directoryName($0)?.isEquivalent(to: name) == true } ?? false
+        cRLIssuerMatching?.contains(.directoryName(name)) ?? false
     }
 
     /// The points to process for `certificate`, in order: each of its cRLDistributionPoints, then
@@ -191,18 +182,29 @@ enum CRLScope {
         return try? Name(derEncoded: writer.bytes)
     }
 
-    /// Whether one name of `a` matches one of `b`: directory names by RFC 5280 7.1, other forms exactly.
-    /// Pairs are compared while either list is short; otherwise `b`'s names go into a set by their
-    /// keys (an issuing distribution point of n names against a point of n names was n²).
-    static func intersect(_ a: [GeneralName], _ b: [GeneralName]) -> Bool {
-        guard a.count > 4 && b.count > 4 else { return a.contains { x in b.contains { y in matches(x, y) } } }
-        let keys = Set(b.map(GeneralNameMatchKey.init))
-        return a.contains { keys.contains(GeneralNameMatchKey($0)) }
-    }
-
+    /// Whether two names match: directory names by RFC 5280 7.1, other forms exactly.
     static func matches(_ x: GeneralName, _ y: GeneralName) -> Bool {
         if case .directoryName(let left) = x, case .directoryName(let right) = y { return left.isEquivalent(to: right) }
         return x == y
+    }
+}
+
+/// A list of general names that others are matched against as ``CRLScope/matches(_:_:)`` does:
+/// one by one while there are at most four, by their keys beyond (each CRL of a store is matched
+/// against a point's lists: n CRLs and lists of n names were n² name comparisons).
+struct MatchableNames {
+    let names: [GeneralName]
+    private let keys: Set<GeneralNameMatchKey>?
+
+    init(_ names: [GeneralName]) {
+        self.names = names
+        keys = names.count > 4 ? Set(names.map(GeneralNameMatchKey.init)) : nil
+    }
+
+    /// Whether `name` matches one of ``names``.
+    func contains(_ name: GeneralName) -> Bool {
+        if let keys { return keys.contains(GeneralNameMatchKey(name)) }
+        return names.contains { CRLScope.matches(name, $0) }
     }
 }
 
