@@ -81,7 +81,7 @@ usage: certpath-bench [--json FILE] [--markdown] [--runs N] [--seconds S] [--fil
   --markdown     also print the results as a Markdown table
   --runs N       timed runs per scenario (default 15; see Benchmarks/README.md for the scenarios that use fewer)
   --seconds S    target duration of one run, 0 < S ≤ 60 (default 0.04)
-  --filter TEXT  only scenarios whose name contains TEXT (repeatable: any of them)
+  --filter TEXT  only scenarios whose name contains TEXT, or is TEXT without a final "$" (repeatable: any of them)
   --iterations N fixed iterations per run instead of calibrating (for profiling)
   --help, -h     this text
 """
