@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How far a trust store entry is trusted (after Chromium's `CertificateTrust`).
 public enum TrustKind: String, Hashable, Sendable {
     /// A trust anchor (RFC 5280 6.1.1 (d)): its name and key may end a certification path.
@@ -27,6 +29,14 @@ public struct TrustEntry: Hashable, Sendable {
 /// A set of trusted (and distrusted) certificates, indexed once for issuer lookup by RFC 5280 7.1
 /// subject name. Immutable once built; share one store across threads and evaluations.
 ///
+/// A small store (at most 16 entries) shared by several threads is evaluated against by the first
+/// thread as it is and by each other thread through its own copy, made on that thread's first
+/// evaluation against it: the same entries, each certificate parsed again from its own copy of the
+/// DER, its anchors' keys loaded again. Threads then write no reference count in common (an
+/// evaluation retains the anchor, its DER and the store's tables dozens of times). A thread keeps
+/// copies of at most 4 stores, released when it exits; certificates a result names from a copy
+/// are equal (`==`, same DER) to the store's, not the same objects.
+///
 /// A distrusted entry wins over any other entry for the same certificate (same DER) and over every
 /// anchor with the same public key.
 public struct TrustStore: Sendable {
@@ -48,12 +58,22 @@ public struct TrustStore: Sendable {
         let distrustedKeys: Set<DERBytesKey>
         let leafTrust: [DERBytesKey: TrustKind]
         let anchorKeys: AnchorKeys
+        /// Identifies the store for ``ThreadLocalStores`` (unique in the process).
+        let serial: UInt64
+        /// Whether evaluations use a per-thread copy (``ThreadLocalStores``): small, non-empty, and
+        /// not itself such a copy.
+        let isCopiedPerThread: Bool
+        /// The first thread to evaluate against the store (an address naming it, see
+        /// ``ThreadLocalStores``), 0 before: that thread uses the store itself. Written once.
+        let firstThread = Atomic<UInt>(0)
 
         init(entries: [TrustEntry], anchorsBySubject: [NormalizedName: [Int]], anchorsBySubjectDER: [DERBytesKey: [Int]], anchorsByKeyHash: [Int: [Int]],
              anchorIndicesInOrder: [Int], overriddenAnchorsBySubject: [NormalizedName: [Int]],
              distrustedCertificates: Set<DERBytesKey>, distrustedKeys: Set<DERBytesKey>, leafTrust: [DERBytesKey: TrustKind],
-             anchorKeys: AnchorKeys) {
+             anchorKeys: AnchorKeys, copyPerThread: Bool) {
             self.entries = entries
+            serial = trustStoreSerials.wrappingAdd(1, ordering: .relaxed).newValue
+            isCopiedPerThread = copyPerThread && !entries.isEmpty && entries.count <= ThreadLocalStores.largestCopied
             self.anchorsBySubject = anchorsBySubject
             self.anchorsBySubjectDER = anchorsBySubjectDER
             self.anchorsByKeyHash = anchorsByKeyHash
@@ -105,6 +125,11 @@ public struct TrustStore: Sendable {
 
     /// Creates a store from entries.
     public init(_ entries: [TrustEntry]) {
+        self.init(entries, copyPerThread: true)
+    }
+
+    /// Creates a store from entries; `copyPerThread: false` for a store that is itself a thread's copy.
+    init(_ entries: [TrustEntry], copyPerThread: Bool) {
         var bySubject: [NormalizedName: [Int]] = [:]
         var overridden: [NormalizedName: [Int]] = [:]
         var distrusted = Set<DERBytesKey>(), distrustedKeys = Set<DERBytesKey>()
@@ -151,7 +176,7 @@ public struct TrustStore: Sendable {
         storage = Storage(entries: entries, anchorsBySubject: bySubject, anchorsBySubjectDER: bySubjectDER, anchorsByKeyHash: byKeyHash,
                           anchorIndicesInOrder: bySubject.values.flatMap { $0 }.sorted(), overriddenAnchorsBySubject: overridden,
                           distrustedCertificates: distrusted, distrustedKeys: distrustedKeys, leafTrust: leaf,
-                          anchorKeys: AnchorKeys(keys))
+                          anchorKeys: AnchorKeys(keys), copyPerThread: copyPerThread)
     }
 
     /// A store whose every certificate is an anchor.

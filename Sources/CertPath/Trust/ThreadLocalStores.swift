@@ -1,0 +1,101 @@
+// Per-thread copies of small trust stores. Every object an evaluation touches has a reference count
+// that Swift writes when the evaluation takes or drops a reference; on a store that several threads
+// share, the anchor certificate, its DER buffer and the store's tables are written from every core
+// on every evaluation (about 60 writes an evaluation, measured), and their cache lines travel
+// between cores. So the first thread to evaluate against a small store uses it as it is, and every
+// other thread uses its own copy, made on its first evaluation against that store.
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The serial numbers that identify stores (never reused, unlike an object's address).
+let trustStoreSerials = Atomic<UInt64>(0)
+
+/// This thread's copies of the small trust stores that another thread evaluated against first (see
+/// ``store(forThisThread:)``), those it used most recently: at most
+/// ``maximumCount``, the most recently used first, kept in thread-local storage and released when
+/// the thread exits. A copy is the same entries, each certificate parsed again from its own copy
+/// of the DER, in a store built the same way: the same anchors, tables and trust, found in the
+/// same order, with nothing shared with the original or with another thread.
+final class ThreadLocalStores {
+    /// The most stores a thread keeps copies of.
+    static let maximumCount = 4
+    /// The most entries a store may have to be copied (a pinned root or a private PKI's few roots;
+    /// a system bundle is shared as it is).
+    static let largestCopied = 16
+
+    private var copies: [(serial: UInt64, store: TrustStore)] = []
+
+    /// The thread-local storage key, or `nil` if the system has none left (stores are then shared).
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        return pthread_key_create(&key, { releaseThreadLocalStores($0) }) == 0 ? key : nil
+    }()
+
+    /// The store this thread evaluates against for `store`: `store` itself if it is large or
+    /// empty, if this thread was the first to ask for it (a store used by one thread is never
+    /// copied), or if a copy cannot be made; else this thread's copy of it.
+    static func store(forThisThread store: TrustStore) -> TrustStore {
+        let storage = store.storage
+        guard storage.isCopiedPerThread, let list = current() else { return store }
+        // This thread's list identifies the thread while it runs.
+        let thread = UInt(bitPattern: Unmanaged.passUnretained(list).toOpaque())
+        let first = storage.firstThread.load(ordering: .relaxed)
+        if first == thread { return store }
+        if first == 0, storage.firstThread.compareExchange(expected: 0, desired: thread, ordering: .relaxed).exchanged {
+            return store
+        }
+        return list.copy(of: store)
+    }
+
+    /// How many copies this thread holds (for tests).
+    static var countOnThisThread: Int { current()?.copies.count ?? 0 }
+
+    private static func current() -> ThreadLocalStores? {
+        guard let key else { return nil }
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<ThreadLocalStores>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let list = ThreadLocalStores()
+        guard pthread_setspecific(key, Unmanaged.passRetained(list).toOpaque()) == 0 else {
+            Unmanaged.passUnretained(list).release()
+            return nil
+        }
+        return list
+    }
+
+    private func copy(of store: TrustStore) -> TrustStore {
+        let serial = store.storage.serial
+        if let first = copies.first, first.serial == serial { return first.store }
+        if let index = copies.firstIndex(where: { $0.serial == serial }) {
+            let found = copies.remove(at: index)
+            copies.insert(found, at: 0)
+            return found.store
+        }
+        guard let made = Self.make(store) else { return store }
+        if copies.count >= Self.maximumCount { copies.removeLast() }
+        copies.insert((serial, made), at: 0)
+        return made
+    }
+
+    /// A copy of `store` sharing no object with it, or `nil` if a certificate does not parse again.
+    private static func make(_ store: TrustStore) -> TrustStore? {
+        var entries: [TrustEntry] = []
+        entries.reserveCapacity(store.entries.count)
+        for entry in store.entries {
+            let bytes = entry.certificate.der.withUnsafeBufferPointer { Array($0) }
+            guard let certificate = try? Certificate(derEncoded: bytes) else { return nil }
+            entries.append(TrustEntry(certificate, kind: entry.kind))
+        }
+        return TrustStore(entries, copyPerThread: false)
+    }
+}
+
+/// The thread-local storage destructor: releases the exiting thread's copies.
+private func releaseThreadLocalStores(_ pointer: UnsafeMutableRawPointer?) {
+    guard let pointer else { return }
+    Unmanaged<ThreadLocalStores>.fromOpaque(pointer).release()
+}
