@@ -573,6 +573,57 @@ struct CertificateModelTests {
         #expect(try PEM.readCertificates(der).certificates.map(\.der) == [der])
     }
 
+    /// Reviewer finding: a PEM file whose text starts with "0" (0x30, the SEQUENCE tag) was read as
+    /// DER and refused with a DER error.
+    @Test("Text starting with 0 and holding a BEGIN line is read as PEM; DER that fails without one keeps its DER error")
+    func textStartingWithZero() throws {
+        let der = Self.certificateDER("zero")
+        let text = Array(("0 = the first certificate\n" + PEM.encode(der)).utf8)
+        let file = try PEM.readCertificates(text)
+        #expect(file.certificates.map(\.der) == [der])
+        #expect(file.skipped.map(\.description) == ["line 1: text"])
+        // A CRL file likewise.
+        let crl = CRLFixture.CRL().der
+        #expect(try PEM.readCRLs(Array(("0\n" + PEM.encode(crl, label: "X509 CRL")).utf8)).crls.map(\.der) == [crl])
+        // "0" text with a broken block: the PEM error, not a DER one.
+        #expect(throws: PEM.CertificateFileError.self) { try PEM.readCertificates(Array("0\n-----BEGIN CERTIFICATE-----\n".utf8)) }
+        if case .pem(let error)? = Self.fileError(Array("0\n-----BEGIN CERTIFICATE-----\n".utf8)) {
+            #expect(error.line == 2 && error.reason.contains("no \"-----END CERTIFICATE-----\""), "\(error.reason)")
+        } else {
+            Issue.record("expected a PEM error")
+        }
+        // DER with a trailing byte and no BEGIN line: still the DER error.
+        guard case .certificate(index: 0, line: nil, let derError)? = Self.fileError(der + [0]) else {
+            Issue.record("expected the DER error")
+            return
+        }
+        #expect(derError.code == .trailingData)
+        // "-----BEGIN " only counts at the start of a line.
+        guard case .certificate(index: 0, line: nil, _)? = Self.fileError(der + Array(" -----BEGIN X".utf8)) else {
+            Issue.record("expected the DER error")
+            return
+        }
+        guard case .pem? = Self.fileError(der + Array("\n-----BEGIN CERTIFICATE-----\n".utf8)) else {
+            Issue.record("expected a PEM error")
+            return
+        }
+        // A BEGIN-like line that makes no block: the DER error stands.
+        guard case .certificate(index: 0, line: nil, let stillDER)? = Self.fileError(der + [0] + Array("\n-----BEGIN X".utf8)) else {
+            Issue.record("expected the DER error")
+            return
+        }
+        #expect(stillDER.code == .trailingData)
+    }
+
+    static func fileError(_ bytes: [UInt8]) -> PEM.CertificateFileError? {
+        do throws(PEM.CertificateFileError) {
+            _ = try PEM.readCertificates(bytes)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test("PEM errors: mismatched END, missing END, bad base64, with their lines")
     func pemErrors() throws {
         let body = PEM.encode(Self.certificateDER("x")).split(separator: "\n").dropFirst().dropLast().joined(separator: "\n")

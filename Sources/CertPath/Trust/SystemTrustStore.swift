@@ -76,13 +76,16 @@ public struct SystemTrustStore: Sendable {
 
     /// Every certificate of a PEM or DER file, skipping (and counting) blocks that do not parse.
     static func certificates(in bytes: [UInt8], skipped: inout Int) -> [Certificate] {
-        if bytes.first == 0x30 {
+        let readAsDER = bytes.first == 0x30
+        if readAsDER {
             do throws(DERError) { return [try Certificate(derEncoded: bytes)] } catch {
-                skipped += 1
-                return []
+                if !PEM.hasBeginLine(bytes) {
+                    skipped += 1
+                    return []
+                }
             }
         }
-        guard let document = try? PEM.decode(bytes) else {
+        guard let document = try? PEM.decode(bytes), !(readAsDER && document.blocks.isEmpty) else {
             skipped += 1
             return []
         }

@@ -63,20 +63,24 @@ extension PEM {
         }
     }
 
-    /// Reads CRLs from `bytes`: DER when the input starts with a SEQUENCE tag (0x30), PEM otherwise,
-    /// taking every block labelled as in ``crlLabels``.
+    /// Reads CRLs from `bytes`: DER when the input starts with a SEQUENCE tag (0x30) and is one
+    /// CRL, PEM otherwise (also text that starts with "0" and has a BEGIN line), taking every block
+    /// labelled as in ``crlLabels``.
     ///
     /// - Throws: ``CRLFileError``: the PEM error, or the DER error of the CRL at a given position.
     public static func readCRLs(_ bytes: [UInt8]) throws(CRLFileError) -> CRLFile {
+        var derError: DERError?
         if bytes.first == 0x30 {
             do throws(DERError) {
                 return CRLFile(crls: [try CertificateRevocationList(derEncoded: bytes)], skipped: [])
             } catch {
-                throw .crl(index: 0, line: nil, error)
+                if !hasBeginLine(bytes) { throw .crl(index: 0, line: nil, error) }
+                derError = error
             }
         }
         let document: Document
         do throws(Error) { document = try decode(bytes) } catch { throw .pem(error) }
+        if let derError, document.blocks.isEmpty { throw .crl(index: 0, line: nil, derError) }
         var crls: [CertificateRevocationList] = []
         var skipped = document.skipped
         for block in document.blocks {

@@ -167,21 +167,38 @@ public enum PEM {
         public let skipped: [Skipped]
     }
 
-    /// Reads certificates from `bytes`: DER when the input starts with a SEQUENCE tag (0x30),
-    /// PEM otherwise, taking every block labelled as in ``certificateLabels``.
+    /// Whether `bytes` hold a BEGIN line: `-----BEGIN ` at the start of the input or of a line.
+    /// A file read as DER because it starts with 0x30 (a SEQUENCE tag, also the text "0") that is
+    /// not DER is then read as PEM; if that finds no block, the DER error stands.
+    static func hasBeginLine(_ bytes: [UInt8]) -> Bool {
+        let marker = Array("-----BEGIN ".utf8)
+        guard bytes.count >= marker.count else { return false }
+        for start in 0...(bytes.count - marker.count) where start == 0 || bytes[start - 1] == 0x0A {
+            if bytes[start] == 0x2D && bytes[start..<(start + marker.count)].elementsEqual(marker) { return true }
+        }
+        return false
+    }
+
+    /// Reads certificates from `bytes`: DER when the input starts with a SEQUENCE tag (0x30) and
+    /// is one certificate, PEM otherwise (also text that starts with "0" and has a BEGIN line),
+    /// taking every block labelled as in ``certificateLabels``.
     ///
     /// - Throws: ``CertificateFileError``: the PEM error, or the DER error of the certificate at a
     ///   given position (0-based index in the file and the block's line).
     public static func readCertificates(_ bytes: [UInt8]) throws(CertificateFileError) -> CertificateFile {
+        var derError: DERError?
         if bytes.first == 0x30 {
             do throws(DERError) {
                 return CertificateFile(certificates: [try Certificate(derEncoded: bytes)], skipped: [])
             } catch {
-                throw .certificate(index: 0, line: nil, error)
+                if !hasBeginLine(bytes) { throw .certificate(index: 0, line: nil, error) }
+                derError = error
             }
         }
         let document: Document
         do throws(Error) { document = try decode(bytes) } catch { throw .pem(error) }
+        // Not DER, and no PEM block either: the DER error says more.
+        if let derError, document.blocks.isEmpty { throw .certificate(index: 0, line: nil, derError) }
         var certificates: [Certificate] = []
         var skipped = document.skipped
         for block in document.blocks {
