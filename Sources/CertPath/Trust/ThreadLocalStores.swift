@@ -11,8 +11,10 @@ import Glibc
 import Darwin
 #endif
 
-/// The serial numbers that identify stores (never reused, unlike an object's address).
+/// The serial numbers that identify stores, and threads that evaluate against them (from 1;
+/// never reused, unlike an object's address).
 let trustStoreSerials = Atomic<UInt64>(0)
+private let threadNumbers = Atomic<UInt>(0)
 
 /// This thread's copies of the small trust stores that another thread evaluated against first (see
 /// ``store(forThisThread:)``), those it used most recently: at most
@@ -28,6 +30,8 @@ final class ThreadLocalStores {
     static let largestCopied = 16
 
     private var copies: [(serial: UInt64, store: TrustStore)] = []
+    /// Names this thread in ``TrustStore/Storage/firstThread``.
+    private let threadNumber = threadNumbers.wrappingAdd(1, ordering: .relaxed).newValue
 
     /// The thread-local storage key, or `nil` if the system has none left (stores are then shared).
     private static let key: pthread_key_t? = {
@@ -41,8 +45,7 @@ final class ThreadLocalStores {
     static func store(forThisThread store: TrustStore) -> TrustStore {
         let storage = store.storage
         guard storage.isCopiedPerThread, let list = current() else { return store }
-        // This thread's list identifies the thread while it runs.
-        let thread = UInt(bitPattern: Unmanaged.passUnretained(list).toOpaque())
+        let thread = list.threadNumber
         let first = storage.firstThread.load(ordering: .relaxed)
         if first == thread { return store }
         if first == 0, storage.firstThread.compareExchange(expected: 0, desired: thread, ordering: .relaxed).exchanged {

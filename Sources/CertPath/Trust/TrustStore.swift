@@ -63,8 +63,8 @@ public struct TrustStore: Sendable {
         /// Whether evaluations use a per-thread copy (``ThreadLocalStores``): small, non-empty, and
         /// not itself such a copy.
         let isCopiedPerThread: Bool
-        /// The first thread to evaluate against the store (an address naming it, see
-        /// ``ThreadLocalStores``), 0 before: that thread uses the store itself. Written once.
+        /// The first thread to evaluate against the store (its number, see ``ThreadLocalStores``),
+        /// 0 before: that thread uses the store itself. Written once.
         let firstThread = Atomic<UInt>(0)
 
         init(entries: [TrustEntry], anchorsBySubject: [NormalizedName: [Int]], anchorsBySubjectDER: [DERBytesKey: [Int]], anchorsByKeyHash: [Int: [Int]],
