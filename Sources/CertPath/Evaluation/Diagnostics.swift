@@ -19,7 +19,8 @@ public enum Diagnostics {
     /// certificate" instead of repeating its subject.
     static func describe(_ failure: ValidationFailure, listedUnder certificate: Certificate?, in attempt: PathAttempt?) -> String {
         func name(_ c: Certificate) -> String {
-            if let certificate, c === certificate { return "this certificate" }
+            // Same DER, not the same object: a thread's copy of a store names equal certificates.
+            if let certificate, c == certificate { return "this certificate" }
             return c.subject.isEmpty ? "the certificate with serial \(c.serialNumberHex)" : c.subject.description
         }
         switch failure {
@@ -36,7 +37,7 @@ public enum Diagnostics {
         case .selfSignedNotTrusted(let c):
             return "\(name(c)) is self-signed and not trusted"
         case .noTrustedAnchor(let c):
-            if let certificate, c === certificate { return "the path ends at this root, which is not a trusted anchor" }
+            if let certificate, c == certificate { return "the path ends at this root, which is not a trusted anchor" }
             return "the path ends at the root \(name(c)), which is not a trusted anchor"
         case .hostnameMismatch(_, let reference, let presented):
             let names = presented.isEmpty ? "no DNS or IP names" : presented.joined(separator: ", ")

@@ -30,12 +30,13 @@ public struct TrustEntry: Hashable, Sendable {
 /// subject name. Immutable once built; share one store across threads and evaluations.
 ///
 /// A small store (at most 16 entries) shared by several threads is evaluated against by the first
-/// thread as it is and by each other thread through its own copy, made on that thread's first
-/// evaluation against it: the same entries, each certificate parsed again from its own copy of the
-/// DER, its anchors' keys loaded again. Threads then write no reference count in common (an
-/// evaluation retains the anchor, its DER and the store's tables dozens of times). A thread keeps
-/// copies of at most 4 stores, released when it exits; certificates a result names from a copy
-/// are equal (`==`, same DER) to the store's, not the same objects.
+/// thread as it is and by each other thread through its own copy, made on that thread's 32nd
+/// evaluation against it (so a thread that evaluates a few times never copies): the same entries,
+/// each certificate parsed again from its own copy of the DER, its anchors' keys loaded again.
+/// Threads then write no reference count in common (an evaluation retains the anchor, its DER and
+/// the store's tables dozens of times). A thread keeps copies of at most 4 stores, released when
+/// it exits; certificates a result names from a copy are equal (`==`, same DER) to the store's,
+/// not the same objects.
 ///
 /// A distrusted entry wins over any other entry for the same certificate (same DER) and over every
 /// anchor with the same public key.
