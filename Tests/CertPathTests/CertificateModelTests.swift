@@ -553,6 +553,25 @@ struct CertificateModelTests {
         #expect(file.skipped.isEmpty)
     }
 
+    /// Reviewer finding: a PEM file with lone CR line ends (RFC 7468 3 allows CRLF, CR or LF) gave a
+    /// garbled "no END line".
+    @Test("Lone CR and mixed line ends (RFC 7468 eol = CRLF / CR / LF); line numbers count each end once")
+    func pemLoneCR() throws {
+        let der = Self.certificateDER("cr")
+        let lf = "intro\n" + PEM.encode(der, label: "CERTIFICATE")
+        let cr = lf.replacingOccurrences(of: "\n", with: "\r")
+        #expect(try PEM.readCertificates(Array(cr.utf8)).certificates.map(\.der) == [der])
+        // Mixed: the first line ends in CR, the second in CRLF, the rest in LF.
+        var lines = lf.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let mixed = lines[0] + "\r" + lines[1] + "\r\n" + lines[2...].joined(separator: "\n")
+        let document = try PEM.decode(Array(mixed.utf8))
+        #expect(document.blocks.map(\.line) == [2] && document.blocks.first?.der == der)
+        // An error's line number with CR line ends: the block at line 3 never ends.
+        lines = ["a", "b", "-----BEGIN CERTIFICATE-----", "QUJD"]
+        let pemError = try #require(Self.pemError(lines.joined(separator: "\r")))
+        #expect(pemError.line == 3 && pemError.reason.contains("no \"-----END CERTIFICATE-----\""), "\(pemError.reason)")
+    }
+
     /// Reviewer finding: a PEM file saved with a UTF-8 byte-order mark was "no certificate found".
     @Test("A UTF-8 byte-order mark at the start is ignored; anywhere else it is text")
     func pemByteOrderMark() throws {

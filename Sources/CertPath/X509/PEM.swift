@@ -133,7 +133,8 @@ public enum PEM {
         return Document(blocks: blocks, skipped: skipped)
     }
 
-    /// The lines of a text, in order: the bytes between line feeds (the last line may end without one).
+    /// The lines of a text, in order: the bytes between line ends, which are CRLF, CR or LF (RFC 7468
+    /// 3, `eol`); the last line may end without one.
     private struct LineCursor {
         let text: [UInt8]
         /// Offset of the next line's first byte.
@@ -146,13 +147,16 @@ public enum PEM {
             self.start = start
         }
 
-        /// The next line without its line feed, or `nil` after the last.
+        /// The next line without its line end, or `nil` after the last.
         mutating func next() -> ArraySlice<UInt8>? {
             guard start < text.count else { return nil }
-            let end = text[start...].firstIndex(of: 0x0A) ?? text.count
-            defer { start = end + 1 }
+            var end = start
+            while end < text.count, text[end] != 0x0A, text[end] != 0x0D { end += 1 }
+            let line = text[start..<end]
+            let crlf = end + 1 < text.count && text[end] == 0x0D && text[end + 1] == 0x0A
+            start = end + (crlf ? 2 : 1)
             number += 1
-            return text[start..<end]
+            return line
         }
     }
 
@@ -173,7 +177,7 @@ public enum PEM {
     static func hasBeginLine(_ bytes: [UInt8]) -> Bool {
         let marker = Array("-----BEGIN ".utf8)
         guard bytes.count >= marker.count else { return false }
-        for start in 0...(bytes.count - marker.count) where start == 0 || bytes[start - 1] == 0x0A {
+        for start in 0...(bytes.count - marker.count) where start == 0 || bytes[start - 1] == 0x0A || bytes[start - 1] == 0x0D {
             if bytes[start] == 0x2D && bytes[start..<(start + marker.count)].elementsEqual(marker) { return true }
         }
         return false
