@@ -11,13 +11,16 @@ enum Input {
     /// Largest file read (certificate bundles are far smaller; a limbo suite is about 20 MiB).
     static let maximumFileSize = 256 << 20
 
-    /// The bytes of `path`.
+    /// The bytes of `path`; `-` reads standard input (to its end: a second `-` reads nothing).
     ///
     /// - Throws: ``CLIError`` (status 2): `FILE: cannot read: <reason>` with the system's reason
     ///   (no such file, permission denied, is a directory), or a file larger than ``maximumFileSize``.
     static func read(_ path: String, limit: Int = maximumFileSize) throws(CLIError) -> [UInt8] {
-        guard let file = fopen(path, "rb") else { throw CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))") }
-        defer { fclose(file) }
+        let isStandardInput = path == "-"
+        guard let file = isStandardInput ? fdopen(STDIN_FILENO, "rb") : fopen(path, "rb") else {
+            throw CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))")
+        }
+        defer { if !isStandardInput { fclose(file) } }  // (standard input stays open)
         var status = stat()
         if fstat(fileno(file), &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             throw CLIError("\(Output.echo(path)): cannot read: it is a directory")

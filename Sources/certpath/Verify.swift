@@ -14,7 +14,8 @@ enum VerifyCommand {
             Decides whether the end-entity certificate in LEAF can be trusted: builds certification paths
             to the trust anchors through the given intermediates, validates them (RFC 5280 section 6.1),
             and applies the purpose (TLS server name, TLS client), the profile, pins and trust exceptions.
-            LEAF may hold the whole chain as a server sends it (leaf first; the rest become intermediates).
+            LEAF may hold the whole chain as a server sends it (leaf first; the rest become intermediates);
+            '-' (for LEAF or any FILE) reads standard input.
             Without --anchors and without --pin-sha256 the system anchors are used.
             """,
         options: [

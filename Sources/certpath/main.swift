@@ -29,6 +29,7 @@ let overview = """
       batch [options]                  validate JSON lines from stdin on all cores, one result per line
       limbo FILE.json [options]        run an x509-limbo test suite
 
+    A file name '-' reads standard input.
     'certpath <command> --help' describes a command's options; docs/CLI.md is the full reference.
     'certpath --version' prints the version.
     exit status: 0 success/trusted, 1 untrusted, 2 bad usage or unreadable/malformed input.

@@ -37,6 +37,20 @@ import Testing
     /// docs/CLI.md: extensions CertPath does not decode are shown by OID, with their name when
     /// they have one. The benchmark leaf carries the SCT list; a copy has that OID changed to one
     /// nobody names (the signature no longer verifies: `show` does not check it).
+    /// Reviewer finding: `-` was a file name, so a script could not pipe a chain in.
+    @Test func dashReadsStandardInput() throws {
+        let chain = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/server-chain.pem"), encoding: .utf8)
+        let shown = try CLI.run(["show", "-"], input: chain)
+        #expect(shown.status == 0 && shown.stderr.isEmpty)
+        #expect(shown.stdout.hasPrefix("-: certificate 1 of 2") && shown.stdout.contains("subject:             CN=server.customer1.example"))
+        let verified = try CLI.run(["verify", "-", "--anchors", "rsa/root.pem", "--server", "server.customer1.example",
+                                    "--at", "2026-06-01"], input: chain)
+        #expect(verified.status == 0 && verified.stdout.hasPrefix("trusted: CN=server.customer1.example"))
+        // Empty standard input: the usual "no certificate found", status 2.
+        let empty = try CLI.run(["show", "-"])
+        #expect(empty.status == 2 && empty.stderr.contains("-: no certificate found"))
+    }
+
     @Test func undecodedExtensionsShowTheirOID() throws {
         let leaf = Array(try Data(contentsOf: CLI.packageRoot.appendingPathComponent("TestVectors/bench/rsa/leaf.der")))
         let sct: [UInt8] = [0x06, 0x0A, 0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x02]
