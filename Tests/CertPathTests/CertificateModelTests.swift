@@ -573,17 +573,30 @@ struct CertificateModelTests {
     }
 
     /// Reviewer finding: a PEM file saved with a UTF-8 byte-order mark was "no certificate found".
-    @Test("A UTF-8 byte-order mark at the start is ignored; anywhere else it is text")
+    @Test("A UTF-8 byte-order mark starting the file or a line is ignored (files saved so, then concatenated)")
     func pemByteOrderMark() throws {
         let der = Self.certificateDER("bom")
         let pem = Array(PEM.encode(der).utf8)
         let file = try PEM.readCertificates([0xEF, 0xBB, 0xBF] + pem)
         #expect(file.certificates.map(\.der) == [der])
         #expect(file.skipped.isEmpty)
-        // Only at the very start: a mark before a later block leaves that BEGIN line unrecognized.
         let second = try PEM.readCertificates(pem + [0xEF, 0xBB, 0xBF] + pem)
-        #expect(second.certificates.map(\.der) == [der])
-        #expect(!second.skipped.isEmpty)
+        #expect(second.certificates.map(\.der) == [der, der])
+        #expect(second.skipped.isEmpty)
+    }
+
+    /// Reviewer finding: in a chain file whose first line was "0-----BEGIN CERTIFICATE-----", the
+    /// leaf block was skipped as text, and the intermediate silently became the leaf.
+    @Test("An END line outside a block is an error naming its line, not text")
+    func orphanEndLine() throws {
+        let leaf = PEM.encode(Self.certificateDER("leaf")), ca = PEM.encode(Self.certificateDER("ca"))
+        let glued = "0" + leaf + ca
+        let error = try #require(Self.pemError(glued))
+        let endLine = leaf.split(separator: "\n").count
+        #expect(error.line == endLine && error.reason.hasPrefix("END line for \"CERTIFICATE\" without a BEGIN line before it"),
+                "\(error.line): \(error.reason)")
+        // Text mentioning the marker mid-line is still text.
+        #expect(try PEM.readCertificates(Array(("see the -----END CERTIFICATE----- line\n" + ca).utf8)).certificates.count == 1)
     }
 
     @Test("A DER file is read as one certificate")
@@ -650,7 +663,7 @@ struct CertificateModelTests {
         let cases: [(String, Int, String)] = [
             ("intro\n-----BEGIN CERTIFICATE-----\n\(body)\n-----END X509 CRL-----\n", 3 + bodyLines, "does not match"),
             ("-----BEGIN CERTIFICATE-----\n\(body)\n", 1, "no \"-----END CERTIFICATE-----\""),
-            ("\n\n-----BEGIN CERTIFICATE-----\nAB@D\n-----END CERTIFICATE-----\n", 3, "base64"),
+            ("\n\n-----BEGIN CERTIFICATE-----\nAB@D\n-----END CERTIFICATE-----\n", 4, "a character outside base64 on this line"),
             ("-----BEGIN CERTIFICATE-----\nQUJD=\n-----END CERTIFICATE-----\n", 1, "base64"),
         ]
         for (text, line, reason) in cases {

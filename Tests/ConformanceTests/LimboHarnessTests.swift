@@ -63,7 +63,7 @@ import CertPath
         let truncated = PEM.encode(Array(der.dropLast(10)))
         let pemError = try #require(Self.libraryError(badBase64))
         let derError = try #require(Self.libraryError(truncated))
-        #expect(pemError == "PEM line 1: the block's base64 is invalid")
+        #expect(pemError == "PEM line 2: the block's base64 is invalid: a character outside base64 on this line")
         #expect(derError.hasPrefix("certificate 1 (PEM block at line 1): byte "))
 
         let cases: [(String, String)] = [

@@ -5,8 +5,11 @@ import CertPath
 import FuzzSupport
 
 runFuzzer { bytes in
+    // Lines end at CRLF, CR or LF (RFC 7468 3).
     var lineCount = 1
-    for byte in bytes where byte == 0x0A { lineCount += 1 }
+    for (index, byte) in bytes.enumerated() where byte == 0x0A || (byte == 0x0D && (index + 1 == bytes.count || bytes[index + 1] != 0x0A)) {
+        lineCount += 1
+    }
 
     if let document = try? PEM.decode(bytes) {
         for block in document.blocks {

@@ -54,7 +54,9 @@ public enum PEM {
     }
 
     /// Decodes every `-----BEGIN X-----` … `-----END X-----` block of `text`. A UTF-8 byte-order mark
-    /// at the very start is ignored (editors on Windows write one; OpenSSL reads such files too).
+    /// at the start of the text or of a line is ignored (editors on Windows write one; files saved so
+    /// are then concatenated). An END line outside a block is an error: the BEGIN line it closes
+    /// was not read (text before it on its line), and the block would otherwise vanish unseen.
     ///
     /// - Throws: ``Error`` for a block without its END line, an END label that differs from BEGIN,
     ///   or base64 that is not valid (bad character, bad padding, data after padding).
@@ -65,6 +67,8 @@ public enum PEM {
 
         func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
             var line = line
+            // A byte-order mark starting a line: files saved with one, then concatenated.
+            if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
             while let last = line.last, last == 0x0D || last == 0x20 || last == 0x09 { line = line.dropLast() }
             while let first = line.first, first == 0x20 || first == 0x09 { line = line.dropFirst() }
             return line
@@ -87,9 +91,16 @@ public enum PEM {
         while let rawLine = lines.next() {
             let line = trimmed(rawLine)
             guard let begin = label(line, "BEGIN") else {
+                let number = lines.number
+                // An END line outside a block means its BEGIN line was not read (text before it on
+                // its line): reading on would silently drop that block, and a chain file would then
+                // start at its second certificate.
+                if let end = label(line, "END") {
+                    throw Error(line: number, reason: "END line for \(QuotedText.quoted(end)) without a BEGIN line before it "
+                                + "(a BEGIN line must start its line)")
+                }
                 // Text between two blocks is one run, blank lines included: a file of many short
                 // paragraphs reports one skipped run, not one per paragraph.
-                let number = lines.number
                 if !line.isEmpty { textRun = textRun.map { $0.lowerBound...number } ?? number...number }
                 continue
             }
@@ -99,6 +110,8 @@ public enum PEM {
             var base64: [UInt8] = []
             var ended = false
             var inHeaders = true
+            /// The first line holding a byte outside the base64 alphabet (for the error).
+            var firstBadLine: Int?
             while let rawBody = lines.next() {
                 let body = trimmed(rawBody)
                 if let end = label(body, "END") {
@@ -115,6 +128,7 @@ public enum PEM {
                 } else {
                     inHeaders = false
                     if base64.isEmpty { base64.reserveCapacity(2048) }
+                    if firstBadLine == nil, body.contains(where: { !Self.isBase64Text($0) }) { firstBadLine = lines.number }
                     if body.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
                         for byte in body where byte != 0x20 && byte != 0x09 && byte != 0x0D { base64.append(byte) }
                     } else {
@@ -124,13 +138,23 @@ public enum PEM {
             }
             guard ended else { throw Error(line: beginLine, reason: "no \"-----END \(QuotedText.cut(begin))-----\" line for this block") }
             guard let der = Base64.decode(bytes: base64) else {
-                throw Error(line: beginLine, reason: "the block's base64 is invalid")
+                if let firstBadLine { throw Error(line: firstBadLine, reason: "the block's base64 is invalid: a character outside base64 on this line") }
+                throw Error(line: beginLine, reason: "the block's base64 is invalid (length or padding)")
             }
             if !headers.isEmpty { skipped.append(Skipped(lines: (beginLine + 1)...(beginLine + headers.count), kind: "headers")) }
             blocks.append(Block(label: begin, der: der, line: beginLine, headers: headers))
         }
         flushText()
         return Document(blocks: blocks, skipped: skipped)
+    }
+
+    /// Whether `byte` may appear in a block's base64 lines: the alphabet, `=`, space, tab, CR.
+    private static func isBase64Text(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="), 0x20, 0x09, 0x0D: return true
+        default: return false
+        }
     }
 
     /// The lines of a text, in order: the bytes between line ends, which are CRLF, CR or LF (RFC 7468
