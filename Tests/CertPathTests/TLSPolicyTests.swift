@@ -128,6 +128,16 @@ struct TLSPolicyTests {
         }
     }
 
+    /// Reviewer finding: a certificate without subjectAltName was said to be "valid for CN=…",
+    /// which contradicts the rule that the commonName is never matched.
+    @Test("Without a subjectAltName, the report says the commonName is never matched")
+    func commonNameOnlyReport() throws {
+        let leaf = try Self.cert("wildcard.pem")
+        let failure = ValidationFailure.hostnameMismatch(leaf, reference: "ca.example", presented: ["CN=ca.example"])
+        #expect(Diagnostics.describe(failure)
+            == "the certificate is not valid for ca.example; it has no subjectAltName, and its commonName (CN=ca.example) is never matched (RFC 6125 6.4.4)")
+    }
+
     @Test("A wildcard directly under a public suffix is refused, and the report says why")
     func wildcardUnderPublicSuffix() throws {
         let list = PublicSuffixList(text: "// test\nwild.tls.test\n")

@@ -50,7 +50,11 @@ public enum Diagnostics {
                     entry.hasPrefix("DNS:*.") && PresentedIdentifierMatching.matches(presentedDNSName: Array(entry.utf8.dropFirst(4))[...], reference: name)
                 }
             }
-            return "the certificate is not valid for \(reference); it is valid for \(names)"
+            // Without a subjectAltName the commonNames are listed, but never matched: say so.
+            let commonNamesOnly = !presented.isEmpty && presented.allSatisfy { $0.hasPrefix("CN=") }
+            let validFor = commonNamesOnly ? "it has no subjectAltName, and its commonName (\(names)) is never matched (RFC 6125 6.4.4)"
+                : "it is valid for \(names)"
+            return "the certificate is not valid for \(reference); \(validFor)"
                 + (textualIP ? " (an IP address matches only IP entries, never a DNS name holding its text)" : "")
                 + (underSuffix.map { " (\($0.dropFirst(4)) is a wildcard directly under a public suffix, refused as the public suffix list requires)" } ?? "")
         case .nameMismatch(_, let expected, let presented):
