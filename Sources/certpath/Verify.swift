@@ -96,6 +96,12 @@ enum VerifyCommand {
     static func makeEvaluation(_ arguments: ParsedArguments) throws(CLIError) -> TrustEvaluation {
         let leafFile = arguments.positionals[0]
         let chain = try Input.certificates(leafFile).certificates
+        // A chain file in the wrong order makes its first certificate, a CA, the leaf: the verdict
+        // then names that CA's own failures; say what is likely wrong.
+        if chain.count > 1, chain[0].isCertificateAuthority, chain.dropFirst().contains(where: { !$0.isCertificateAuthority }) {
+            Output.error("certpath verify: warning: the first certificate of \(Output.echo(leafFile)) is a CA certificate and a later "
+                         + "one is not: the end entity is taken to be the first (list it first, as a server sends its chain)")
+        }
         var intermediates = Array(chain.dropFirst())
         for file in arguments.all("intermediates") { intermediates += try Input.certificates(file).certificates }
         var anchors: [Certificate] = []

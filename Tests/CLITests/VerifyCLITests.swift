@@ -66,6 +66,24 @@ import TestSupport
 
     /// Reviewer finding: a DER CRL given where a certificate is expected was reported as a DER rule
     /// broken at byte 4; it is now named for what it is.
+    /// Reviewer finding: a chain file with the intermediate first gave a keyUsage verdict about the
+    /// CA, with nothing saying the file's order was the likely cause.
+    @Test func chainFileInTheWrongOrderIsPointedOut() throws {
+        func text(_ name: String) throws -> String {
+            try String(contentsOf: CLI.samplePKI.appendingPathComponent(name), encoding: .utf8)
+        }
+        let reversed = try text("rsa/intermediate.pem") + text("rsa/server.pem")
+        let run = try CLI.run(["verify", "-", "--anchors", "rsa/root.pem", "--server", "server.customer1.example", "--at", "2026-06-01"],
+                              input: reversed)
+        #expect(run.status == 1)
+        #expect(run.stderr == "certpath verify: warning: the first certificate of - is a CA certificate and a later one is not: "
+                + "the end entity is taken to be the first (list it first, as a server sends its chain)\n")
+        // In the right order: trusted, no warning.
+        let right = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", "rsa/root.pem", "--server", "server.customer1.example",
+                                 "--at", "2026-06-01"])
+        #expect(right.status == 0 && right.stderr.isEmpty)
+    }
+
     @Test func crlGivenAsCertificateIsNamed() throws {
         guard let vectors = CryptographyVectors.folder else {
             print("SKIPPED crlGivenAsCertificateIsNamed: cryptography-vectors is not installed (run scripts/bootstrap)")
