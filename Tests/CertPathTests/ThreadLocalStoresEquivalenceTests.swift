@@ -8,9 +8,7 @@ import Testing
 /// (Written by a fresh reviewer of the change; the second thread now evaluates until it copies.)
 @Suite("Per-thread store copies: same results")
 struct ThreadLocalStoresEquivalenceTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("TestVectors")
+    static let root = ConcurrencyTests.samplePKI.deletingLastPathComponent()  // TestVectors
 
     static func certificate(_ path: String) throws -> Certificate {
         let data = try Data(contentsOf: root.appendingPathComponent(path))

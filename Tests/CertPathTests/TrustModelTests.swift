@@ -147,6 +147,15 @@ struct SystemAnchorTests {
         let none = SystemTrustStore(certificateFile: nil, certificateDirectory: nil, bundles: ["/nonexistent/bundle.pem"])
         #expect(none.store.entries.isEmpty)
     }
+
+    @Test("System anchor files are read as certificate files are: text starting with 0 is PEM; broken DER is skipped and counted")
+    func systemAnchorFilesStartingWithZero() {
+        var skipped = 0
+        let text = Array(("0 roots\n" + PEM.encode(SamplePKI.rsaRoot.der)).utf8)
+        #expect(SystemTrustStore.certificates(in: text, skipped: &skipped) == [SamplePKI.rsaRoot] && skipped == 0)
+        #expect(SystemTrustStore.certificates(in: SamplePKI.rsaRoot.der + [0], skipped: &skipped).isEmpty && skipped == 1)
+        #expect(SystemTrustStore.certificates(in: Array("0\n-----BEGIN CERTIFICATE-----\n".utf8), skipped: &skipped).isEmpty && skipped == 2)
+    }
 }
 
 @Suite("Trust exceptions")

@@ -76,18 +76,13 @@ public struct SystemTrustStore: Sendable {
 
     /// Every certificate of a PEM or DER file, skipping (and counting) blocks that do not parse.
     static func certificates(in bytes: [UInt8], skipped: inout Int) -> [Certificate] {
-        let readAsDER = bytes.first == 0x30
-        if readAsDER {
-            do throws(DERError) { return [try Certificate(derEncoded: bytes)] } catch {
-                if !PEM.hasBeginLine(bytes) {
-                    skipped += 1
-                    return []
-                }
-            }
-        }
-        guard let document = try? PEM.decode(bytes), !(readAsDER && document.blocks.isEmpty) else {
+        let document: PEM.Document
+        switch PEM.readDEROrPEM(bytes, der: Certificate.init(derEncoded:)) {
+        case .der(let certificate): return [certificate]
+        case .derError, .pemError:
             skipped += 1
             return []
+        case .pem(let decoded): document = decoded
         }
         var certificates: [Certificate] = []
         for block in document.blocks where PEM.certificateLabels.contains(block.label) {

@@ -69,18 +69,13 @@ extension PEM {
     ///
     /// - Throws: ``CRLFileError``: the PEM error, or the DER error of the CRL at a given position.
     public static func readCRLs(_ bytes: [UInt8]) throws(CRLFileError) -> CRLFile {
-        var derError: DERError?
-        if bytes.first == 0x30 {
-            do throws(DERError) {
-                return CRLFile(crls: [try CertificateRevocationList(derEncoded: bytes)], skipped: [])
-            } catch {
-                if !hasBeginLine(bytes) { throw .crl(index: 0, line: nil, error) }
-                derError = error
-            }
-        }
         let document: Document
-        do throws(Error) { document = try decode(bytes) } catch { throw .pem(error) }
-        if let derError, document.blocks.isEmpty { throw .crl(index: 0, line: nil, derError) }
+        switch readDEROrPEM(bytes, der: CertificateRevocationList.init(derEncoded:)) {
+        case .der(let crl): return CRLFile(crls: [crl], skipped: [])
+        case .derError(let error): throw .crl(index: 0, line: nil, error)
+        case .pemError(let error): throw .pem(error)
+        case .pem(let decoded): document = decoded
+        }
         var crls: [CertificateRevocationList] = []
         var skipped = document.skipped
         for block in document.blocks {

@@ -128,8 +128,16 @@ public enum PEM {
                 } else {
                     inHeaders = false
                     if base64.isEmpty { base64.reserveCapacity(2048) }
-                    if firstBadLine == nil, body.contains(where: { !Self.isBase64Text($0) }) { firstBadLine = lines.number }
-                    if body.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                    // One pass finds both: blanks to drop, and a byte outside base64 (for the error).
+                    var hasBlanks = false
+                    for byte in body where !Self.isBase64Character(byte) {
+                        if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                            hasBlanks = true
+                        } else if firstBadLine == nil {
+                            firstBadLine = lines.number
+                        }
+                    }
+                    if hasBlanks {
                         for byte in body where byte != 0x20 && byte != 0x09 && byte != 0x0D { base64.append(byte) }
                     } else {
                         base64.append(contentsOf: body)
@@ -148,11 +156,11 @@ public enum PEM {
         return Document(blocks: blocks, skipped: skipped)
     }
 
-    /// Whether `byte` may appear in a block's base64 lines: the alphabet, `=`, space, tab, CR.
-    private static func isBase64Text(_ byte: UInt8) -> Bool {
+    /// Whether `byte` is of the base64 alphabet or its padding `=`.
+    private static func isBase64Character(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="), 0x20, 0x09, 0x0D: return true
+             UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): return true
         default: return false
         }
     }
@@ -195,10 +203,34 @@ public enum PEM {
         public let skipped: [Skipped]
     }
 
+    /// What a file of one DER object or PEM text holds (``readDEROrPEM(_:der:)``).
+    enum FileContents<Object> {
+        case der(Object)
+        case pem(Document)
+        case derError(DERError)
+        case pemError(Error)
+    }
+
+    /// Reads a file that is one DER object or PEM text (certificate and CRL files, system anchor
+    /// files): DER when it starts with a SEQUENCE tag (0x30) and parses with `parse`; PEM
+    /// otherwise, and also when it starts with 0x30 (the text "0") without being DER but has a
+    /// BEGIN line that makes a block; else the DER error stands, since it says more.
+    static func readDEROrPEM<Object>(_ bytes: [UInt8], der parse: ([UInt8]) throws(DERError) -> Object) -> FileContents<Object> {
+        var derError: DERError?
+        if bytes.first == 0x30 {
+            do throws(DERError) { return .der(try parse(bytes)) } catch {
+                guard hasBeginLine(bytes) else { return .derError(error) }
+                derError = error
+            }
+        }
+        let document: Document
+        do throws(Error) { document = try decode(bytes) } catch { return .pemError(error) }
+        if let derError, document.blocks.isEmpty { return .derError(derError) }
+        return .pem(document)
+    }
+
     /// Whether `bytes` hold a BEGIN line: `-----BEGIN ` at the start of the input or of a line.
-    /// A file read as DER because it starts with 0x30 (a SEQUENCE tag, also the text "0") that is
-    /// not DER is then read as PEM; if that finds no block, the DER error stands.
-    static func hasBeginLine(_ bytes: [UInt8]) -> Bool {
+    private static func hasBeginLine(_ bytes: [UInt8]) -> Bool {
         let marker = Array("-----BEGIN ".utf8)
         guard bytes.count >= marker.count else { return false }
         for start in 0...(bytes.count - marker.count) where start == 0 || bytes[start - 1] == 0x0A || bytes[start - 1] == 0x0D {
@@ -214,19 +246,13 @@ public enum PEM {
     /// - Throws: ``CertificateFileError``: the PEM error, or the DER error of the certificate at a
     ///   given position (0-based index in the file and the block's line).
     public static func readCertificates(_ bytes: [UInt8]) throws(CertificateFileError) -> CertificateFile {
-        var derError: DERError?
-        if bytes.first == 0x30 {
-            do throws(DERError) {
-                return CertificateFile(certificates: [try Certificate(derEncoded: bytes)], skipped: [])
-            } catch {
-                if !hasBeginLine(bytes) { throw .certificate(index: 0, line: nil, error) }
-                derError = error
-            }
-        }
         let document: Document
-        do throws(Error) { document = try decode(bytes) } catch { throw .pem(error) }
-        // Not DER, and no PEM block either: the DER error says more.
-        if let derError, document.blocks.isEmpty { throw .certificate(index: 0, line: nil, derError) }
+        switch readDEROrPEM(bytes, der: Certificate.init(derEncoded:)) {
+        case .der(let certificate): return CertificateFile(certificates: [certificate], skipped: [])
+        case .derError(let error): throw .certificate(index: 0, line: nil, error)
+        case .pemError(let error): throw .pem(error)
+        case .pem(let decoded): document = decoded
+        }
         var certificates: [Certificate] = []
         var skipped = document.skipped
         for block in document.blocks {
