@@ -93,24 +93,51 @@ public struct LimboResult: Codable, Sendable {
 /// Runs x509-limbo cases through ``TrustEvaluation`` — the same entry point as `certpath verify`.
 ///
 /// Choices, each with a reason printed in skip contexts and documented in the README:
-/// - **Profiles.** Cases in the `rfc5280::` namespace run under the strict RFC 5280 profile, every
-///   other namespace under the Web PKI profile: limbo's namespaces name the standard a case tests, and
-///   its conflicting pairs (`rfc5280::ca-as-leaf` / `webpki::ca-as-leaf`) differ only by that standard.
-/// - **Anchors.** Limbo expects trust anchors' own certificates to be checked (expired root, root
-///   without basicConstraints…), so the harness enforces anchor validity and constraints (RFC 5937).
+/// - **Profiles.** Each namespace runs under the profile of the standard it tests
+///   (``namespaceProfiles``, with the reason for each): limbo's namespaces name that standard, and
+///   its conflicting pairs (`rfc5280::ca-as-leaf` / `webpki::ca-as-leaf`) differ only by it.
+/// - **Anchors.** Limbo expects trust anchors' own certificates to be checked (an expired root, a
+///   root without basicConstraints, a root's non-critical basicConstraints…), so the harness enforces
+///   anchor validity, constraints and profile (``AnchorEnforcement/full``).
 /// - **TLS key usage.** The TLS key usage check of the server and client policies is a TLS rule, so it
-///   is off for `rfc5280::` cases (which test RFC 5280 path validation, e.g. a CA certificate as leaf).
-/// - **Skipped features.** Listed in ``skipReasons``.
+///   is on only under the Web PKI profile (RFC 5280 itself lets a CA certificate be the leaf).
+/// - **Features** are readings the case asks for, each mapped to the option that implements it:
+///   `pedantic-webpki-eku` turns on ``ValidationPolicy/strictExtendedKeyUsage``,
+///   `pedantic-public-suffix-wildcard` supplies the public suffix list (Debian's `publicsuffix`, which
+///   bootstrap installs; without it the case is skipped and says so). No feature is skipped.
+/// - **Constraints of a case**: `key_usage` is required of the leaf's keyUsage, `extended_key_usage`
+///   beyond the validation kind's own purpose makes the purpose ``ValidationPurpose/extendedKeyUsage(purposes:expectedNames:)``,
+///   `signature_algorithms` restricts the signature algorithms of the path's certificates (the
+///   policy's caller check), `max_chain_depth` is ``ValidationPolicy/maximumIntermediates``.
 /// - **CRLs.** A case's CRLs are checked with the library's default for an undetermined status
 ///   (reject only when CRLs were supplied for the certificate's issuer); a CRL that does not parse
 ///   fails the case.
 public struct LimboHarness: Sendable {
-    /// Optional behaviours CertPath does not implement, with the reason, by limbo feature tag.
-    public static let skipReasons: [String: String] = [
-        "pedantic-webpki-eku": "documented choice: extKeyUsage follows Go and Chromium (a leaf without extKeyUsage, or with anyExtendedKeyUsage, is accepted; roots' extKeyUsage constrains)",
-        "pedantic-serial-number": "documented leniency: RFC 5280 4.1.2.2 asks certificate users to handle non-conforming serial numbers gracefully; CertPath refuses them only under the Web PKI profile",
-        "has-policy-constraints": "conflicts with NIST PKITS 4.8-4.12, which require a non-critical policyConstraints to be processed under RFC 5280; CertPath refuses it only under the Web PKI profile",
+    /// The profile of each namespace (by id prefix, first match), with the reason; other ids run
+    /// under ``CertificateProfile/rfc5280``.
+    public static let namespaceProfiles: [(prefix: String, profile: CertificateProfile, reason: String)] = [
+        ("rfc5280::", .rfc5280, "tests RFC 5280: section 4's requirements on certificates and section 6's algorithm"),
+        ("webpki::", .webPKI, "tests the CA/Browser Forum Baseline Requirements for the Web PKI"),
+        ("online::", .webPKI, "real Web PKI chains"),
+        ("cve::", .webPKI, "independent recreations of path validation CVEs, built for CA/B Forum conformance"),
+        ("crl::", .pathValidation,
+         "tests RFC 5280 6.3 CRL processing, a section 6 algorithm; limbo notes (crl::issuer-no-keyusage-extension) that section 4's issuance rules do not bind it"),
+        ("pathlen::", .rfc5280, "tests RFC 5280 4.2.1.9 and 6.1.4 (l), (m)"),
+        ("pathological::", .rfc5280, "tests path building (RFC 4158) over RFC 5280 validation"),
+        ("bettertls::", .rfc5280,
+         "Netflix BetterTLS tests RFC 5280 name constraints and path building; its certificates are not Web PKI subscriber certificates"),
+        ("invalid::", .rfc5280, "malformed inputs, judged under RFC 5280"),
     ]
+
+    /// The profile a case runs under, and why.
+    public static func profile(for id: String) -> (profile: CertificateProfile, reason: String) {
+        for entry in namespaceProfiles where id.hasPrefix(entry.prefix) { return (entry.profile, entry.reason) }
+        return (.rfc5280, "a namespace without a profile of its own: RFC 5280")
+    }
+
+    /// Reasons for skipping a case by feature tag: none (every feature maps to an option). Kept for
+    /// the CLI's listing.
+    public static let skipReasons: [String: String] = [:]
 
     /// A public suffix list for the `pedantic-public-suffix-wildcard` cases (Debian's `publicsuffix`
     /// package), or `nil` when not installed (then those cases are skipped).
@@ -220,28 +247,38 @@ public struct LimboHarness: Sendable {
         }
 
         var policy = ValidationPolicy()
-        policy.profile = testcase.id.hasPrefix("rfc5280::") ? .rfc5280 : .webPKI
+        policy.profile = Self.profile(for: testcase.id).profile
         // The TLS key usage check is a TLS rule (RFC 8446 4.4.2.2), not an RFC 5280 one.
         policy.checkTLSKeyUsage = policy.profile == .webPKI
         policy.anchorEnforcement = .full
         policy.maximumIntermediates = testcase.max_chain_depth
         policy.publicSuffixList = publicSuffixList
+        policy.strictExtendedKeyUsage = (testcase.features ?? []).contains("pedantic-webpki-eku")
         policy.crls = CRLStore(crls)
         for usage in testcase.key_usage ?? [] {
             guard let bit = KeyUsage.names.first(where: { $0.1 == usage })?.0 else {
-                throw HarnessError.unsupported("unknown key usage \(usage)")
+                throw HarnessError.rejected("unknown key usage \(usage) in the case")
             }
             policy.requiredLeafKeyUsage.insert(bit)
         }
-        if let algorithms = testcase.signature_algorithms, !algorithms.isEmpty {
-            throw HarnessError.unsupported("signature_algorithms constraints are not supported by the harness")
+        if let names = testcase.signature_algorithms, !names.isEmpty {
+            let allowed = names.compactMap(Self.signatureAlgorithm)
+            policy.additionalCheck = { path in
+                for certificate in path where !allowed.contains(where: { Self.matches($0, certificate.signatureAlgorithm) }) {
+                    return "\(certificate.subject) is signed with \(certificate.signatureAlgorithm), not one of the case's signature algorithms (\(names.joined(separator: ", ")))"
+                }
+                return nil
+            }
         }
-        let ekus = testcase.extended_key_usage ?? []
+        var ekus: [OID] = []
+        for name in testcase.extended_key_usage ?? [] {
+            guard let oid = Self.extendedKeyUsages[name] ?? OID(dotted: name) else {
+                throw HarnessError.rejected("unknown extended key usage \(name) in the case")
+            }
+            ekus.append(oid)
+        }
         switch testcase.validation_kind {
         case "SERVER":
-            guard ekus.allSatisfy({ $0 == "serverAuth" }) else {
-                throw HarnessError.unsupported("SERVER validation with extended key usages \(ekus)")
-            }
             var reference: ReferenceIdentifier? = nil
             if let peer = testcase.expected_peer_name {
                 do {
@@ -250,11 +287,18 @@ public struct LimboHarness: Sendable {
                     throw HarnessError.rejected("expected peer name \(peer.value) is not a valid reference identifier: \(error)")
                 }
             }
-            policy.purpose = .serverAuthentication(reference)
-        case "CLIENT":
-            guard ekus.allSatisfy({ $0 == "clientAuth" }) else {
-                throw HarnessError.unsupported("CLIENT validation with extended key usages \(ekus)")
+            if ekus.allSatisfy({ $0 == KnownOID.serverAuth }) {
+                policy.purpose = .serverAuthentication(reference)
+            } else {
+                let names: [ExpectedName]
+                switch reference {
+                case .dnsName(let name)?: names = [.dnsName(name)]
+                case .ipAddress(let address)?: names = [.ipAddress(address)]
+                case nil: names = []
+                }
+                policy.purpose = .extendedKeyUsage(purposes: ekus, expectedNames: names)
             }
+        case "CLIENT":
             var names: [ExpectedName] = []
             for peer in testcase.expected_peer_names ?? [] {
                 do {
@@ -272,7 +316,8 @@ public struct LimboHarness: Sendable {
                     throw HarnessError.rejected("expected peer name \(peer.value) is invalid: \(error)")
                 }
             }
-            policy.purpose = .clientAuthentication(expectedNames: names)
+            policy.purpose = ekus.allSatisfy({ $0 == KnownOID.clientAuth })
+                ? .clientAuthentication(expectedNames: names) : .extendedKeyUsage(purposes: ekus, expectedNames: names)
         default:
             throw HarnessError.unsupported("validation kind \(testcase.validation_kind)")
         }
@@ -283,6 +328,43 @@ public struct LimboHarness: Sendable {
         }
         return TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: anchors),
                                policy: policy, validationTime: time)
+    }
+
+    /// limbo's names of the RFC 5280 extended key usages.
+    static let extendedKeyUsages: [String: OID] = [
+        "anyExtendedKeyUsage": KnownOID.anyExtendedKeyUsage, "serverAuth": KnownOID.serverAuth, "clientAuth": KnownOID.clientAuth,
+        "codeSigning": KnownOID.codeSigning, "emailProtection": KnownOID.emailProtection, "timeStamping": KnownOID.timeStamping,
+        "OCSPSigning": KnownOID.ocspSigning,
+    ]
+
+    /// A signature algorithm of limbo's list, as CertPath names it (`nil` for one CertPath does not
+    /// verify: such a case cannot accept a certificate signed with it anyway).
+    static func signatureAlgorithm(_ name: String) -> (family: String, hash: HashAlgorithm?)? {
+        let hashes: [String: HashAlgorithm] = ["MD5": .md5, "SHA1": .sha1, "SHA224": .sha224, "SHA256": .sha256, "SHA384": .sha384, "SHA512": .sha512]
+        switch name {
+        case "RSASSA_PSS": return ("rsaPSS", nil)
+        case "ED25519": return ("ed25519", nil)
+        case "ED448": return ("ed448", nil)
+        default:
+            for (prefix, family) in [("RSA_WITH_", "rsa"), ("ECDSA_WITH_", "ecdsa"), ("DSA_WITH_", "dsa")] where name.hasPrefix(prefix) {
+                guard let hash = hashes[String(name.dropFirst(prefix.count))] else { return nil }
+                return (family, hash)
+            }
+            return nil
+        }
+    }
+
+    /// Whether `algorithm` is the one limbo's entry names.
+    static func matches(_ entry: (family: String, hash: HashAlgorithm?), _ algorithm: SignatureAlgorithm) -> Bool {
+        switch algorithm {
+        case .rsaPKCS1v15(let hash): return entry.family == "rsa" && entry.hash == hash
+        case .ecdsa(let hash): return entry.family == "ecdsa" && entry.hash == hash
+        case .dsa(let hash): return entry.family == "dsa" && entry.hash == hash
+        case .rsaPSS: return entry.family == "rsaPSS"
+        case .ed25519: return entry.family == "ed25519"
+        case .ed448: return entry.family == "ed448"
+        case .unsupported: return false
+        }
     }
 
     /// Runs every case whose id starts with one of `prefixes` (all when empty).

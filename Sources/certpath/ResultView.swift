@@ -13,6 +13,8 @@ enum ResultView {
         switch purpose {
         case .serverAuthentication(let reference): return "TLS server" + (reference.map { " \($0)" } ?? " (no name checked)")
         case .clientAuthentication(let names): return "TLS client" + (names.isEmpty ? "" : " with \(names.map(\.description).joined(separator: ", "))")
+        case .extendedKeyUsage(let purposes, let names):
+            return purposes.map(ExtendedKeyUsage.name).joined(separator: ", ") + (names.isEmpty ? "" : " with \(names.map(\.description).joined(separator: ", "))")
         case .any: return "any purpose (RFC 5280 path validation only)"
         }
     }
@@ -23,6 +25,9 @@ enum ResultView {
             return .object([("kind", .string("server")), ("name", .optional(reference?.description))])
         case .clientAuthentication(let names):
             return .object([("kind", .string("client")), ("expectedNames", .strings(names.map(\.description)))])
+        case .extendedKeyUsage(let purposes, let names):
+            return .object([("kind", .string("extendedKeyUsage")), ("purposes", .strings(purposes.map(\.description))),
+                            ("expectedNames", .strings(names.map(\.description)))])
         case .any:
             return .object([("kind", .string("any"))])
         }

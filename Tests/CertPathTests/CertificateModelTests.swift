@@ -113,6 +113,17 @@ func expectRejected(_ der: [UInt8], _ code: DERError.Code, at offset: Int?, sour
     expectDERError(code, at: offset, sourceLocation: sourceLocation) { () throws(DERError) in _ = try Certificate(derEncoded: der) }
 }
 
+/// Expects `der` to parse with exactly `findings` recorded (a prose rule of RFC 5280 broken, not a
+/// reason to refuse reading it) and `leniencies` used; returns the certificate.
+@discardableResult
+func expectFindings(_ der: [UInt8], _ findings: [CertificateFinding], leniencies: [EncodingLeniency] = [],
+                    sourceLocation: SourceLocation = #_sourceLocation) throws -> Certificate {
+    let certificate = try Certificate(derEncoded: der)
+    #expect(certificate.findings == findings, sourceLocation: sourceLocation)
+    #expect(certificate.encodingLeniencies == leniencies, sourceLocation: sourceLocation)
+    return certificate
+}
+
 /// The X.509 certificate model (issue 2): version rules, signature algorithm agreement, extensions,
 /// GeneralName forms, names (RFC 4514 rendering, RFC 5280 7.1 comparison), PEM, extension decoding
 /// with its rejection rules, and DSA / RSASSA-PSS keys. Certificates are built here from DER.
@@ -151,20 +162,20 @@ struct CertificateModelTests {
         #expect(certificate.extensions.isEmpty)
     }
 
-    @Test("v1 with extensions: invalidValue at [3]")
+    @Test("v1 with extensions: read, extensionsBeforeVersion3 recorded (RFC 5280 4.1.2.9 prose, not structure)")
     func v1WithExtensions() throws {
         var builder = CertificateBuilder.withExtensions(D.ext(KnownOID.subjectKeyIdentifier, D.octets([1])))
         builder.version = []
-        let der = builder.der
-        expectRejected(der, .invalidValue, at: try D.offset(of: [0xA3], in: der))
+        let certificate = try expectFindings(builder.der, [.extensionsBeforeVersion3])
+        #expect(certificate.version == .v1)
+        #expect(certificate.subjectKeyIdentifier.map(Array.init) == [1])
     }
 
-    @Test("v2 with extensions: invalidValue")
+    @Test("v2 with extensions: read, extensionsBeforeVersion3 recorded")
     func v2WithExtensions() throws {
         var builder = CertificateBuilder.withExtensions(D.ext(KnownOID.subjectKeyIdentifier, D.octets([1])))
         builder.version = D.ctx(0, constructed: true, D.int(1))
-        let der = builder.der
-        expectRejected(der, .invalidValue, at: try D.offset(of: [0xA3], in: der))
+        try expectFindings(builder.der, [.extensionsBeforeVersion3])
     }
 
     @Test("Explicit v1 (version 0 encoded): explicitDefault at [0]")
@@ -184,7 +195,7 @@ struct CertificateModelTests {
         expectRejected(der, .invalidValue, at: try D.offset(of: [0xA0, 0x03, 0x02, 0x01, 0x03], in: der))
     }
 
-    @Test("Unique identifiers: kept in v2, refused in v1")
+    @Test("Unique identifiers: kept in v2, recorded in v1 (uniqueIdentifierInVersion1)")
     func uniqueIdentifiers() throws {
         var builder = CertificateBuilder()
         builder.version = D.ctx(0, constructed: true, D.int(1))
@@ -211,22 +222,30 @@ struct CertificateModelTests {
         builder.uniqueIDs = D.ctx(1, [0x00, 0xAB]) + D.ctx(2, [0x00, 0xCD])
 
         builder.version = []
-        let der = builder.der
-        expectRejected(der, .invalidValue, at: try D.offset(of: [0x81, 0x02, 0x00, 0xAB], in: der))
+        let v1 = try expectFindings(builder.der, [.uniqueIdentifierInVersion1])
+        #expect(v1.issuerUniqueID.map(Array.init) == [0xAB])
     }
 
     // MARK: Signature algorithm (RFC 5280 4.1.1.2)
 
-    @Test("Inner and outer signature algorithms must be identical byte for byte",
+    @Test("Inner and outer signature algorithms that differ byte for byte: read, recorded (RFC 5280 4.1.1.2)",
           arguments: [(D.ecdsaSHA256, D.ecdsaSHA384), (D.rsaSHA256WithNull, D.rsaSHA256WithoutNull), (D.rsaSHA256WithoutNull, D.rsaSHA256WithNull)])
     func algorithmMismatch(_ inner: [UInt8], _ outer: [UInt8]) throws {
         var builder = CertificateBuilder()
         builder.innerAlgorithm = inner
         builder.outerAlgorithm = outer
+        let certificate = try expectFindings(builder.der, [.signatureAlgorithmMismatch])
+        // The outer algorithm is the one the signature is checked with.
+        #expect(try Certificate(derEncoded: CertificateBuilder(innerAlgorithm: outer, outerAlgorithm: outer).der).signatureAlgorithm
+                == certificate.signatureAlgorithm)
+    }
+
+    @Test("An inner algorithm identifier that is not DER is still a parse error, before the mismatch")
+    func algorithmMismatchMalformedInner() throws {
+        var builder = CertificateBuilder()
+        builder.innerAlgorithm = D.seq(D.tlv(.objectIdentifier, [0x80, 0x01]))
         let der = builder.der
-        // The outer AlgorithmIdentifier follows the TBSCertificate.
-        let outerOffset = try D.offset(of: builder.tbs, in: der) + builder.tbs.count
-        expectRejected(der, .invalidValue, at: outerOffset)
+        #expect(throws: DERError.self) { try Certificate(derEncoded: der) }
     }
 
     @Test("Identical algorithms, with or without NULL parameters for PKCS #1, parse")
@@ -299,20 +318,28 @@ struct CertificateModelTests {
 
     // MARK: Extensions (RFC 5280 4.2)
 
-    @Test("Duplicate extension: duplicate at the second occurrence")
+    @Test("Duplicate extension: read, the first one kept, duplicateExtension recorded (RFC 5280 4.2)")
     func duplicateExtension() throws {
         let first = D.ext(KnownOID.subjectKeyIdentifier, D.octets([1]))
         let second = D.ext(KnownOID.subjectKeyIdentifier, D.octets([2]))
-        let der = CertificateBuilder.withExtensions(first, second).der
-        expectRejected(der, .duplicate, at: try D.offset(of: second, in: der))
+        let certificate = try expectFindings(CertificateBuilder.withExtensions(first, second).der, [.duplicateExtension])
+        #expect(certificate.subjectKeyIdentifier.map(Array.init) == [1])
+        #expect(certificate.extensions.count == 2)
     }
 
-    @Test("Duplicate unknown extension: duplicate as well")
+    @Test("A repeated known extension is validated like the first: a malformed repeat is a parse error")
+    func duplicateExtensionValidated() throws {
+        let first = D.ext(KnownOID.keyUsage, D.bits([0x80], unused: 7))
+        let second = D.ext(KnownOID.keyUsage, D.octets([0x80]))
+        let der = CertificateBuilder.withExtensions(first, second).der
+        #expect(throws: DERError.self) { try Certificate(derEncoded: der) }
+    }
+
+    @Test("Duplicate unknown extension: recorded as well")
     func duplicateUnknownExtension() throws {
         let first = D.ext("1.3.6.1.4.1.99999.1", D.null)
         let second = D.ext("1.3.6.1.4.1.99999.1", D.int(1))
-        let der = CertificateBuilder.withExtensions(first, second).der
-        expectRejected(der, .duplicate, at: try D.offset(of: second, in: der))
+        try expectFindings(CertificateBuilder.withExtensions(first, second).der, [.duplicateExtension])
     }
 
     @Test("critical FALSE encoded: explicitDefault at the BOOLEAN")
@@ -758,9 +785,21 @@ struct CertificateModelTests {
         #expect(!ee.isCertificateAuthority)
     }
 
+    @Test("basicConstraints: cA FALSE encoded is read (a leniency); pathLenConstraint without cA is recorded and ignored")
+    func basicConstraintsFindings() throws {
+        let explicitFalse = try expectFindings(CertificateBuilder.withExtensions(D.ext(KnownOID.basicConstraints, D.seq(D.bool(false)))).der,
+                                               [], leniencies: [.explicitCAFalse])
+        #expect(explicitFalse.basicConstraints == BasicConstraints(isCertificateAuthority: false, pathLenConstraint: nil))
+        let lengthWithoutCA = try expectFindings(CertificateBuilder.withExtensions(D.ext(KnownOID.basicConstraints, D.seq(D.int(0)))).der,
+                                                 [.pathLengthConstraintWithoutCA])
+        #expect(lengthWithoutCA.basicConstraints == BasicConstraints(isCertificateAuthority: false, pathLenConstraint: nil))
+        let both = try expectFindings(CertificateBuilder.withExtensions(D.ext(KnownOID.basicConstraints, D.seq(D.bool(false), D.int(2)))).der,
+                                      [.pathLengthConstraintWithoutCA], leniencies: [.explicitCAFalse])
+        #expect(both.basicConstraints?.pathLenConstraint == nil)
+    }
+
     @Test("basicConstraints rejections", arguments: [
-        ("cA FALSE encoded", D.seq(D.bool(false)), DERError.Code.explicitDefault, 2),
-        ("pathLenConstraint without cA", D.seq(D.int(0)), .invalidValue, 2),
+        ("BOOLEAN not 00 or FF", D.seq(D.tlv(.boolean, [0x01])), DERError.Code.invalidBoolean, 2),
         ("negative pathLenConstraint", D.seq(D.bool(true), D.int(-1)), .negativeInteger, 5),
         ("huge pathLenConstraint", D.seq(D.bool(true), D.tlv(.integer, [0x01, 0, 0, 0, 0])), .integerTooLarge, 5),
         ("trailing element", D.seq(D.bool(true), D.int(1), D.null), .trailingData, 8),
@@ -783,13 +822,25 @@ struct CertificateModelTests {
         #expect(try Self.certificate(D.ext(KnownOID.keyUsage, critical: true, value)).keyUsage == expected)
     }
 
+    @Test("keyUsage: what parsing records rather than refuses", arguments: [
+        ("no bit set", D.bits([]), KeyUsage(), [CertificateFinding.keyUsageWithoutBits], [EncodingLeniency]()),
+        ("one zero bit", D.bits([0x00], unused: 7), KeyUsage(), [.keyUsageWithoutBits], [.keyUsageTrailingZeroBits]),
+        // The Trustwave ECC roots of the Debian bundle: 03 02 01 06 (keyCertSign, cRLSign, one zero bit).
+        ("trailing zero bits", D.bits([0x06], unused: 1), KeyUsage([.keyCertSign, .cRLSign]), [], [.keyUsageTrailingZeroBits]),
+        ("trailing zero octet", D.bits([0x80, 0x00], unused: 0), .digitalSignature, [], [.keyUsageTrailingZeroBits]),
+        ("bit 9 set", D.bits([0x00, 0x40], unused: 6), KeyUsage(), [.keyUsageUndefinedBits], []),
+        ("bits 0 and 9 set", D.bits([0x80, 0x40], unused: 6), .digitalSignature, [.keyUsageUndefinedBits], []),
+    ] as [(String, [UInt8], KeyUsage, [CertificateFinding], [EncodingLeniency])])
+    func keyUsageFindings(_ what: String, _ value: [UInt8], _ usage: KeyUsage, _ findings: [CertificateFinding],
+                          _ leniencies: [EncodingLeniency]) throws {
+        let certificate = try expectFindings(CertificateBuilder.withExtensions(D.ext(KnownOID.keyUsage, value)).der, findings,
+                                             leniencies: leniencies)
+        #expect(certificate.keyUsage == usage)
+    }
+
     @Test("keyUsage rejections", arguments: [
-        ("no bit set", D.bits([]), DERError.Code.invalidValue, 0),
-        ("one zero bit", D.bits([0x00], unused: 7), .invalidBitString, 3),
-        ("trailing zero bits", D.bits([0x80], unused: 0), .invalidBitString, 3),
-        ("trailing zero octet", D.bits([0x80, 0x00], unused: 0), .invalidBitString, 4),
-        ("non-zero padding", D.bits([0x81], unused: 7), .invalidBitString, 3),
-        ("bit 9 set", D.bits([0x00, 0x40], unused: 6), .invalidValue, 0),
+        ("non-zero padding", D.bits([0x81], unused: 7), DERError.Code.invalidBitString, 3),
+        ("unused bits 8", [0x03, 0x02, 0x08, 0x00], .invalidBitString, 2),
         ("not a BIT STRING", D.octets([0x80]), .unexpectedTag, 0),
     ] as [(String, [UInt8], DERError.Code, Int)])
     func keyUsageRejections(_ what: String, _ value: [UInt8], _ code: DERError.Code, _ offset: Int) throws {
@@ -853,10 +904,12 @@ struct CertificateModelTests {
         #expect(aki.authorityCertIssuer == [.directoryName(try Name(derEncoded: directory))])
         #expect(aki.authorityCertSerialNumber.map(Array.init) == [0x00, 0x99])
 
-        try Self.expectExtensionRejected(KnownOID.authorityKeyIdentifier,
-                                         D.seq(D.ctx(1, constructed: true, D.ctx(4, constructed: true, directory))), .invalidValue, at: 0)
-        try Self.expectExtensionRejected(KnownOID.authorityKeyIdentifier, D.seq(D.ctx(2, [0x01])), .invalidValue, at: 0)
-        try Self.expectExtensionRejected(KnownOID.authorityKeyIdentifier, D.seq(D.ctx(0, [0x01]), D.ctx(2, [0x01])), .invalidValue, at: 0)
+        // Only one of authorityCertIssuer and authorityCertSerialNumber: read, recorded.
+        for value in [D.seq(D.ctx(1, constructed: true, D.ctx(4, constructed: true, directory))), D.seq(D.ctx(2, [0x01])),
+                      D.seq(D.ctx(0, [0x01]), D.ctx(2, [0x01]))] {
+            try expectFindings(CertificateBuilder.withExtensions(D.ext(KnownOID.authorityKeyIdentifier, value)).der,
+                               [.authorityKeyIdentifierIssuerWithoutSerial])
+        }
         try Self.expectExtensionRejected(KnownOID.subjectKeyIdentifier, D.seq(), .unexpectedTag, at: 0)
     }
 
@@ -883,14 +936,34 @@ struct CertificateModelTests {
 
     @Test("Policy extension rejections", arguments: [
         ("empty certificatePolicies", KnownOID.certificatePolicies, D.seq(), DERError.Code.invalidValue, 2),
-        ("policy listed twice", KnownOID.certificatePolicies, D.seq(D.seq(D.oid("1.2.3")), D.seq(D.oid("1.2.3"))), .duplicate, 2 + 6),
         ("empty qualifiers", KnownOID.certificatePolicies, D.seq(D.seq(D.oid("1.2.3"), D.seq())), .invalidValue, 2 + 2 + 4),
         ("empty policyMappings", KnownOID.policyMappings, D.seq(), .invalidValue, 2),
-        ("empty policyConstraints", KnownOID.policyConstraints, D.seq(), .invalidValue, 0),
         ("negative inhibitAnyPolicy", KnownOID.inhibitAnyPolicy, D.int(-1), .negativeInteger, 0),
     ] as [(String, OID, [UInt8], DERError.Code, Int)])
     func policyRejections(_ what: String, _ oid: OID, _ value: [UInt8], _ code: DERError.Code, _ offset: Int) throws {
         try Self.expectExtensionRejected(oid, value, code, at: offset)
+    }
+
+    @Test("Policy extensions: what parsing records rather than refuses", arguments: [
+        ("policy listed twice", KnownOID.certificatePolicies, D.seq(D.seq(D.oid("1.2.3")), D.seq(D.oid("1.2.3"))),
+         CertificateFinding.duplicatePolicyIdentifier),
+        ("empty policyConstraints", KnownOID.policyConstraints, D.seq(), .emptyPolicyConstraints),
+        ("an unknown qualifier", KnownOID.certificatePolicies, D.seq(D.seq(D.oid("1.2.3"), D.seq(D.seq(D.oid("1.2.3.4"), D.null)))),
+         .uninterpretedPolicyQualifier),
+        ("a CPS qualifier that is not an IA5String", KnownOID.certificatePolicies,
+         D.seq(D.seq(D.oid("1.2.3"), D.seq(D.seq(D.oid("1.3.6.1.5.5.7.2.1"), D.utf8("x"))))), .uninterpretedPolicyQualifier),
+        ("a user notice that is not a SEQUENCE", KnownOID.certificatePolicies,
+         D.seq(D.seq(D.oid("1.2.3"), D.seq(D.seq(D.oid("1.3.6.1.5.5.7.2.2"), D.ia5("x"))))), .uninterpretedPolicyQualifier),
+    ] as [(String, OID, [UInt8], CertificateFinding)])
+    func policyFindings(_ what: String, _ oid: OID, _ value: [UInt8], _ finding: CertificateFinding) throws {
+        try expectFindings(CertificateBuilder.withExtensions(D.ext(oid, value)).der, [finding])
+    }
+
+    @Test("CPS and user notice qualifiers are interpreted: nothing recorded")
+    func interpretedQualifiers() throws {
+        let value = D.seq(D.seq(D.oid("1.2.3"), D.seq(D.seq(D.oid("1.3.6.1.5.5.7.2.1"), D.ia5("https://cps.test")),
+                                                       D.seq(D.oid("1.3.6.1.5.5.7.2.2"), D.seq(D.utf8("notice"))))))
+        try expectFindings(CertificateBuilder.withExtensions(D.ext(KnownOID.certificatePolicies, value)).der, [])
     }
 
     // MARK: Subject public keys: DSA and RSASSA-PSS (RFC 3279 2.3.2, RFC 4055 1.2, 3.1)

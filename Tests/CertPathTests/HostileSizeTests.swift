@@ -41,9 +41,12 @@ struct HostileSizeTests {
             mixed.insert(stranger, at: count / 2)
             #expect(!PurposeChecks.commonNamesAreSubjectAltNames(try Self.leaf(commonNames: mixed, subjectAltNames: sans)), "\(stranger)")
         }
-        // A wildcard subjectAltName: not applied (x509-limbo's wildcard cases).
+        // A wildcard subjectAltName changes nothing: the commonName must still be a copy of a value
+        // (`*.example` copied as `*.example`; a name the wildcard covers is not a copy).
         let wildcard = [Self.dnsName("*.example")] + sans
-        #expect(PurposeChecks.commonNamesAreSubjectAltNames(try Self.leaf(commonNames: names + ["unrelated.test"], subjectAltNames: wildcard)))
+        #expect(!PurposeChecks.commonNamesAreSubjectAltNames(try Self.leaf(commonNames: names + ["unrelated.test"], subjectAltNames: wildcard)))
+        #expect(!PurposeChecks.commonNamesAreSubjectAltNames(try Self.leaf(commonNames: names + ["a.example"], subjectAltNames: wildcard)))
+        #expect(PurposeChecks.commonNamesAreSubjectAltNames(try Self.leaf(commonNames: names + ["*.example"], subjectAltNames: wildcard)))
     }
 
     @Test("A policy mapped to many policies, under a leaf of many policies: the mapped one is the valid policy")
@@ -75,18 +78,19 @@ struct HostileSizeTests {
         #expect(refused.result == .failure(.explicitPolicyRequired(certificateIndex: 2)), "\(refused.result)")
     }
 
-    @Test("A fact a higher layer computes about a certificate is computed once, and the answer kept")
-    func memoizedFact() throws {
+    @Test("The rules table's findings about a certificate are computed once, and the answer kept")
+    func memoizedFindings() throws {
         let valid = try Self.leaf(commonNames: ["a.example"], subjectAltNames: [Self.dnsName("a.example")])
         let invalid = try Self.leaf(commonNames: ["a.example"], subjectAltNames: [Self.dnsName("a..example")])
         for (certificate, expected) in [(valid, true), (invalid, false)] {
             for _ in 0..<3 {
-                let rules = ProfileChecks.violations(certificate, at: .endEntity, profile: .webPKI)
+                let rules = CertificateRules.violations(certificate, at: .endEntity, profile: .webPKI)
                 #expect(rules.contains(.invalidDNSNameInSubjectAltName) == !expected)
             }
             var computed = 0
-            #expect(certificate.memoized(.subjectAltNameDNSNamesAreValid) { computed += 1; return !expected } == expected)
+            let word = certificate.memoizedWord { computed += 1; return 0 }
             #expect(computed == 0)
+            #expect((word & ProfileRule.invalidDNSNameInSubjectAltName.bit == 0) == expected)
         }
     }
 

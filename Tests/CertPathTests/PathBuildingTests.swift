@@ -99,8 +99,11 @@ struct PathBuildingTests {
         #expect(path.attempts[0].failures(of: c.oldRootExpired).count == 1)
         #expect(Self.isExpired(path.attempts[0].failures(of: c.oldRootExpired).first, c.oldRootExpired))
 
-        // By default an anchor is a name and a key (RFC 5280 6.1.1 (d)): the first path is trusted.
-        let lenient = Self.evaluate(c.leaf, [c.byOldValid, c.byNew], store)
+        // By default the anchor's validity is enforced too (RFC 5937, as OpenSSL, Go and pyca do).
+        let byDefault = Self.evaluate(c.leaf, [c.byOldValid, c.byNew], store, policy: ValidationPolicy())
+        #expect(byDefault.trustedPath?.anchor == c.newRoot)
+        // An anchor that is a name and a key (RFC 5280 6.1.1 (d)): the first path is trusted.
+        let lenient = Self.evaluate(c.leaf, [c.byOldValid, c.byNew], store, policy: Self.policy(anchorEnforcement: .nameAndKey))
         #expect(lenient.trustedPath?.anchor == c.oldRootExpired)
         #expect(lenient.trustedPath?.certificates == [c.leaf, c.byOldValid])
     }

@@ -162,7 +162,8 @@ struct TLSPolicyTests {
     func ecKeyEncipherment() throws {
         let leaf = try Self.cert("ec-key-encipherment.pem")
         let result = try Self.evaluate("ec-key-encipherment.pem", try Self.server("ec.tls.test"))
-        #expect(result.primaryFailure == .keyUsageForbids(leaf, required: .digitalSignature, present: .keyEncipherment))
+        // An EC key signs (digitalSignature) or agrees keys (keyAgreement, TLS 1.2 static ECDH); it never encrypts.
+        #expect(result.primaryFailure == .keyUsageForbids(leaf, required: [.digitalSignature, .keyAgreement], present: .keyEncipherment))
         try Self.expectTrusted(try Self.evaluate("ec-key-encipherment.pem", try Self.server("ec.tls.test") { $0.checkTLSKeyUsage = false }))
     }
 

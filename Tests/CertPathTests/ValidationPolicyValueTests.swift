@@ -49,7 +49,8 @@ struct ValidationPolicyValueTests {
         copy.policyInputs.initialExplicitPolicy = true
         copy.policyInputs.userInitialPolicySet.insert(KnownOID.serverAuth)
         copy.initialNameConstraints = NameConstraints(permittedSubtrees: nil, excludedSubtrees: [])
-        copy.anchorEnforcement.validity = true
+        copy.anchorEnforcement.validity = false
+        copy.strictExtendedKeyUsage = true
         copy.maximumIntermediates = 0
         copy.requiredLeafKeyUsage.insert(.keyAgreement)
         copy.checkTLSKeyUsage.toggle()
@@ -63,11 +64,12 @@ struct ValidationPolicyValueTests {
         copy.additionalCheck = { _ in "no" }
         for policy in [original, third] {
             #expect(policy.purpose == .serverAuthentication(try ReferenceIdentifier("www.tls.test")))
-            #expect(policy.profile == .webPKI)
+            #expect(policy.profile == .automatic)
             #expect(policy.algorithms == .default)
             #expect(policy.policyInputs == PolicyValidationInputs())
             #expect(policy.initialNameConstraints == nil)
-            #expect(policy.anchorEnforcement == .nameAndKey)
+            #expect(policy.anchorEnforcement == .rfc5937)
+            #expect(!policy.strictExtendedKeyUsage)
             #expect(policy.maximumIntermediates == nil)
             #expect(policy.requiredLeafKeyUsage == [])
             #expect(policy.checkTLSKeyUsage)
@@ -83,6 +85,7 @@ struct ValidationPolicyValueTests {
         #expect(copy.budget.signatureChecks == 1 && copy.budget.buildSteps == Budget.default.buildSteps - 1)
         #expect(copy.additionalCheck?([]) == "no")
         #expect(!copy.checkTLSKeyUsage && copy.requiredLeafKeyUsage == [.keyAgreement])
+        #expect(copy.strictExtendedKeyUsage && copy.anchorEnforcement == AnchorEnforcement(validity: false, constraints: true))
         #expect(copy.crls.crls.count == 1)
         // A copy held once is changed in place, and the earlier copies still see their own values.
         copy.requiredKeyPins.insert(SHA256Digest(hashing: [2]))

@@ -19,7 +19,7 @@ import CertPath
         let leaf = try Certificate(derEncoded: load(test.path[test.path.count - 1]))
         let intermediates = try (test.path.dropFirst().dropLast() + (withoutAdditional ? [] : test.additional_certs))
             .map { try Certificate(derEncoded: load($0)) }
-        var policy = ValidationPolicy.rfc5280()
+        var policy = ValidationPolicy.pathValidation()  // PKITS tests RFC 5280 section 6
         policy.crls = CRLStore(try test.crls.map { try CertificateRevocationList(derEncoded: load($0)) })
         policy.undeterminedRevocationStatus = mode
         policy.budget = budget

@@ -91,7 +91,9 @@ import CertPath
             initialPolicyMappingInhibit: settings.initial_policy_mapping_inhibit,
             initialExplicitPolicy: settings.initial_explicit_policy,
             initialAnyPolicyInhibit: settings.initial_any_policy_inhibit)
-        var policy = ValidationPolicy.rfc5280(inputs)
+        // PKITS tests RFC 5280's section 6 algorithm (its certificates follow RFC 3280's section 4:
+        // a non-critical policyConstraints, 4.8-4.12; a non-critical basicConstraints, 4.6.4).
+        var policy = ValidationPolicy.pathValidation(inputs)
         policy.crls = CRLStore(try test.crls.map { try CertificateRevocationList(derEncoded: TestData.bytes(root.appendingPathComponent($0))) })
         policy.undeterminedRevocationStatus = .reject
         let evaluation = TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: [anchor]),

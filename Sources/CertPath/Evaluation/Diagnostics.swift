@@ -114,6 +114,7 @@ public enum Diagnostics {
         /// "certificate 2 (counted from the trust anchor)", with its subject when the path is known
         /// (certificate i is `certificates[n - i]`: they are listed from the end entity up).
         func certificate(_ i: Int) -> String {
+            if i == 0 { return "the trust anchor (its constraints processed as certificate 0, RFC 5937)" }
             guard let attempt, attempt.anchor != nil, (1...attempt.certificates.count).contains(i) else {
                 return "certificate \(i) (counted from the trust anchor)"
             }

@@ -13,6 +13,8 @@ struct IssuerIndex {
     struct Candidate {
         let certificate: Certificate
         let isAnchor: Bool
+        /// For an anchor: whether its store holds public Web PKI anchors (``TrustStore/isPublicWebPKI``).
+        var isPublicWebPKIAnchor = false
     }
 
     /// Candidates in the order to try them (the first held inline: usually the only one).
@@ -95,9 +97,10 @@ struct IssuerIndex {
         let issuer = child.issuer
         var all = CandidateList()
         for s in stores.indices {
+            let isPublic = stores[s].isPublicWebPKI
             stores[s].forEachAnchor(named: issuer) { anchor in
                 guard !isDistrusted(anchor), !all.contains(where: { $0.certificate.der == anchor.der }) else { return }
-                all.append(Candidate(certificate: anchor, isAnchor: true))
+                all.append(Candidate(certificate: anchor, isAnchor: true, isPublicWebPKIAnchor: isPublic))
             }
         }
         if let intermediatesBySubject {

@@ -26,12 +26,25 @@ struct PathBuilder {
     private let context: EvaluationContext
     private let index: IssuerIndex
     private let validator: PathValidator
+    /// Most intermediates of any kind (the budget's ``Budget/maximumPathLength``, leaf excluded).
     private let maximumIntermediates: Int
+    /// Most intermediates that are not self-issued (``ValidationPolicy/maximumIntermediates``,
+    /// counted as RFC 5280 4.2.1.9 counts pathLenConstraint).
+    private let maximumCountedIntermediates: Int
     private(set) var trusted: PathAttempt?
     private(set) var best: PathAttempt?
     private(set) var attempts: [PathAttempt] = []
-    /// Certificates proven unable to reach an anchor, with the most further certificates tried.
-    private var unreachable: [ObjectIdentifier: Int] = [:]
+    /// Certificates proven unable to reach an anchor, with the depths searched above them: further
+    /// certificates of any kind, and further ones that are not self-issued (a search with no more of
+    /// either finds nothing either). Usually one pair; incomparable pairs are all kept.
+    private var unreachable: [ObjectIdentifier: [Depth]] = [:]
+
+    /// How many more certificates a search above a certificate may add: in all, and not self-issued.
+    private struct Depth {
+        var all: Int
+        var counted: Int
+        func isCovered(by other: Depth) -> Bool { all <= other.all && counted <= other.counted }
+    }
     /// Explorations answered from ``unreachable`` (for tests and benchmarks).
     private(set) var prunedExplorations = 0
     /// Candidates skipped because no chain of names leads from them to an anchor.
@@ -57,7 +70,8 @@ struct PathBuilder {
         self.context = context
         self.index = index
         validator = PathValidator(context: context)
-        maximumIntermediates = min(context.policy.maximumIntermediates ?? Int.max, context.policy.budget.maximumPathLength - 1)
+        maximumIntermediates = context.policy.budget.maximumPathLength - 1
+        maximumCountedIntermediates = min(context.policy.maximumIntermediates ?? Int.max, maximumIntermediates)
     }
 
     /// Searches for a valid path from `leaf`. Afterwards ``trusted`` holds the first valid path found,
@@ -69,16 +83,17 @@ struct PathBuilder {
         var path: [Certificate] = []
         path.reserveCapacity(4)
         path.append(leaf)
-        _ = extend(&path)
+        _ = extend(&path, counted: 0)
     }
 
-    /// Tries every candidate issuer of the top of `path`; `path` is as given when it returns, unless
-    /// the search is done (`done`), when it may hold the certificates above.
-    private mutating func extend(_ path: inout [Certificate]) -> Exploration {
+    /// Tries every candidate issuer of the top of `path`, whose intermediates include `counted` that
+    /// are not self-issued; `path` is as given when it returns, unless the search is done (`done`),
+    /// when it may hold the certificates above.
+    private mutating func extend(_ path: inout [Certificate], counted: Int) -> Exploration {
         let current = path[path.count - 1]
         // Further certificates this exploration may still add (anchor excluded).
-        let remainingDepth = maximumIntermediates + 1 - path.count
-        if let proven = unreachable[ObjectIdentifier(current)], remainingDepth <= proven {
+        let remainingDepth = Depth(all: maximumIntermediates + 1 - path.count, counted: maximumCountedIntermediates - counted)
+        if let proven = unreachable[ObjectIdentifier(current)], proven.contains(where: remainingDepth.isCovered) {
             prunedExplorations += 1
             return Exploration()
         }
@@ -91,7 +106,7 @@ struct PathBuilder {
             let issuer = candidate.certificate
             if candidate.isAnchor {
                 explored += 1
-                let attempt = validator.validate(path: path, anchor: issuer)
+                let attempt = validator.validate(path: path, anchor: issuer, anchorIsPublicWebPKI: candidate.isPublicWebPKIAnchor)
                 if attempt.isValid {
                     // The search ends here: `best` (for reports of failed searches) is not needed.
                     keep(attempt)
@@ -122,8 +137,12 @@ struct PathBuilder {
                 }
                 enteredOneWithoutAnchor = true
             }
-            if path.count > maximumIntermediates {
-                record(validator.validate(path: path, anchor: nil, terminal: .maximumDepthExceeded(issuer, limit: maximumIntermediates)))
+            // Depth: every intermediate counts against the budget's path length; only those not
+            // self-issued against the policy's maximum (RFC 5280 4.2.1.9's counting).
+            let issuerCounts = !issuer.isSelfIssued
+            if path.count > maximumIntermediates || (issuerCounts && counted >= maximumCountedIntermediates) {
+                let limit = path.count > maximumIntermediates ? maximumIntermediates : maximumCountedIntermediates
+                record(validator.validate(path: path, anchor: nil, terminal: .maximumDepthExceeded(issuer, limit: limit)))
                 continue
             }
             // The edge's signature, unless the issuer's DSA key inherits parameters only known later.
@@ -142,7 +161,7 @@ struct PathBuilder {
                 }
             }
             path.append(issuer)
-            let above = extend(&path)
+            let above = extend(&path, counted: counted + (issuerCounts ? 1 : 0))
             // A finished search leaves the path as it is: a trusted path shares its buffer, and
             // removing the issuer would copy it.
             if above.done { return above }
@@ -153,7 +172,10 @@ struct PathBuilder {
         if explored == 0 { record(deadEnd(path)) }
         if context.exhausted != nil { return Exploration(done: true) }
         if !outcome.reachedAnchor && !outcome.dependsOnPath {
-            unreachable[ObjectIdentifier(current)] = max(unreachable[ObjectIdentifier(current)] ?? -1, remainingDepth)
+            var proven = unreachable[ObjectIdentifier(current)] ?? []
+            proven.removeAll { $0.isCovered(by: remainingDepth) }
+            proven.append(remainingDepth)
+            unreachable[ObjectIdentifier(current)] = proven
         }
         return outcome
     }

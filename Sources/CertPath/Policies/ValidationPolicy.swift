@@ -1,14 +1,40 @@
-/// Which reading of the standards applies where the Web PKI and RFC 5280 differ (x509-limbo's
-/// conflicting cases show where).
-public enum CertificateProfile: String, Hashable, Sendable {
-    /// The CA/Browser Forum reading used by browsers (default): a CA certificate is not accepted as the
-    /// end entity, certificates must be v3 with sane serial numbers, non-critical nameConstraints are
-    /// honoured, validity dates before 2050 must be UTCTime, a critical subjectAltName needs an empty
-    /// subject, roots' authorityKeyIdentifier holds only their key identifier.
+/// Which reading of the standards a path is validated under: who vouches for the chain decides
+/// (docs/RULES.md has the table of every rule and where it applies).
+///
+/// - ``automatic`` (the default): ``webPKI`` for a path that ends at an anchor of the public Web PKI
+///   (a ``TrustStore`` made with `isPublicWebPKI`, such as the system anchors), ``rfc5280`` for a
+///   path that ends at the caller's own anchors or pins — a private PKI is held to RFC 5280, not to
+///   the CA/Browser Forum's issuance rules (as SecTrust applies Apple's Web PKI rules only to
+///   certificates chaining to the system store).
+/// - ``webPKI``: RFC 5280 section 4 plus the CA/Browser Forum Baseline Requirements (CA certificate
+///   refused as leaf, v3 only, serial numbers, commonName among the subjectAltName values, a root's
+///   authorityKeyIdentifier), with the one BR leniency: a non-critical nameConstraints is honoured.
+/// - ``rfc5280``: every RFC 5280 section 4 requirement on certificates that a relying party can
+///   check (criticality, presence of key identifiers and keyUsage in CAs, value syntax), and
+///   section 6.
+/// - ``pathValidation``: RFC 5280 section 6 alone (the path validation algorithm, as NIST PKITS
+///   tests it): section 4's requirements on issuers are not checked, only what section 6 and
+///   section 4.2's processing rules make a validator reject.
+public enum CertificateProfile: String, Hashable, Sendable, CaseIterable {
+    /// ``webPKI`` for paths ending at a public Web PKI anchor, ``rfc5280`` otherwise (default).
+    case automatic = "auto"
+    /// RFC 5280 with the CA/Browser Forum Baseline Requirements for TLS certificates.
     case webPKI = "webpki"
-    /// A strict RFC 5280 reading: nameConstraints must be critical (a non-critical one fails), a CA
-    /// certificate may be the end entity, version 1 certificates may be end entities.
+    /// RFC 5280 sections 4 and 6, strictly: a non-critical nameConstraints fails, a CA certificate
+    /// may be the end entity, version 1 certificates may be end entities.
     case rfc5280 = "rfc5280"
+    /// RFC 5280 section 6 only (the path validation algorithm; NIST PKITS).
+    case pathValidation = "path-validation"
+
+    /// The profile a path is validated under: ``automatic`` resolved by the anchor's store, any
+    /// other profile itself.
+    ///
+    /// - Parameter anchorIsPublicWebPKI: whether the path ends at an anchor of a store made with
+    ///   `isPublicWebPKI: true` (false for partial paths, pins and the caller's anchors).
+    public func resolved(anchorIsPublicWebPKI: Bool) -> CertificateProfile {
+        guard self == .automatic else { return self }
+        return anchorIsPublicWebPKI ? .webPKI : .rfc5280
+    }
 }
 
 /// Which signature algorithms and public keys a policy accepts. The default: RSA keys of at least
@@ -142,6 +168,11 @@ public enum ValidationPurpose: Hashable, Sendable {
     /// A TLS client certificate: extKeyUsage must allow clientAuth; every expected name must be
     /// among the subjectAltNames.
     case clientAuthentication(expectedNames: [ExpectedName])
+    /// Another purpose named by extKeyUsage (emailProtection for S/MIME, codeSigning…): the leaf's
+    /// extKeyUsage, when present, must allow every one of `purposes` (or anyExtendedKeyUsage), and so
+    /// must every CA that carries extKeyUsage (RFC 5280 4.2.1.12, chained as for TLS); every expected
+    /// name must be among the subjectAltNames. No TLS key usage check.
+    case extendedKeyUsage(purposes: [OID], expectedNames: [ExpectedName])
     /// Plain RFC 5280 path validation, no purpose checks.
     case any
 }
@@ -166,24 +197,42 @@ public enum ExpectedName: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// How far a trust anchor's own certificate is checked (RFC 5280 6.1.1 (d); RFC 5937).
+///
+/// RFC 5280 leaves it to the implementation whether an anchor is only a name and a key. The default,
+/// ``rfc5937``, checks the anchor's validity and applies its constraints, as OpenSSL, Go and
+/// pyca/cryptography do: a private root carrying `nameConstraints: permitted DNS:customer7.test`
+/// means it. The anchor's conformance to the profile (its serial number, criticality flags, key
+/// identifiers) is checked only with ``profile``: real trust stores carry roots that break those
+/// rules (the Debian bundle has eight with serial number 0 and three with a non-critical
+/// basicConstraints), and a root is trusted by the store's choice, not by its encoding.
 public struct AnchorEnforcement: Hashable, Sendable {
     /// Check the anchor certificate's validity period at the validation time.
     public var validity: Bool
-    /// Apply the anchor certificate's constraints to the path (basicConstraints cA and pathLen,
-    /// keyUsage keyCertSign, nameConstraints, extKeyUsage chaining) and reject its unknown critical
-    /// extensions and profile violations (RFC 5937 section 2).
+    /// Apply the anchor certificate's constraints to the path as for a certificate 0 before
+    /// certificate 1 (RFC 5937 section 3.2, Chromium's reading): basicConstraints (cA, when present,
+    /// must be TRUE; pathLenConstraint), keyUsage keyCertSign (when present), nameConstraints,
+    /// extKeyUsage chaining, certificatePolicies, policyMappings, policyConstraints and
+    /// inhibitAnyPolicy (skip counts counted from the anchor), and unknown critical extensions
+    /// rejected (RFC 5937 section 2).
     public var constraints: Bool
+    /// Also check the anchor certificate against the profile's certificate rules (``ProfileRule``
+    /// rows for the anchor position) and require basicConstraints in it.
+    public var profile: Bool
 
     /// Creates the setting.
-    public init(validity: Bool, constraints: Bool) {
+    public init(validity: Bool, constraints: Bool, profile: Bool = false) {
         self.validity = validity
         self.constraints = constraints
+        self.profile = profile
     }
 
-    /// RFC 5280 6.1.1 (d): an anchor is a name and a public key; nothing else of it is checked (default).
+    /// RFC 5280 6.1.1 (d): an anchor is a name and a public key; nothing else of it is checked
+    /// (Chromium's `TRUSTED_ANCHOR`).
     public static let nameAndKey = AnchorEnforcement(validity: false, constraints: false)
-    /// RFC 5937: the anchor certificate's validity and constraints are enforced too.
-    public static let full = AnchorEnforcement(validity: true, constraints: true)
+    /// The anchor's validity and constraints (RFC 5937), not its profile conformance (default).
+    public static let rfc5937 = AnchorEnforcement(validity: true, constraints: true)
+    /// Validity, constraints and the anchor certificate's conformance to the profile.
+    public static let full = AnchorEnforcement(validity: true, constraints: true, profile: true)
 }
 
 /// Everything that decides whether a path is acceptable, besides the certificates and anchors: the
@@ -221,7 +270,9 @@ public struct ValidationPolicy: Sendable {
         get { storage.anchorEnforcement }
         _modify { yield &uniqueStorage().anchorEnforcement }
     }
-    /// Most intermediates allowed between the leaf and its anchor (`nil`: only the budget's limit).
+    /// Most intermediates allowed between the leaf and its anchor, counting only those that are not
+    /// self-issued, as RFC 5280 4.2.1.9 counts them for pathLenConstraint (a key-rollover certificate
+    /// is no extra depth); `nil`: only the budget's limit, which counts every certificate.
     public var maximumIntermediates: Int? {
         get { storage.maximumIntermediates }
         _modify { yield &uniqueStorage().maximumIntermediates }
@@ -236,6 +287,17 @@ public struct ValidationPolicy: Sendable {
     public var checkTLSKeyUsage: Bool {
         get { storage.checkTLSKeyUsage }
         _modify { yield &uniqueStorage().checkTLSKeyUsage }
+    }
+    /// The strict extended key usage reading (Chromium's `SERVER_AUTH_STRICT`/`CLIENT_AUTH_STRICT`
+    /// and CA/B BR 7.1.2.7.10, 7.1.2.1.2; x509-limbo's `pedantic-webpki-eku`): the end entity must
+    /// carry a non-critical extKeyUsage naming the purpose (anyExtendedKeyUsage does not count) and
+    /// no purpose forbidden beside it (codeSigning, emailProtection, timeStamping, OCSPSigning,
+    /// precertificate signing, anyExtendedKeyUsage); the CA directly above it, when it carries
+    /// extKeyUsage, must name the purpose (for clientAuth it must carry it); a root must not carry
+    /// extKeyUsage; a CA certificate is not accepted as the end entity. Off by default.
+    public var strictExtendedKeyUsage: Bool {
+        get { storage.strictExtendedKeyUsage }
+        _modify { yield &uniqueStorage().strictExtendedKeyUsage }
     }
     /// Consult the subject commonName as a DNS name when the certificate has no subjectAltName
     /// (legacy, off by default as in Go, rustls-webpki, Chromium and pyca).
@@ -311,6 +373,7 @@ public struct ValidationPolicy: Sendable {
         @exclusivity(unchecked) var requiredKeyPins: Set<SHA256Digest> = []
         @exclusivity(unchecked) var crls: CRLStore = .empty
         @exclusivity(unchecked) var undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs
+        @exclusivity(unchecked) var strictExtendedKeyUsage = false
         @exclusivity(unchecked) var additionalCheck: (@Sendable ([Certificate]) -> String?)?
 
         init(purpose: ValidationPurpose, profile: CertificateProfile, algorithms: AlgorithmProfile, policyInputs: PolicyValidationInputs, initialNameConstraints: NameConstraints?, anchorEnforcement: AnchorEnforcement, maximumIntermediates: Int?, requiredLeafKeyUsage: KeyUsage, checkTLSKeyUsage: Bool, allowCommonNameFallback: Bool, publicSuffixList: PublicSuffixList?, budget: Budget, collectAllAttempts: Bool, additionalCheck: (@Sendable ([Certificate]) -> String?)?) {
@@ -335,6 +398,7 @@ public struct ValidationPolicy: Sendable {
             copy.requiredKeyPins = requiredKeyPins
             copy.crls = crls
             copy.undeterminedRevocationStatus = undeterminedRevocationStatus
+            copy.strictExtendedKeyUsage = strictExtendedKeyUsage
             return copy
         }
     }
@@ -349,9 +413,9 @@ public struct ValidationPolicy: Sendable {
     }
 
     /// Creates a policy; every argument has a default.
-    public init(purpose: ValidationPurpose = .any, profile: CertificateProfile = .webPKI,
+    public init(purpose: ValidationPurpose = .any, profile: CertificateProfile = .automatic,
                 algorithms: AlgorithmProfile = .default, policyInputs: PolicyValidationInputs = PolicyValidationInputs(),
-                initialNameConstraints: NameConstraints? = nil, anchorEnforcement: AnchorEnforcement = .nameAndKey,
+                initialNameConstraints: NameConstraints? = nil, anchorEnforcement: AnchorEnforcement = .rfc5937,
                 maximumIntermediates: Int? = nil, requiredLeafKeyUsage: KeyUsage = [], checkTLSKeyUsage: Bool = true,
                 allowCommonNameFallback: Bool = false, publicSuffixList: PublicSuffixList? = nil, budget: Budget = .default,
                 collectAllAttempts: Bool = false, additionalCheck: (@Sendable ([Certificate]) -> String?)? = nil) {
@@ -370,8 +434,17 @@ public struct ValidationPolicy: Sendable {
         ValidationPolicy(purpose: .clientAuthentication(expectedNames: expectedNames))
     }
 
-    /// Strict RFC 5280 path validation with the permissive algorithm profile (for old PKIs and PKITS).
+    /// Strict RFC 5280 path validation (sections 4 and 6) with the permissive algorithm profile (for
+    /// old PKIs).
     public static func rfc5280(_ inputs: PolicyValidationInputs = PolicyValidationInputs()) -> ValidationPolicy {
         ValidationPolicy(purpose: .any, profile: .rfc5280, algorithms: .permissive, policyInputs: inputs)
+    }
+
+    /// RFC 5280 section 6 path validation alone (``CertificateProfile/pathValidation``), with the
+    /// permissive algorithm profile and the trust anchor as a name and a key (6.1.1 (d)): what NIST
+    /// PKITS tests.
+    public static func pathValidation(_ inputs: PolicyValidationInputs = PolicyValidationInputs()) -> ValidationPolicy {
+        ValidationPolicy(purpose: .any, profile: .pathValidation, algorithms: .permissive, policyInputs: inputs,
+                         anchorEnforcement: .nameAndKey)
     }
 }

@@ -59,7 +59,7 @@ public struct SystemTrustStore: Sendable {
             let certificates = SystemTrustStore.certificates(in: bytes, skipped: &skipped)
             for certificate in certificates where seen.insert(certificate.der).inserted { anchors.append(certificate) }
         }
-        store = TrustStore(anchors: anchors)
+        store = TrustStore(anchors: anchors, isPublicWebPKI: true)
         self.sources = sources
         self.skipped = skipped
         self.tried = files

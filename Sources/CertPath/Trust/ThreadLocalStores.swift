@@ -135,7 +135,7 @@ final class ThreadLocalStores {
             guard let certificate = try? Certificate(derEncoded: bytes) else { return nil }
             entries.append(TrustEntry(certificate, kind: entry.kind))
         }
-        return TrustStore(entries, copyPerThread: false)
+        return TrustStore(entries, copyPerThread: false, isPublicWebPKI: store.isPublicWebPKI)
     }
 }
 

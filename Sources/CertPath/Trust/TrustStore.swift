@@ -61,6 +61,8 @@ public struct TrustStore: Sendable {
         let anchorKeys: AnchorKeys
         /// Identifies the store for ``ThreadLocalStores`` (unique in the process).
         let serial: UInt64
+        /// Whether the anchors are those of the public Web PKI (``TrustStore/isPublicWebPKI``).
+        let isPublicWebPKI: Bool
         /// Whether evaluations use a per-thread copy (``ThreadLocalStores``): small, non-empty, and
         /// not itself such a copy.
         let isCopiedPerThread: Bool
@@ -71,8 +73,9 @@ public struct TrustStore: Sendable {
         init(entries: [TrustEntry], anchorsBySubject: [NormalizedName: [Int]], anchorsBySubjectDER: [DERBytesKey: [Int]], anchorsByKeyHash: [Int: [Int]],
              anchorIndicesInOrder: [Int], overriddenAnchorsBySubject: [NormalizedName: [Int]],
              distrustedCertificates: Set<DERBytesKey>, distrustedKeys: Set<DERBytesKey>, leafTrust: [DERBytesKey: TrustKind],
-             anchorKeys: AnchorKeys, copyPerThread: Bool) {
+             anchorKeys: AnchorKeys, copyPerThread: Bool, isPublicWebPKI: Bool) {
             self.entries = entries
+            self.isPublicWebPKI = isPublicWebPKI
             serial = trustStoreSerials.wrappingAdd(1, ordering: .relaxed).newValue
             isCopiedPerThread = copyPerThread && !entries.isEmpty && entries.count <= ThreadLocalStores.largestCopied
             self.anchorsBySubject = anchorsBySubject
@@ -124,13 +127,21 @@ public struct TrustStore: Sendable {
     /// public key, RFC 5280 6.1.1 (d)), so no evaluation loads them again.
     var anchorKeys: AnchorKeys { storage.anchorKeys }
 
+    /// Whether the anchors are those of the public Web PKI (the system's trust store), so that paths
+    /// ending at them are validated under ``CertificateProfile/webPKI`` when the policy's profile is
+    /// ``CertificateProfile/automatic``; `false` for the caller's own anchors (``CertificateProfile/rfc5280``).
+    public var isPublicWebPKI: Bool { storage.isPublicWebPKI }
+
     /// Creates a store from entries.
-    public init(_ entries: [TrustEntry]) {
-        self.init(entries, copyPerThread: true)
+    ///
+    /// - Parameter isPublicWebPKI: whether these are public Web PKI anchors (``isPublicWebPKI``);
+    ///   `false` (the default) for a private PKI's roots.
+    public init(_ entries: [TrustEntry], isPublicWebPKI: Bool = false) {
+        self.init(entries, copyPerThread: true, isPublicWebPKI: isPublicWebPKI)
     }
 
     /// Creates a store from entries; `copyPerThread: false` for a store that is itself a thread's copy.
-    init(_ entries: [TrustEntry], copyPerThread: Bool) {
+    init(_ entries: [TrustEntry], copyPerThread: Bool, isPublicWebPKI: Bool) {
         var bySubject: [NormalizedName: [Int]] = [:]
         var overridden: [NormalizedName: [Int]] = [:]
         var distrusted = Set<DERBytesKey>(), distrustedKeys = Set<DERBytesKey>()
@@ -177,12 +188,12 @@ public struct TrustStore: Sendable {
         storage = Storage(entries: entries, anchorsBySubject: bySubject, anchorsBySubjectDER: bySubjectDER, anchorsByKeyHash: byKeyHash,
                           anchorIndicesInOrder: bySubject.values.flatMap { $0 }.sorted(), overriddenAnchorsBySubject: overridden,
                           distrustedCertificates: distrusted, distrustedKeys: distrustedKeys, leafTrust: leaf,
-                          anchorKeys: AnchorKeys(keys), copyPerThread: copyPerThread)
+                          anchorKeys: AnchorKeys(keys), copyPerThread: copyPerThread, isPublicWebPKI: isPublicWebPKI)
     }
 
-    /// A store whose every certificate is an anchor.
-    public init(anchors: [Certificate]) {
-        self.init(anchors.map { TrustEntry($0, kind: .anchor) })
+    /// A store whose every certificate is an anchor (``isPublicWebPKI`` as for ``init(_:isPublicWebPKI:)``).
+    public init(anchors: [Certificate], isPublicWebPKI: Bool = false) {
+        self.init(anchors.map { TrustEntry($0, kind: .anchor) }, isPublicWebPKI: isPublicWebPKI)
     }
 
     /// An empty store.
@@ -229,8 +240,11 @@ public struct TrustStore: Sendable {
         anchorIndices(named: certificate.subject).contains { entries[$0].certificate.der == certificate.der }
     }
 
-    /// A store with the entries of both; `other`'s entries come after this one's.
-    public func merging(_ other: TrustStore) -> TrustStore { TrustStore(entries + other.entries) }
+    /// A store with the entries of both; `other`'s entries come after this one's. The result is a
+    /// public Web PKI store only if both are.
+    public func merging(_ other: TrustStore) -> TrustStore {
+        TrustStore(entries + other.entries, isPublicWebPKI: isPublicWebPKI && other.isPublicWebPKI)
+    }
 }
 
 /// The loaded public keys of a store's anchors, by certificate object.

@@ -36,10 +36,14 @@ struct PathValidator {
 
     /// Validates `path` (end entity first) under `anchor`. With `anchor == nil` the path is partial (the
     /// search found no issuer for its top certificate): everything that does not need the missing
-    /// issuer is still checked, and `terminal` says why the path ends there.
-    func validate(path: [Certificate], anchor: Certificate?, terminal: ValidationFailure? = nil) -> PathAttempt {
+    /// issuer is still checked, and `terminal` says why the path ends there. `anchorIsPublicWebPKI`
+    /// says whether the anchor comes from a public Web PKI store, which resolves the
+    /// ``CertificateProfile/automatic`` profile.
+    func validate(path: [Certificate], anchor: Certificate?, anchorIsPublicWebPKI: Bool = false,
+                  terminal: ValidationFailure? = nil) -> PathAttempt {
         let policy = context.policy
         let time = context.validationTime
+        let profile = policy.profile.resolved(anchorIsPublicWebPKI: anchor != nil && anchorIsPublicWebPKI)
         var failures: [ValidationFailure] = []
         if let terminal { failures.append(terminal) }
 
@@ -66,13 +70,33 @@ struct PathValidator {
             if let refusal = policy.algorithms.refusal(ofKeyOf: anchor) {
                 failures.append(.weakKey(anchor, key: refusal))
             }
-            if policy.anchorEnforcement.validity { checkValidity(anchor, time, &failures) }
-            if policy.anchorEnforcement.constraints {
-                for rule in ProfileChecks.violations(anchor, at: .anchor, profile: policy.profile) {
+            let enforcement = policy.anchorEnforcement
+            if enforcement.validity { checkValidity(anchor, time, &failures) }
+            if enforcement.profile {
+                for rule in CertificateRules.violations(anchor, at: .anchor, profile: profile) {
                     failures.append(.profileViolation(anchor, rule))
                 }
+            }
+            // An anchor that is the end entity itself (a trusted self-signed server certificate,
+            // path [leaf] under itself) issues nothing: its constraints as a CA do not apply, and the
+            // purpose checks judge it as the end entity.
+            let anchorIsEndEntity = n == 1 && anchor == path[0]
+            if enforcement.constraints && !anchorIsEndEntity {
+                // RFC 5937 section 3.2, with Chromium's reading: the anchor's constraints are processed
+                // as for a certificate 0 above certificate 1.
                 checkCriticalExtensions(anchor, &failures)
-                if anchor.version == .v3 && !anchor.isCertificateAuthority { failures.append(.notACertificateAuthority(anchor)) }
+                if !enforcement.profile {
+                    // What the anchor's extensions must be for the constraints to be understood at all
+                    // (under `profile` the table reports these with the rest).
+                    for rule in [ProfileRule.malformedNameConstraints, .uninterpretedPolicyQualifier] where anchor.profileFindings & rule.bit != 0 {
+                        failures.append(.profileViolation(anchor, rule))
+                    }
+                }
+                // basicConstraints: cA, when present, must be TRUE (RFC 5937 leaves an anchor without
+                // basicConstraints to be a CA; Chromium, Go and OpenSSL refuse `cA FALSE`).
+                if let basicConstraints = anchor.basicConstraints, !basicConstraints.isCertificateAuthority {
+                    failures.append(.notACertificateAuthority(anchor))
+                }
                 if let usage = anchor.keyUsage, !usage.contains(.keyCertSign) {
                     failures.append(.keyUsageForbids(anchor, required: .keyCertSign, present: usage))
                 }
@@ -81,6 +105,15 @@ struct PathValidator {
                     pathLengthSource = anchor
                 }
                 if let nameConstraints = anchor.nameConstraints { constraints.append(nameConstraints) }
+                if processesPolicies {
+                    do throws(PolicyFailure) {
+                        try policyProcessor.processTrustAnchor(Self.policyFacts(anchor, isSelfIssued: anchor.isSelfIssued))
+                    } catch {
+                        if case .graphTooLarge = error { context.exhaust(.policyGraph) }
+                        failures.append(.policyRequired(error))
+                        processesPolicies = false
+                    }
+                }
             }
         }
 
@@ -150,8 +183,9 @@ struct PathValidator {
                 }
             }
 
-            // Profile requirements, the key profile, and critical extensions (6.1.4 (o), 6.1.5 (f)).
-            for rule in ProfileChecks.violations(certificate, at: isLast ? .endEntity : .intermediate, profile: policy.profile) {
+            // Profile requirements (the rules table), the key profile, and critical extensions
+            // (6.1.4 (o), 6.1.5 (f)).
+            for rule in CertificateRules.violations(certificate, at: isLast ? .endEntity : .intermediate, profile: profile) {
                 failures.append(.profileViolation(certificate, rule))
             }
             if let refusal = policy.algorithms.refusal(ofKeyOf: certificate) {
@@ -194,7 +228,7 @@ struct PathValidator {
         }
 
         // The purpose: extended key usage, names, TLS key usage.
-        failures.append(contentsOf: PurposeChecks.failures(path: path, anchor: anchor, policy: policy))
+        failures.append(contentsOf: PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: profile))
         if let anchor, !policy.requiredKeyPins.isEmpty, let mismatch = TrustEvaluation.pinFailure(policy, path + [anchor]) {
             failures.append(mismatch)
         }

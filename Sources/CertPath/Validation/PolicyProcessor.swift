@@ -171,6 +171,44 @@ public struct PolicyProcessor: Sendable {
         validPolicyGraph = graph.isNull ? nil : graph
     }
 
+    // MARK: RFC 5937 3.2: the trust anchor's policy extensions
+
+    /// The trust anchor's certificatePolicies, policyMappings, policyConstraints and
+    /// inhibitAnyPolicy, processed as for a certificate 0 above certificate 1 when anchor constraints
+    /// are enforced (RFC 5937 section 3.2, in Chromium's reading, which keeps the counts of
+    /// policyConstraints and inhibitAnyPolicy rather than folding them into the boolean initial
+    /// inputs): with certificatePolicies, a level of the graph holding the anchor's policies (anyPolicy
+    /// honoured when `inhibit_anyPolicy > 0` or the anchor is self-issued), then 6.1.3 (f); without
+    /// it, nothing (an anchor does not make the graph NULL); then 6.1.4 (a), (b) for its mappings and
+    /// (i), (j) for its constraints, but not (h): the anchor is not one of the n certificates, so
+    /// SkipCerts values count from certificate 1 (`requireExplicitPolicy 0` in the root requires a
+    /// policy from certificate 1 on, `inhibitAnyPolicy 0` ignores anyPolicy from certificate 1 on).
+    ///
+    /// Call it once, before certificate 1.
+    ///
+    /// - Throws: ``PolicyFailure/explicitPolicyRequired(certificateIndex:)`` (index 0),
+    ///   ``PolicyFailure/anyPolicyInMapping(certificateIndex:)`` (index 0),
+    ///   ``PolicyFailure/graphTooLarge(certificateIndex:exceeded:)``.
+    public mutating func processTrustAnchor(_ facts: CertificatePolicyFacts) throws(PolicyFailure) {
+        precondition(stage == .expectingCertificate && certificateIndex == 0, "processTrustAnchor called after certificate 1")
+        stage = .failed
+        if let policies = facts.policies {
+            if let simple = simpleGraph, !simple.isNull, !addSimpleLevel(policies) {
+                try promote()
+            }
+            if simpleGraph == nil, var graph = takeGraph() {
+                let anyPolicyApplies = policies.contains(CertificatePolicySet.anyPolicyIdentifier)
+                    && (inhibitAnyPolicy > 0 || facts.isSelfIssued)
+                defer { putGraph(graph) }
+                try graph.addLevel(policies: policies, anyPolicyApplies: anyPolicyApplies)
+            }
+            guard explicitPolicy > 0 || !isValidPolicyGraphNull else { throw .explicitPolicyRequired(certificateIndex: 0) }
+        }
+        try applyPolicyMappings(facts, certificateIndex: 0)
+        applyPolicyConstraints(facts)
+        stage = .expectingCertificate
+    }
+
     // MARK: RFC 5280 6.1.3 (d)(e)(f)
 
     /// Basic certificate processing of certificate `i`, policy part: RFC 5280 6.1.3 (d), (e) and (f)
@@ -235,29 +273,40 @@ public struct PolicyProcessor: Sendable {
     public mutating func prepareForNextCertificate(_ facts: CertificatePolicyFacts) throws(PolicyFailure) {
         precondition(stage == .expectingPreparation, "prepareForNextCertificate called out of order")
         stage = .failed
-        let i = certificateIndex
-        let anyPolicy = CertificatePolicySet.anyPolicyIdentifier
-
-        if let mappings = facts.policyMappings {
-            // (a)
-            for mapping in mappings
-            where mapping.issuerDomainPolicy == anyPolicy || mapping.subjectDomainPolicy == anyPolicy {
-                throw .anyPolicyInMapping(certificateIndex: i)
-            }
-            // (b)
-            if !mappings.isEmpty, let simple = simpleGraph, !simple.isNull { try promote() }
-            if !mappings.isEmpty, simpleGraph == nil, var graph = takeGraph() {
-                defer { putGraph(graph) }
-                try graph.applyPolicyMappings(Self.grouped(mappings), policyMappingAllowed: policyMapping > 0)
-            }
-        }
-
+        // (a), (b)
+        try applyPolicyMappings(facts, certificateIndex: certificateIndex)
         // (h)
         if !facts.isSelfIssued {
             if explicitPolicy != 0 { explicitPolicy -= 1 }
             if policyMapping != 0 { policyMapping -= 1 }
             if inhibitAnyPolicy != 0 { inhibitAnyPolicy -= 1 }
         }
+        // (i), (j)
+        applyPolicyConstraints(facts)
+        stage = .expectingCertificate
+    }
+
+    /// RFC 5280 6.1.4 (a), (b) as updated by RFC 9618 section 4.4, for the certificate at `i`
+    /// (0 for the trust anchor).
+    private mutating func applyPolicyMappings(_ facts: CertificatePolicyFacts, certificateIndex i: Int) throws(PolicyFailure) {
+        guard let mappings = facts.policyMappings else { return }
+        let anyPolicy = CertificatePolicySet.anyPolicyIdentifier
+        // (a)
+        for mapping in mappings
+        where mapping.issuerDomainPolicy == anyPolicy || mapping.subjectDomainPolicy == anyPolicy {
+            throw .anyPolicyInMapping(certificateIndex: i)
+        }
+        // (b)
+        if !mappings.isEmpty, let simple = simpleGraph, !simple.isNull { try promote() }
+        if !mappings.isEmpty, simpleGraph == nil, var graph = takeGraph() {
+            defer { putGraph(graph) }
+            try graph.applyPolicyMappings(Self.grouped(mappings), policyMappingAllowed: policyMapping > 0)
+        }
+    }
+
+    /// RFC 5280 6.1.4 (i), (j): the three counters lowered to the certificate's requireExplicitPolicy,
+    /// inhibitPolicyMapping and inhibitAnyPolicy values.
+    private mutating func applyPolicyConstraints(_ facts: CertificatePolicyFacts) {
         // (i)
         if let requireExplicitPolicy = facts.requireExplicitPolicy {
             explicitPolicy = min(explicitPolicy, Int(clamping: requireExplicitPolicy))
@@ -269,7 +318,6 @@ public struct PolicyProcessor: Sendable {
         if let inhibitAnyPolicySkipCerts = facts.inhibitAnyPolicy {
             inhibitAnyPolicy = min(inhibitAnyPolicy, Int(clamping: inhibitAnyPolicySkipCerts))
         }
-        stage = .expectingCertificate
     }
 
     // MARK: RFC 5280 6.1.5 (a)(b)(g)

@@ -5,6 +5,9 @@
 enum CRLRejection: Error, Sendable, CustomStringConvertible {
     /// RFC 5280 forbids using the CRL at all.
     case defect(CertificateRevocationList, CRLDefect)
+    /// The CRL does not conform (``CRLDefect/forbidsUse`` false) and does not list the certificate:
+    /// it could show a revocation, but cannot show good standing.
+    case nonconforming(CertificateRevocationList, CRLDefect)
     /// The CRL's scope does not include the certificate.
     case outOfScope(CertificateRevocationList, CRLScopeMismatch)
     /// A delta CRL with no complete CRL in scope to extend (RFC 5280 5.2.4).
@@ -42,6 +45,7 @@ enum CRLRejection: Error, Sendable, CustomStringConvertible {
         case .signature: return 85
         case .issuerCannotSignCRLs: return 80
         case .defect: return 75
+        case .nonconforming: return 74
         case .stale: return 70
         case .notYetIssued: return 65
         case .disallowedAlgorithm: return 60
@@ -56,6 +60,8 @@ enum CRLRejection: Error, Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .defect(let crl, let defect): return "\(Self.name(crl)) is unusable: \(defect)"
+        case .nonconforming(let crl, let defect):
+            return "\(Self.name(crl)) does not conform (\(defect)): it would show a revocation, but cannot show that a certificate it does not list is good"
         case .outOfScope(let crl, let mismatch): return "\(Self.name(crl)) does not cover it: \(mismatch)"
         case .deltaWithoutCompleteCRL(let crl):
             return "\(Self.name(crl)) is a delta CRL and no complete CRL it could extend was supplied (RFC 5280 5.2.4)"
@@ -236,10 +242,12 @@ final class RevocationChecker {
                     deltasSeen.append(crl)
                     continue
                 }
-                if let defect = crl.defects.first {
+                if let defect = crl.defects.first(where: \.forbidsUse) {
                     rejections.append(.defect(crl, defect))
                     continue
                 }
+                // A nonconforming CRL (no or a critical cRLNumber, RFC 5280 5.2.3) can still say revoked.
+                let nonconformity = crl.defects.first
                 if let mismatch = CRLScope.mismatch(crl, covering: certificate, through: point) {
                     rejections.append(.outOfScope(crl, mismatch))
                     continue
@@ -279,6 +287,10 @@ final class RevocationChecker {
                 }
                 if stale && delta == nil {
                     rejections.append(.stale(crl))
+                    continue
+                }
+                if let nonconformity {
+                    if !state.applyRevocationEvidence(crl, for: certificate) { rejections.append(.nonconforming(crl, nonconformity)) }
                     continue
                 }
                 // (i)-(l)
@@ -446,7 +458,8 @@ final class RevocationChecker {
         inProgress[ObjectIdentifier(crl)] = Signer(certificate: signer, dsaParameters: nil)
         var policy = context.policy
         policy.purpose = .any
-        policy.profile = .rfc5280
+        // Not a TLS certificate: RFC 5280, or section 6 alone when that is what the evaluation asks.
+        policy.profile = context.policy.profile == .pathValidation ? .pathValidation : .rfc5280
         policy.policyInputs = PolicyValidationInputs()
         policy.initialNameConstraints = nil
         policy.requiredLeafKeyUsage = []

@@ -40,6 +40,15 @@ struct RevocationState: Sendable {
         reasonsMask.formUnion(interimReasons)
     }
 
+    /// A CRL that is evidence of revocation only (a nonconforming one, ``CRLDefect/forbidsUse`` false):
+    /// when it lists `certificate` (not with removeFromCRL), the status is revoked; otherwise nothing
+    /// changes, and no reason is covered. Returns whether it listed the certificate.
+    mutating func applyRevocationEvidence(_ crl: CertificateRevocationList, for certificate: Certificate) -> Bool {
+        guard let entry = Self.entry(listing: certificate, in: crl), entry.effectiveReason != .removeFromCRL else { return false }
+        status = .revoked(entry, crl)
+        return true
+    }
+
     /// The entry of `crl` that lists `certificate`: same serial number, and for the certificate's own
     /// issuer — the entry's certificateIssuer in force (RFC 5280 5.3.3), or the CRL issuer when none is.
     static func entry(listing certificate: Certificate, in crl: CertificateRevocationList) -> RevokedCertificate? {

@@ -217,6 +217,19 @@ public enum CRLDefect: Hashable, Sendable, CustomStringConvertible {
     /// indirectCRL (RFC 5280 5.3.3: it is used only in indirect CRLs).
     case certificateIssuerInDirectCRL
 
+    /// Whether RFC 5280 forbids using the CRL at all (an unrecognized critical extension, 5.2 and
+    /// 5.3; a certificateIssuer outside an indirect CRL, whose entries then have no defined issuer,
+    /// 5.3.3). The other defects are departures from the CRL profile that leave its meaning intact
+    /// (a missing or critical cRLNumber, 5.2.3: the number serves delta CRLs and ordering, not the
+    /// revocation entries): such a CRL is still evidence that a certificate it lists is revoked, but
+    /// not that one it does not list is good.
+    public var forbidsUse: Bool {
+        switch self {
+        case .unrecognizedCriticalExtension, .unrecognizedCriticalEntryExtension, .certificateIssuerInDirectCRL: return true
+        case .missingCRLNumber, .criticalCRLNumber: return false
+        }
+    }
+
     /// The defect in words, with its RFC clause.
     public var description: String {
         switch self {

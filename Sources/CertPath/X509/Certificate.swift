@@ -40,9 +40,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// more than the rest of a cached evaluation's name work; a search asks for an intermediate's
     /// answer at least twice. Relaxed ordering suffices: any thread computes the same answer.)
     private let selfIssuedMemo = Atomic<UInt8>(0)
-    /// Answers about this certificate that the layers above compute once (``memoized(_:_:)``):
-    /// two bits per ``MemoizedFact``, 0 not yet, 1 no, 2 yes.
-    private let factMemo = Atomic<UInt8>(0)
+    /// A 63-bit answer the layers above compute once (``memoizedWord(_:)``), with bit 63 set once known.
+    private let wordMemo = Atomic<UInt64>(0)
 
     /// Offsets of the TBSCertificate's complete encoding in ``der`` (what the signature covers).
     public var tbsCertificateRange: Range<Int> { fields.tbs }
@@ -187,10 +186,11 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Parses a DER certificate.
     ///
     /// - Parameter der: exactly one Certificate; shared, not copied.
-    /// - Throws: ``DERError`` naming the byte offset and the rule broken: DER violations, the RFC 5280
-    ///   section 4 syntax of any field or known extension, `.invalidValue` for differing inner and
-    ///   outer signature algorithms (4.1.1.2), a version other than v1–v3, unique identifiers in a v1
-    ///   certificate or extensions outside v3; `.duplicate` for an extension present twice (4.2).
+    /// - Throws: ``DERError`` naming the byte offset and the rule broken: DER violations (but the
+    ///   tolerated ``EncodingLeniency`` list), the ASN.1 structure of RFC 5280 section 4 for any field
+    ///   or known extension, a version other than v1–v3. Prose rules (differing inner and outer
+    ///   signature algorithms, an extension present twice, keyUsage without bits…) do not throw:
+    ///   they are recorded in ``findings`` for validation to apply.
     public init(derEncoded der: [UInt8]) throws(DERError) {
         self.der = der
         var reader = DERReader(der)
@@ -224,6 +224,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         var knownCritical: UInt16 = 0
         /// Whether an extension CertPath does not know is marked critical.
         var hasUnknownCritical = false
+        /// Prose rules broken and DER leniencies used (``CertificateFinding``, ``EncodingLeniency``).
+        var findings = ParseFindings()
     }
 
     /// The parser: every rule, with the error naming the first one broken.
@@ -256,20 +258,20 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// holds of it.
     private static func readKnownExtension(_ known: KnownExtension, _ r: inout DERReader, into parsed: inout Parsed) throws(DERError) {
         switch known {
-        case .basicConstraints: parsed.basicConstraints = try BasicConstraints.read(&r)
-        case .keyUsage: parsed.keyUsage = try KeyUsage.read(&r)
+        case .basicConstraints: parsed.basicConstraints = try BasicConstraints.read(&r, &parsed.findings)
+        case .keyUsage: parsed.keyUsage = try KeyUsage.read(&r, &parsed.findings)
         case .extKeyUsage: try ExtendedKeyUsage.validate(&r)
         case .subjectAltName: try AlternativeNames.validate(&r, "SubjectAltName")
         case .issuerAltName: try AlternativeNames.validate(&r, "IssuerAltName")
         case .nameConstraints: _ = try NameConstraints.read(&r)
         case .authorityKeyIdentifier:
-            let parts = try AuthorityKeyIdentifier.readParts(&r, build: false)
+            let parts = try AuthorityKeyIdentifier.readParts(&r, build: false, &parsed.findings)
             parsed.layout.authorityKeyIdentifier = parts.keyIdentifier
             parsed.layout.authorityKeyIdentifierHasIssuer = parts.issuer != nil
         case .subjectKeyIdentifier: parsed.layout.subjectKeyIdentifier = try SubjectKeyIdentifier.readRange(&r)
-        case .certificatePolicies: try CertificatePolicies.validate(&r)
+        case .certificatePolicies: try CertificatePolicies.validate(&r, &parsed.findings)
         case .policyMappings: _ = try PolicyMappings.read(&r)
-        case .policyConstraints: parsed.policyConstraints = try PolicyConstraints.read(&r)
+        case .policyConstraints: parsed.policyConstraints = try PolicyConstraints.read(&r, &parsed.findings)
         case .inhibitAnyPolicy: parsed.inhibitAnyPolicy = try InhibitAnyPolicy.read(&r)
         case .cRLDistributionPoints: try CRLDistributionPoints.validate(&r)
         case .authorityInfoAccess: try AuthorityInformationAccess.validate(&r)
@@ -301,9 +303,12 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             _ = try tbs.readElement("TBSCertificate signature")
             parsed.signatureAlgorithm = outerSignatureAlgorithm
         } else {
+            // A different algorithm identifier: read (its own DER errors first) and recorded; the
+            // outer signatureAlgorithm is the one the signature is checked with, and validation
+            // refuses the certificate (RFC 5280 4.1.1.2, ``CertificateFinding/signatureAlgorithmMismatch``).
             _ = try SignatureAlgorithm.read(&tbs, "TBSCertificate signature")
-            throw DERError(.invalidValue, at: outerStart,
-                           expected: "signatureAlgorithm identical to tbsCertificate.signature (RFC 5280 4.1.1.2)")
+            parsed.signatureAlgorithm = outerSignatureAlgorithm
+            parsed.findings.insert(.signatureAlgorithmMismatch)
         }
         parsed.layout.signatureAlgorithm = innerStart..<tbs.position
         parsed.layout.issuer = try Name.readRange(&tbs, "issuer")
@@ -323,18 +328,16 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             throw DERError(.invalidBitString, at: tbs.position, expected: "issuerUniqueID as a primitive BIT STRING (X.690 10.2)")
         }
         if let element = try tbs.readOptional(.contextSpecific(1), "issuerUniqueID") {
-            parsed.layout.issuerUniqueID = try uniqueID(element, "issuerUniqueID", version, tbs)
+            parsed.layout.issuerUniqueID = try uniqueID(element, "issuerUniqueID", version, tbs, &parsed.findings)
         }
         if tbs.peekTag() == .contextSpecific(2, constructed: true) {
             throw DERError(.invalidBitString, at: tbs.position, expected: "subjectUniqueID as a primitive BIT STRING (X.690 10.2)")
         }
         if let element = try tbs.readOptional(.contextSpecific(2), "subjectUniqueID") {
-            parsed.layout.subjectUniqueID = try uniqueID(element, "subjectUniqueID", version, tbs)
+            parsed.layout.subjectUniqueID = try uniqueID(element, "subjectUniqueID", version, tbs, &parsed.findings)
         }
         if let element = try tbs.readOptional(.contextSpecific(3, constructed: true), "extensions") {
-            guard _fastPath(version == .v3) else {
-                throw DERError(.invalidValue, at: element.offset, expected: "extensions only in a v3 certificate (RFC 5280 4.1.2.9)")
-            }
+            if _slowPath(version != .v3) { parsed.findings.insert(.extensionsBeforeVersion3) }
             let explicit = try tbs.descend(into: element, "extensions")
             let list = try tbs.read(.sequence, "Extensions")
             try tbs.finish("extensions")
@@ -350,21 +353,21 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         try tbs.finish("TBSCertificate")
     }
 
-    /// The bits of issuerUniqueID or subjectUniqueID (RFC 5280 4.1.2.8: v2 and v3 only).
-    private static func uniqueID(_ element: DERElement, _ name: String, _ version: Version, _ tbs: DERReader) throws(DERError) -> Range<Int> {
-        guard _fastPath(version != .v1) else {
-            throw DERError(.invalidValue, at: element.offset, expected: "no \(name) in a v1 certificate (RFC 5280 4.1.2.8)")
-        }
+    /// The bits of issuerUniqueID or subjectUniqueID (RFC 5280 4.1.2.8: v2 and v3 only; one in a
+    /// v1 certificate is recorded, ``CertificateFinding/uniqueIdentifierInVersion1``).
+    private static func uniqueID(_ element: DERElement, _ name: String, _ version: Version, _ tbs: DERReader,
+                                 _ findings: inout ParseFindings) throws(DERError) -> Range<Int> {
+        if _slowPath(version == .v1) { findings.insert(.uniqueIdentifierInVersion1) }
         return try tbs.bitString(element, name).bytes
     }
 
-    /// Reads every Extension of the Extensions SEQUENCE the reader spans, rejecting one present
-    /// twice (RFC 5280 4.2), validating each known one's value as it comes, and keeps where each
-    /// known one's value is and which are critical.
+    /// Reads every Extension of the Extensions SEQUENCE the reader spans, validating each known
+    /// one's value as it comes, and keeps where each known one's value is and which are critical. An
+    /// extension present twice (RFC 5280 4.2) is recorded (``CertificateFinding/duplicateExtension``):
+    /// its repeats are validated like the first, and the first is the one kept.
     private static func readExtensions(_ reader: inout DERReader, into parsed: inout Parsed) throws(DERError) {
         var unknown = SeenByteStrings()  // a known one repeated is found by its bit
         while !reader.isAtEnd {
-            let offset = reader.position
             // Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }
             let scope = try reader.descend(.sequence, "Extension")
             let oid = try reader.readObjectIdentifier("extnID").value
@@ -373,26 +376,29 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             try reader.ascend(scope, "Extension")
             if let known = reader.withUnsafeBytes(of: oid, { KnownExtension.identify(encoded: $0) }) {
                 let repeated = parsed.knownPresent & known.bit != 0
-                parsed.knownPresent |= known.bit
-                if isCritical { parsed.knownCritical |= known.bit }
-                parsed.knownValues[known.index] = value
-                if _slowPath(repeated) { throw duplicate(at: offset, oid, reader) }
                 // Its syntax (RFC 5280 4.2.1, 4.2.2), the extnValue read as a document of its own:
                 // errors are reported in encoded order.
                 let contents = reader.descend(to: value, depth: 0)
-                try readKnownExtension(known, &reader, into: &parsed)
+                if _fastPath(!repeated) {
+                    parsed.knownPresent |= known.bit
+                    if isCritical { parsed.knownCritical |= known.bit }
+                    parsed.knownValues[known.index] = value
+                    try readKnownExtension(known, &reader, into: &parsed)
+                } else {
+                    // A repeat: validated, but the first occurrence's values are the ones kept.
+                    parsed.findings.insert(.duplicateExtension)
+                    var copy = parsed
+                    try readKnownExtension(known, &reader, into: &copy)
+                    parsed.findings = copy.findings
+                }
                 reader.ascend(contents)
             } else {
                 if isCritical { parsed.hasUnknownCritical = true }
-                if _slowPath(!unknown.insert(oid, of: reader)) { throw duplicate(at: offset, oid, reader) }
+                if _slowPath(!unknown.insert(oid, of: reader)) { parsed.findings.insert(.duplicateExtension) }
             }
         }
     }
 
-    /// The error for the extension at `offset`, whose extnID is at `oid`, repeated (RFC 5280 4.2).
-    private static func duplicate(at offset: Int, _ oid: Range<Int>, _ reader: DERReader) -> DERError {
-        DERError(.duplicate, at: offset, expected: "each extension at most once (RFC 5280 4.2), \(OID(validatedEncoding: reader.bytes[oid])) repeated")
-    }
 
     // MARK: Views
 
@@ -435,6 +441,11 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Whether the subject key is RSA (including RSASSA-PSS-restricted keys).
     var hasRSAKey: Bool {
         if case .rsa = layout.subjectPublicKeyInfo.key { return true }
+        return false
+    }
+    /// Whether the subject key is an elliptic-curve key (id-ecPublicKey on a supported curve).
+    var hasECKey: Bool {
+        if case .ec = layout.subjectPublicKeyInfo.key { return true }
         return false
     }
     /// Whether the subject key is DSA without domain parameters (they are inherited, RFC 3279 2.3.2).
@@ -644,23 +655,28 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Yes/no facts about a certificate that depend on nothing else and that code above the X.509
-    /// layer computes (``memoized(_:_:)``).
-    enum MemoizedFact: UInt8 {
-        /// Every subjectAltName dNSName is a valid DNS name (RFC 5280 4.2.1.6, wildcards allowed).
-        case subjectAltNameDNSNamesAreValid = 0
+    /// The prose rules of RFC 5280 this certificate breaks that parsing noticed (each a row of the
+    /// validation rules table, ``ProfileRule``), in declaration order.
+    public var findings: [CertificateFinding] {
+        CertificateFinding.allCases.filter { fields.findings.contains($0) }
     }
 
-    /// The answer for `fact`: computed by `compute` the first time, then remembered. (A path search
-    /// validates many paths through the same certificates; a check over a large subjectAltName
-    /// repeated for each of them made a 1 MB mesh of intermediates take 40 s within the step
-    /// budget.) Threads may compute an answer at the same time; all compute the same one.
-    func memoized(_ fact: MemoizedFact, _ compute: () -> Bool) -> Bool {
-        let shift = fact.rawValue &* 2
-        let known = (factMemo.load(ordering: .relaxed) &>> shift) & 3
-        if known != 0 { return known == 2 }
-        let answer = compute()
-        factMemo.bitwiseOr((answer ? 2 : 1) &<< shift, ordering: .relaxed)
+    /// The DER leniencies used to read this certificate (the closed list of ``EncodingLeniency``).
+    public var encodingLeniencies: [EncodingLeniency] {
+        EncodingLeniency.allCases.filter { fields.findings.leniencies & $0.bit != 0 }
+    }
+
+    /// A value of at most 63 bits that code above the X.509 layer computes from this certificate
+    /// alone (the rules table's findings, every subjectAltName's syntax among them), computed by
+    /// `compute` the first time, then remembered. (A path search validates many paths through the
+    /// same certificates; a check over a large subjectAltName repeated for each of them made a 1 MB
+    /// mesh of intermediates take 40 s within the step budget.) Threads may compute it at the same
+    /// time; all compute the same one.
+    func memoizedWord(_ compute: () -> UInt64) -> UInt64 {
+        let known = wordMemo.load(ordering: .relaxed)
+        if known & (1 &<< 63) != 0 { return known & ~(1 &<< 63) }
+        let answer = compute() & ~(1 &<< 63)
+        wordMemo.store(answer | (1 &<< 63), ordering: .relaxed)
         return answer
     }
 

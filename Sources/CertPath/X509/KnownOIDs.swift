@@ -55,6 +55,8 @@ public enum KnownOID {
     public static let timeStamping: OID = "1.3.6.1.5.5.7.3.8"
     /// 1.3.6.1.5.5.7.3.9 id-kp-OCSPSigning
     public static let ocspSigning: OID = "1.3.6.1.5.5.7.3.9"
+    /// 1.3.6.1.4.1.11129.2.4.4 Certificate Transparency precertificate signing (RFC 6962 3.1).
+    public static let precertificateSigning: OID = "1.3.6.1.4.1.11129.2.4.4"
 
     // Public key algorithms (RFC 3279, RFC 4055, RFC 5480, RFC 8410)
     /// 1.2.840.113549.1.1.1 rsaEncryption

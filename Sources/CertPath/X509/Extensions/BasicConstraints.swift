@@ -13,25 +13,34 @@ public struct BasicConstraints: Hashable, Sendable {
 
     /// Decodes `BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, pathLenConstraint INTEGER (0..MAX) OPTIONAL }`.
     ///
-    /// - Throws: ``DERError``: malformed DER, `.explicitDefault` for `cA FALSE` encoded,
-    ///   `.negativeInteger`/`.integerTooLarge` for the path length, and `.invalidValue` for a
-    ///   pathLenConstraint without `cA` TRUE (4.2.1.9: "CAs MUST NOT include the pathLenConstraint
-    ///   field unless the cA boolean is asserted").
+    /// - Throws: ``DERError``: malformed DER, `.negativeInteger`/`.integerTooLarge` for the path
+    ///   length. An encoded `cA FALSE` is read (``EncodingLeniency/explicitCAFalse``); a
+    ///   pathLenConstraint without `cA` TRUE is recorded (4.2.1.9: "CAs MUST NOT include the
+    ///   pathLenConstraint field unless the cA boolean is asserted",
+    ///   ``CertificateFinding/pathLengthConstraintWithoutCA``) and ignored: the value has
+    ///   `pathLenConstraint` nil.
     static func decode(_ ext: Extension) throws(DERError) -> BasicConstraints {
         var reader = DERReader(ext.value)
-        return try read(&reader)
+        var findings = ParseFindings()
+        return try read(&reader, &findings)
     }
 
-    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
-    static func read(_ reader: inout DERReader) throws(DERError) -> BasicConstraints {
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds.
+    static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> BasicConstraints {
         let sequence = try reader.descend(.sequence, "BasicConstraints")
-        let isCA = try reader.readBooleanDefaultFalse("BasicConstraints cA")
+        var isCA = false
+        if let element = try reader.readOptional(.boolean, "BasicConstraints cA") {
+            isCA = try reader.boolean(element, "BasicConstraints cA")
+            if _slowPath(!isCA) { findings.insert(.explicitCAFalse) }
+        }
         var pathLength: Int? = nil
         if let element = try reader.readOptional(.integer, "BasicConstraints pathLenConstraint") {
-            guard _fastPath(isCA) else {
-                throw DERError(.invalidValue, at: element.offset, expected: "pathLenConstraint only when cA is TRUE")
+            let value = Int(try reader.unsignedInteger(element, "BasicConstraints pathLenConstraint", as: UInt32.self))
+            if _fastPath(isCA) {
+                pathLength = value
+            } else {
+                findings.insert(.pathLengthConstraintWithoutCA)
             }
-            pathLength = Int(try reader.unsignedInteger(element, "BasicConstraints pathLenConstraint", as: UInt32.self))
         }
         try reader.ascend(sequence, "BasicConstraints")
         try reader.finish("BasicConstraints")

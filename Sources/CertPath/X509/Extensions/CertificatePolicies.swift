@@ -13,23 +13,35 @@ enum CertificatePolicies {
     /// Decodes `certificatePolicies ::= SEQUENCE SIZE (1..MAX) OF PolicyInformation`.
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list or a PolicyQualifierInfo that is not
-    ///   `SEQUENCE { OID, ANY }`; `.duplicate` for a policy OID listed twice ("A certificate policy
-    ///   OID MUST NOT appear more than once").
+    ///   `SEQUENCE { OID, ANY }`. Recorded, not thrown: a policy OID listed twice ("A certificate
+    ///   policy OID MUST NOT appear more than once", ``CertificateFinding/duplicatePolicyIdentifier``;
+    ///   both are listed) and a qualifier other than an id-qt-cps IA5String or an id-qt-unotice
+    ///   UserNotice SEQUENCE (``CertificateFinding/uninterpretedPolicyQualifier``).
     static func decode(_ ext: Extension) throws(DERError) -> [PolicyInformation] {
         var reader = DERReader(ext.value)
         return try read(&reader)
     }
 
-    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
-    /// validates and returns an empty list.
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
+    static func read(_ reader: inout DERReader) throws(DERError) -> [PolicyInformation] {
+        var findings = ParseFindings()
+        return try read(&reader, build: true, &findings)
+    }
+
+    /// The qualifier types CertPath interprets (RFC 5280 4.2.1.4): id-qt-cps (1.3.6.1.5.5.7.2.1) and
+    /// id-qt-unotice (1.3.6.1.5.5.7.2.2), as the contents octets of their OIDs.
+    private static let cpsQualifier: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x02, 0x01]
+    private static let userNoticeQualifier: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x02, 0x02]
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds; with
+    /// `build` false it only validates and returns an empty list.
     @inline(__always)  // with `build` a constant, the unused list costs nothing
-    static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [PolicyInformation] {
+    static func read(_ reader: inout DERReader, build: Bool, _ findings: inout ParseFindings) throws(DERError) -> [PolicyInformation] {
         let list = try reader.descend(.sequence, "certificatePolicies")
         var policies: [PolicyInformation] = []
         var identifiers = SeenByteStrings()
         var isEmpty = true
         while !reader.isAtEnd {
-            let offset = reader.position
             let information = try reader.descend(.sequence, "PolicyInformation")
             let identifier = try reader.readObjectIdentifier("policyIdentifier").value
             var qualifiers: Range<Int>? = nil
@@ -40,18 +52,19 @@ enum CertificatePolicies {
                 }
                 while !reader.isAtEnd {
                     let qualifier = try reader.descend(.sequence, "PolicyQualifierInfo")
-                    _ = try reader.readObjectIdentifier("policyQualifierId")
-                    _ = try reader.readAny("qualifier")
+                    let qualifierID = try reader.readObjectIdentifier("policyQualifierId").value
+                    let value = try reader.readAny("qualifier")
+                    let identifier = reader.bytes[qualifierID]
+                    let interpreted = (identifier.elementsEqual(cpsQualifier) && value.tag == .ia5String)
+                        || (identifier.elementsEqual(userNoticeQualifier) && value.tag == .sequence)
+                    if _slowPath(!interpreted) { findings.insert(.uninterpretedPolicyQualifier) }
                     try reader.ascend(qualifier, "PolicyQualifierInfo")
                 }
                 reader.ascend(qualifierList)
                 qualifiers = element.encoded
             }
             try reader.ascend(information, "PolicyInformation")
-            guard _fastPath(identifiers.insert(identifier, of: reader)) else {
-                throw DERError(.duplicate, at: offset,
-                               expected: "each policy OID at most once (RFC 5280 4.2.1.4), \(OID(validatedEncoding: reader.bytes[identifier])) repeated")
-            }
+            if _slowPath(!identifiers.insert(identifier, of: reader)) { findings.insert(.duplicatePolicyIdentifier) }
             isEmpty = false
             if build {
                 policies.append(PolicyInformation(policyIdentifier: OID(validatedEncoding: reader.bytes[identifier]),
@@ -64,8 +77,8 @@ enum CertificatePolicies {
         return policies
     }
 
-    /// ``read(_:build:)`` without building the list: validation only.
-    static func validate(_ reader: inout DERReader) throws(DERError) {
-        _ = try read(&reader, build: false)
+    /// ``read(_:build:_:)`` without building the list: validation only.
+    static func validate(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) {
+        _ = try read(&reader, build: false, &findings)
     }
 }

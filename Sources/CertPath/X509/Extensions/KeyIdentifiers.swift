@@ -10,8 +10,9 @@ public struct AuthorityKeyIdentifier: Hashable, Sendable {
     /// Decodes `AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] OPTIONAL,
     /// authorityCertIssuer [1] GeneralNames OPTIONAL, authorityCertSerialNumber [2] INTEGER OPTIONAL }`.
     ///
-    /// - Throws: ``DERError``; `.invalidValue` when only one of authorityCertIssuer and
-    ///   authorityCertSerialNumber is present (X.509 requires both or neither).
+    /// - Throws: ``DERError`` for malformed DER or structure. Only one of authorityCertIssuer and
+    ///   authorityCertSerialNumber present (RFC 5280 4.2.1.1's module and X.509 require both or
+    ///   neither) is recorded, ``CertificateFinding/authorityKeyIdentifierIssuerWithoutSerial``.
     static func decode(_ ext: Extension) throws(DERError) -> AuthorityKeyIdentifier {
         var reader = DERReader(ext.value)
         return try read(&reader)
@@ -19,16 +20,16 @@ public struct AuthorityKeyIdentifier: Hashable, Sendable {
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
     static func read(_ reader: inout DERReader) throws(DERError) -> AuthorityKeyIdentifier {
-        let parts = try readParts(&reader, build: true)
+        var findings = ParseFindings()
+        let parts = try readParts(&reader, build: true, &findings)
         return AuthorityKeyIdentifier(keyIdentifier: parts.keyIdentifier.map { reader.bytes[$0] }, authorityCertIssuer: parts.issuer,
                                       authorityCertSerialNumber: parts.serialNumber.map { reader.bytes[$0] })
     }
 
     /// ``read(_:)``, returning the offsets of keyIdentifier and authorityCertSerialNumber contents;
     /// with `build` false the authorityCertIssuer names are only validated (an empty list when present).
-    static func readParts(_ reader: inout DERReader, build: Bool) throws(DERError)
+    static func readParts(_ reader: inout DERReader, build: Bool, _ findings: inout ParseFindings) throws(DERError)
         -> (keyIdentifier: Range<Int>?, issuer: [GeneralName]?, serialNumber: Range<Int>?) {
-        let start = reader.position
         let sequence = try reader.descend(.sequence, "AuthorityKeyIdentifier")
         let keyID = try reader.readOptional(.contextSpecific(0), "AuthorityKeyIdentifier keyIdentifier")
         var issuer: [GeneralName]? = nil
@@ -43,9 +44,7 @@ public struct AuthorityKeyIdentifier: Hashable, Sendable {
             try reader.validateInteger(element, "authorityCertSerialNumber")
             serial = element.value
         }
-        guard _fastPath((issuer == nil) == (serial == nil)) else {
-            throw DERError(.invalidValue, at: start, expected: "authorityCertIssuer and authorityCertSerialNumber both present or both absent")
-        }
+        if _slowPath((issuer == nil) != (serial == nil)) { findings.insert(.authorityKeyIdentifierIssuerWithoutSerial) }
         try reader.ascend(sequence, "AuthorityKeyIdentifier")
         try reader.finish("AuthorityKeyIdentifier")
         return (keyID?.value, issuer, serial)

@@ -29,25 +29,41 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
 
     /// Decodes `KeyUsage ::= BIT STRING { digitalSignature (0), … decipherOnly (8) }`.
     ///
-    /// - Throws: ``DERError``: malformed DER or a non-DER named bit list (trailing zero bits,
-    ///   X.690 11.2.2); `.invalidValue` when no bit is set (4.2.1.3: "at least one of the bits MUST be
-    ///   set to 1") or a bit beyond decipherOnly is set.
+    /// - Throws: ``DERError``: malformed DER (a BIT STRING's unused-bits octet or non-zero padding).
+    ///   Not thrown, recorded: trailing zero bits (X.690 11.2.2; ``EncodingLeniency/keyUsageTrailingZeroBits``),
+    ///   no bit set (4.2.1.3: "at least one of the bits MUST be set to 1";
+    ///   ``CertificateFinding/keyUsageWithoutBits``), a bit beyond decipherOnly
+    ///   (``CertificateFinding/keyUsageUndefinedBits``, the extra bits dropped from the value).
     static func decode(_ ext: Extension) throws(DERError) -> KeyUsage {
         var reader = DERReader(ext.value)
-        return try read(&reader)
+        var findings = ParseFindings()
+        return try read(&reader, &findings)
     }
 
-    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
-    static func read(_ reader: inout DERReader) throws(DERError) -> KeyUsage {
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds.
+    static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> KeyUsage {
         let element = try reader.read(.bitString, "KeyUsage")
         try reader.finish("KeyUsage")
-        let bits = try reader.bitString(element, "KeyUsage", namedBits: true)
-        guard _fastPath(bits.bitCount > 0) else {
-            throw DERError(.invalidValue, at: element.offset, expected: "KeyUsage with at least one bit set")
+        let bits = try reader.bitString(element, "KeyUsage")
+        var value: UInt64 = 0
+        var undefined = false
+        // Bit n of the list is bit 7 - (n % 8) of octet n / 8; only octets 0 and 1 hold defined bits (0…8).
+        for (offset, position) in bits.bytes.enumerated() {
+            let octet = reader.bytes[position]
+            if offset < 2 {
+                for bit in 0..<8 where octet & (0x80 >> bit) != 0 { value |= 1 << UInt64(offset * 8 + bit) }
+            } else if octet != 0 {
+                undefined = true
+            }
         }
-        guard _fastPath(bits.bitCount <= 9) else {
-            throw DERError(.invalidValue, at: element.offset, expected: "KeyUsage bits 0 (digitalSignature) to 8 (decipherOnly)")
+        if value & ~0x1FF != 0 { undefined = true }
+        value &= 0x1FF
+        if _slowPath(undefined) { findings.insert(.keyUsageUndefinedBits) }
+        if _slowPath(value == 0 && !undefined) { findings.insert(.keyUsageWithoutBits) }
+        // DER's named-bit-list rule: the last bit is a one (X.690 11.2.2).
+        if let last = bits.bytes.last, _slowPath(reader.bytes[last] & (1 << bits.unusedBits) == 0) {
+            findings.insert(.keyUsageTrailingZeroBits)
         }
-        return KeyUsage(rawValue: UInt16(reader.namedBits(bits)))
+        return KeyUsage(rawValue: UInt16(value))
     }
 }

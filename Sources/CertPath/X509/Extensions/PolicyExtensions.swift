@@ -16,16 +16,17 @@ public struct PolicyConstraints: Hashable, Sendable {
     /// Decodes `PolicyConstraints ::= SEQUENCE { requireExplicitPolicy [0] SkipCerts OPTIONAL,
     /// inhibitPolicyMapping [1] SkipCerts OPTIONAL }`.
     ///
-    /// - Throws: ``DERError``; `.invalidValue` for an empty sequence (4.2.1.11: "MUST NOT issue …
-    ///   where policy constraints is an empty sequence"); integer errors for negative or huge counts.
+    /// - Throws: ``DERError``: integer errors for negative or huge counts. An empty sequence
+    ///   (4.2.1.11: "MUST NOT issue … where policy constraints is an empty sequence") is recorded,
+    ///   ``CertificateFinding/emptyPolicyConstraints``, and constrains nothing.
     static func decode(_ ext: Extension) throws(DERError) -> PolicyConstraints {
         var reader = DERReader(ext.value)
-        return try read(&reader)
+        var findings = ParseFindings()
+        return try read(&reader, &findings)
     }
 
-    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
-    static func read(_ reader: inout DERReader) throws(DERError) -> PolicyConstraints {
-        let start = reader.position
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds.
+    static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> PolicyConstraints {
         return try reader.extensionValue(.sequence, "PolicyConstraints") { (r: inout DERReader) throws(DERError) -> PolicyConstraints in
             func skipCerts(_ number: UInt8, _ name: String) throws(DERError) -> Int? {
                 guard let element = try r.readOptional(.contextSpecific(number), name) else { return nil }
@@ -33,9 +34,7 @@ public struct PolicyConstraints: Hashable, Sendable {
             }
             let require = try skipCerts(0, "requireExplicitPolicy")
             let inhibit = try skipCerts(1, "inhibitPolicyMapping")
-            guard _fastPath(require != nil || inhibit != nil) else {
-                throw DERError(.invalidValue, at: start, expected: "requireExplicitPolicy or inhibitPolicyMapping")
-            }
+            if _slowPath(require == nil && inhibit == nil) { findings.insert(.emptyPolicyConstraints) }
             return PolicyConstraints(requireExplicitPolicy: require, inhibitPolicyMapping: inhibit)
         }
     }

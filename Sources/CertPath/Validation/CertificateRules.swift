@@ -1,0 +1,459 @@
+// The certificate rules of RFC 5280 section 4 and of the CA/Browser Forum Baseline Requirements
+// that path validation enforces, as one table: each ``ProfileRule`` is a row naming its clause,
+// what it is about, whether parsing or validation finds it, and under which profile and at which
+// position of a path it applies. docs/RULES.md is the same table for readers (a test keeps the two
+// equal), and every row has a test that feeds a certificate breaking exactly that rule.
+//
+// Parsing refuses only what is not DER or not the ASN.1 structure (a certificate that cannot be
+// read). A rule stated in prose ("MUST be critical", "at least one bit MUST be set", "MUST NOT
+// appear more than once") is a row here: the certificate parses, `show` can display it, and
+// validation refuses it with ``ValidationFailure/profileViolation(_:_:)`` naming the row.
+
+/// Where a certificate sits in a certification path.
+public enum CertificatePosition: String, Hashable, Sendable, CaseIterable {
+    /// The end entity (target) certificate.
+    case endEntity
+    /// A certificate between the trust anchor and the end entity.
+    case intermediate
+    /// The trust anchor's own certificate, checked only when ``AnchorEnforcement/profile`` is on.
+    case anchor
+
+    var isIssuer: Bool { self != .endEntity }
+}
+
+/// A rule of a certificate profile that a certificate breaks: the RFC 5280 section 4 requirements
+/// on conforming CAs that a relying party can check, the CA/Browser Forum Baseline Requirements of
+/// the Web PKI profile, and the few processing rules every profile applies. ``clause`` names the
+/// source, ``applies(in:at:)`` the table's profile and position columns.
+public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
+    // Found while parsing: the certificate is read, the rule is recorded (``Certificate``).
+    /// RFC 5280 4.1.1.2: signatureAlgorithm MUST be the same algorithm identifier as tbsCertificate.signature.
+    case signatureAlgorithmMismatch
+    /// RFC 5280 4.1.2.8: unique identifiers appear only in version 2 or 3 certificates.
+    case uniqueIdentifierInVersion1
+    /// RFC 5280 4.1.2.9: extensions appear only in version 3 certificates.
+    case extensionsBeforeVersion3
+    /// RFC 5280 4.2: a certificate MUST NOT include more than one instance of an extension.
+    case duplicateExtension
+    /// RFC 5280 4.2.1.9: pathLenConstraint MUST NOT be present unless cA is asserted.
+    case pathLengthConstraintWithoutCA
+    /// RFC 5280 4.2.1.3: when keyUsage appears, at least one bit MUST be set.
+    case keyUsageWithoutBits
+    /// RFC 5280 4.2.1.3: keyUsage names bits 0 (digitalSignature) to 8 (decipherOnly) only.
+    case keyUsageUndefinedBits
+    /// RFC 5280 4.2.1.4: a policy OID MUST NOT appear more than once in certificatePolicies.
+    case duplicatePolicyIdentifier
+    /// RFC 5280 4.2.1.11: policyConstraints MUST NOT be an empty sequence.
+    case emptyPolicyConstraints
+    /// RFC 5280 4.2.1.10: nameConstraints MUST NOT be an empty sequence.
+    case emptyNameConstraints
+    /// RFC 5280 4.2.1.1 (ASN.1 module): authorityCertIssuer and authorityCertSerialNumber MUST both
+    /// be present or both be absent.
+    case authorityKeyIdentifierIssuerWithoutSerial
+
+    // Found by validation.
+    /// RFC 5280 4.1.2.4: the issuer field MUST contain a non-empty name.
+    case emptyIssuer
+    /// RFC 5280 4.1.2.6: a CA's subject MUST be non-empty; an end entity with an empty subject MUST
+    /// have a critical subjectAltName.
+    case emptySubject
+    /// RFC 5280 4.2.1.9: CA certificates MUST mark basicConstraints critical.
+    case basicConstraintsNotCritical
+    /// RFC 5280 4.2.1.9: CA certificates MUST include basicConstraints (checked on trust anchors:
+    /// an intermediate without it is not a CA, RFC 5280 6.1.4 (k)).
+    case missingBasicConstraints
+    /// RFC 5280 4.2.1.9: keyCertSign MUST NOT be asserted when cA is not.
+    case keyCertSignWithoutCA
+    /// RFC 5280 4.2.1.3: a certificate whose key verifies certificates or CRLs MUST include keyUsage.
+    case missingKeyUsage
+    /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be present except in self-signed certificates.
+    case missingAuthorityKeyIdentifier
+    /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST include keyIdentifier.
+    case authorityKeyIdentifierWithoutKeyIdentifier
+    /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be non-critical.
+    case authorityKeyIdentifierCritical
+    /// RFC 5280 4.2.1.2: CA certificates MUST include subjectKeyIdentifier.
+    case missingSubjectKeyIdentifier
+    /// RFC 5280 4.2.1.2: subjectKeyIdentifier MUST be non-critical.
+    case subjectKeyIdentifierCritical
+    /// RFC 5280 4.2.2.1: authorityInfoAccess MUST be non-critical.
+    case authorityInformationAccessCritical
+    /// RFC 5280 4.2.1.10: nameConstraints MUST be used only in CA certificates.
+    case nameConstraintsInEndEntity
+    /// RFC 5280 4.2.1.10: nameConstraints MUST be critical (RFC 5280 profile; the Web PKI tolerates it).
+    case nameConstraintsNotCritical
+    /// RFC 5280 4.2.1.10: every subtree of nameConstraints is a well-formed name of its form (a
+    /// dNSName without a leading period, a contiguous iPAddress mask, minimum 0, no maximum…).
+    case malformedNameConstraints
+    /// RFC 5280 4.2.1.11: policyConstraints MUST be critical.
+    case policyConstraintsNotCritical
+    /// RFC 5280 4.2.1.14: inhibitAnyPolicy MUST be critical.
+    case inhibitAnyPolicyNotCritical
+    /// RFC 5280 4.2.1.4: a critical certificatePolicies whose qualifiers the validator cannot
+    /// interpret (any but id-qt-cps and id-qt-unotice) MUST be rejected.
+    case uninterpretedPolicyQualifier
+    /// RFC 5280 4.2.1.6: a dNSName MUST be in the preferred name syntax (letters, digits, hyphens).
+    case invalidDNSNameInSubjectAltName
+    /// RFC 5280 4.2.1.6: an rfc822Name MUST be a Mailbox (RFC 5321 4.1.2).
+    case invalidRFC822NameInSubjectAltName
+    /// RFC 5280 4.2.1.6: a uniformResourceIdentifier MUST be an absolute URI with a scheme (RFC 3986).
+    case invalidURIInSubjectAltName
+    /// RFC 5280 4.1.2.2 / CA/B BR 7.1.2.7: the serial number MUST be positive and at most 20 octets
+    /// (end entities and intermediates: long-lived roots with serial 0 are in real trust stores).
+    case invalidSerialNumber
+    /// RFC 5280 4.1.2.5: validity dates through 2049 MUST be UTCTime.
+    case generalizedTimeBefore2050
+    /// CA/B BR 7.1.2.7.12: subjectAltName MUST NOT be critical when the subject is non-empty.
+    case subjectAltNameCriticalWithSubject
+    /// CA/B BR 7.1.2: certificates MUST be version 3.
+    case notVersion3
+    /// CA/B BR 7.1.2.7.8: a subscriber certificate MUST NOT be a CA (cA TRUE in the end-entity position).
+    case certificateAuthorityAsEndEntity
+    /// CA/B BR 7.1.2.1.3: a root's authorityKeyIdentifier, when present, MUST hold only a keyIdentifier
+    /// equal to its subjectKeyIdentifier.
+    case invalidRootAuthorityKeyIdentifier
+    /// CA/B BR 7.1.2 (7.1.2.1.1 and the subordinate and subscriber profiles): issuerUniqueID and
+    /// subjectUniqueID MUST NOT be present.
+    case uniqueIdentifierPresent
+    /// CA/B BR 7.1.4.3: a TLS server certificate's commonName, if present, MUST be one of its subjectAltName values.
+    case commonNameNotInSubjectAltName
+
+    // Strict extended key usage (``ValidationPolicy/strictExtendedKeyUsage``: CA/B BR 7.1.2.7.10,
+    // 7.1.2.1.2, and Chromium's `*_STRICT` key purposes).
+    /// The end entity has no extKeyUsage (BR 7.1.2.7.10: MUST be present), or, for clientAuth, the
+    /// intermediate that issued it has none (Chromium's `CLIENT_AUTH_STRICT`).
+    case extendedKeyUsageMissing
+    /// extKeyUsage lists anyExtendedKeyUsage (BR 7.1.2.7.10: MUST NOT), or it is the only way a CA
+    /// directly above the end entity allows the purpose (Chromium strict).
+    case extendedKeyUsageAnyPurpose
+    /// The end entity's extKeyUsage also lists a purpose the BR forbid beside TLS (codeSigning,
+    /// emailProtection, timeStamping, OCSPSigning, precertificate signing: BR 7.1.2.7.10).
+    case extendedKeyUsageIncompatiblePurpose
+    /// The end entity's extKeyUsage is critical (BR 7.1.2.7.6: MUST NOT be).
+    case extendedKeyUsageCritical
+    /// A root carries extKeyUsage (BR 7.1.2.1.2: MUST NOT).
+    case extendedKeyUsageInRoot
+
+    /// The rule in words, with its clause.
+    public var explanation: String {
+        switch self {
+        case .signatureAlgorithmMismatch: return "signatureAlgorithm differs from tbsCertificate.signature (RFC 5280 4.1.1.2)"
+        case .uniqueIdentifierInVersion1: return "a version 1 certificate carries a unique identifier (RFC 5280 4.1.2.8)"
+        case .extensionsBeforeVersion3: return "a version 1 or 2 certificate carries extensions (RFC 5280 4.1.2.9)"
+        case .duplicateExtension: return "an extension appears more than once (RFC 5280 4.2)"
+        case .pathLengthConstraintWithoutCA: return "basicConstraints has a pathLenConstraint but does not assert cA (RFC 5280 4.2.1.9)"
+        case .keyUsageWithoutBits: return "the keyUsage extension sets no bit (RFC 5280 4.2.1.3)"
+        case .keyUsageUndefinedBits: return "the keyUsage extension sets a bit beyond decipherOnly (RFC 5280 4.2.1.3)"
+        case .duplicatePolicyIdentifier: return "a policy OID appears more than once in certificatePolicies (RFC 5280 4.2.1.4)"
+        case .emptyPolicyConstraints: return "policyConstraints is an empty sequence (RFC 5280 4.2.1.11)"
+        case .emptyNameConstraints: return "nameConstraints has neither permitted nor excluded subtrees (RFC 5280 4.2.1.10)"
+        case .authorityKeyIdentifierIssuerWithoutSerial:
+            return "authorityKeyIdentifier has only one of authorityCertIssuer and authorityCertSerialNumber (RFC 5280 4.2.1.1)"
+        case .emptyIssuer: return "the issuer name is empty (RFC 5280 4.1.2.4)"
+        case .emptySubject: return "the subject name is empty without a critical subjectAltName, or empty in a CA (RFC 5280 4.1.2.6)"
+        case .basicConstraintsNotCritical: return "a CA certificate's basicConstraints is not critical (RFC 5280 4.2.1.9)"
+        case .missingBasicConstraints: return "a CA certificate lacks basicConstraints (RFC 5280 4.2.1.9)"
+        case .keyCertSignWithoutCA: return "keyUsage asserts keyCertSign but basicConstraints does not assert cA (RFC 5280 4.2.1.9)"
+        case .missingKeyUsage: return "a CA certificate lacks the keyUsage extension (RFC 5280 4.2.1.3)"
+        case .missingAuthorityKeyIdentifier: return "the authorityKeyIdentifier extension is missing (RFC 5280 4.2.1.1)"
+        case .authorityKeyIdentifierWithoutKeyIdentifier: return "authorityKeyIdentifier has no keyIdentifier (RFC 5280 4.2.1.1)"
+        case .authorityKeyIdentifierCritical: return "the authorityKeyIdentifier extension is critical (RFC 5280 4.2.1.1)"
+        case .missingSubjectKeyIdentifier: return "a CA certificate lacks subjectKeyIdentifier (RFC 5280 4.2.1.2)"
+        case .subjectKeyIdentifierCritical: return "the subjectKeyIdentifier extension is critical (RFC 5280 4.2.1.2)"
+        case .authorityInformationAccessCritical: return "the authorityInfoAccess extension is critical (RFC 5280 4.2.2.1)"
+        case .nameConstraintsInEndEntity: return "a certificate that is not a CA carries nameConstraints (RFC 5280 4.2.1.10)"
+        case .nameConstraintsNotCritical: return "nameConstraints is not critical (RFC 5280 4.2.1.10)"
+        case .malformedNameConstraints: return "a nameConstraints subtree is not a well-formed name of its form (RFC 5280 4.2.1.10)"
+        case .policyConstraintsNotCritical: return "policyConstraints is not critical (RFC 5280 4.2.1.11)"
+        case .inhibitAnyPolicyNotCritical: return "inhibitAnyPolicy is not critical (RFC 5280 4.2.1.14)"
+        case .uninterpretedPolicyQualifier:
+            return "a critical certificatePolicies has a policy qualifier CertPath cannot interpret (RFC 5280 4.2.1.4: it MUST then be rejected)"
+        case .invalidDNSNameInSubjectAltName: return "a subjectAltName dNSName is not in preferred name syntax (RFC 5280 4.2.1.6)"
+        case .invalidRFC822NameInSubjectAltName: return "a subjectAltName rfc822Name is not a mailbox (RFC 5280 4.2.1.6)"
+        case .invalidURIInSubjectAltName: return "a subjectAltName uniformResourceIdentifier is not an absolute URI (RFC 5280 4.2.1.6)"
+        case .invalidSerialNumber: return "the serial number is zero, negative or longer than 20 octets (RFC 5280 4.1.2.2)"
+        case .generalizedTimeBefore2050: return "a validity date before 2050 is encoded as GeneralizedTime (RFC 5280 4.1.2.5)"
+        case .subjectAltNameCriticalWithSubject: return "subjectAltName is critical although the subject is not empty (CA/B BR 7.1.2.7.12)"
+        case .notVersion3: return "the certificate is not version 3 (CA/B BR 7.1.2)"
+        case .certificateAuthorityAsEndEntity: return "a CA certificate is used as the end entity (CA/B BR 7.1.2.7.8)"
+        case .invalidRootAuthorityKeyIdentifier: return "a root's authorityKeyIdentifier is not just its own key identifier (CA/B BR 7.1.2.1.3)"
+        case .uniqueIdentifierPresent: return "the certificate carries issuerUniqueID or subjectUniqueID (CA/B BR 7.1.2)"
+        case .commonNameNotInSubjectAltName: return "the subject commonName is not one of the subjectAltName values (CA/B BR 7.1.4.3)"
+        case .extendedKeyUsageMissing:
+            return "extKeyUsage is missing where the strict reading requires it (the end entity, or the CA that issued a client certificate; CA/B BR 7.1.2.7.10)"
+        case .extendedKeyUsageAnyPurpose:
+            return "extKeyUsage relies on anyExtendedKeyUsage, which the strict reading does not accept (CA/B BR 7.1.2.7.10)"
+        case .extendedKeyUsageIncompatiblePurpose:
+            return "extKeyUsage lists a purpose not permitted beside TLS authentication (CA/B BR 7.1.2.7.10)"
+        case .extendedKeyUsageCritical: return "the end-entity certificate's extKeyUsage is critical (CA/B BR 7.1.2.7.6)"
+        case .extendedKeyUsageInRoot: return "a root certificate carries extKeyUsage (CA/B BR 7.1.2.1.2)"
+        }
+    }
+
+    /// The clause the rule comes from (`RFC 5280 4.2.1.9`, `CA/B BR 7.1.4.3`).
+    public var clause: String {
+        switch self {
+        case .signatureAlgorithmMismatch: return "RFC 5280 4.1.1.2"
+        case .uniqueIdentifierInVersion1: return "RFC 5280 4.1.2.8"
+        case .extensionsBeforeVersion3: return "RFC 5280 4.1.2.9"
+        case .duplicateExtension: return "RFC 5280 4.2"
+        case .pathLengthConstraintWithoutCA, .basicConstraintsNotCritical, .missingBasicConstraints, .keyCertSignWithoutCA:
+            return "RFC 5280 4.2.1.9"
+        case .keyUsageWithoutBits, .keyUsageUndefinedBits, .missingKeyUsage: return "RFC 5280 4.2.1.3"
+        case .duplicatePolicyIdentifier, .uninterpretedPolicyQualifier: return "RFC 5280 4.2.1.4"
+        case .emptyPolicyConstraints, .policyConstraintsNotCritical: return "RFC 5280 4.2.1.11"
+        case .emptyNameConstraints, .nameConstraintsInEndEntity, .nameConstraintsNotCritical, .malformedNameConstraints:
+            return "RFC 5280 4.2.1.10"
+        case .authorityKeyIdentifierIssuerWithoutSerial, .missingAuthorityKeyIdentifier, .authorityKeyIdentifierWithoutKeyIdentifier,
+             .authorityKeyIdentifierCritical:
+            return "RFC 5280 4.2.1.1"
+        case .emptyIssuer: return "RFC 5280 4.1.2.4"
+        case .emptySubject: return "RFC 5280 4.1.2.6"
+        case .missingSubjectKeyIdentifier, .subjectKeyIdentifierCritical: return "RFC 5280 4.2.1.2"
+        case .authorityInformationAccessCritical: return "RFC 5280 4.2.2.1"
+        case .inhibitAnyPolicyNotCritical: return "RFC 5280 4.2.1.14"
+        case .invalidDNSNameInSubjectAltName, .invalidRFC822NameInSubjectAltName, .invalidURIInSubjectAltName: return "RFC 5280 4.2.1.6"
+        case .invalidSerialNumber: return "RFC 5280 4.1.2.2"
+        case .generalizedTimeBefore2050: return "RFC 5280 4.1.2.5"
+        case .subjectAltNameCriticalWithSubject: return "CA/B BR 7.1.2.7.12"
+        case .notVersion3, .uniqueIdentifierPresent: return "CA/B BR 7.1.2"
+        case .certificateAuthorityAsEndEntity: return "CA/B BR 7.1.2.7.8"
+        case .invalidRootAuthorityKeyIdentifier: return "CA/B BR 7.1.2.1.3"
+        case .commonNameNotInSubjectAltName: return "CA/B BR 7.1.4.3"
+        case .extendedKeyUsageMissing, .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose: return "CA/B BR 7.1.2.7.10"
+        case .extendedKeyUsageCritical: return "CA/B BR 7.1.2.7.6"
+        case .extendedKeyUsageInRoot: return "CA/B BR 7.1.2.1.2"
+        }
+    }
+
+    /// Whether parsing records this rule (the certificate's encoding shows it) rather than validation
+    /// finding it.
+    public var isFoundWhileParsing: Bool { Self.parseFound & bit != 0 }
+
+    /// Which of the three profiles apply the rule (`automatic` never appears: it resolves to one of
+    /// them per path). Strict-EKU rows apply under any profile when the policy asks for them.
+    public var profiles: Set<CertificateProfile> {
+        var set = Set<CertificateProfile>()
+        for profile in [CertificateProfile.webPKI, .rfc5280, .pathValidation] where Self.mask(profile) & bit != 0 { set.insert(profile) }
+        return set
+    }
+
+    /// Whether the rule applies to a certificate at `position` under `profile` (resolved: not
+    /// `automatic`). The strict extended key usage rows are decided by the policy, not the profile:
+    /// `false` here.
+    public func applies(in profile: CertificateProfile, at position: CertificatePosition) -> Bool {
+        Self.mask(profile) & Self.mask(position, profile) & bit != 0
+    }
+
+    /// The positions at which the rule applies under `profile` (resolved).
+    public func positions(in profile: CertificateProfile) -> [CertificatePosition] {
+        CertificatePosition.allCases.filter { applies(in: profile, at: $0) }
+    }
+
+    // MARK: The table's columns as bit masks (one bit per rule, in declaration order)
+
+    /// This rule's bit in the masks below and in ``Certificate``'s recorded findings.
+    var bit: UInt64 { 1 &<< UInt64(Self.index[self]!) }
+
+    private static let index: [ProfileRule: Int] = {
+        precondition(allCases.count <= 64, "the rule masks hold 64 rules")
+        return Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+    }()
+
+    static func bits(_ rules: [ProfileRule]) -> UInt64 { rules.reduce(0) { $0 | $1.bit } }
+
+    /// Rules parsing records.
+    static let parseFound = bits([
+        .signatureAlgorithmMismatch, .uniqueIdentifierInVersion1, .extensionsBeforeVersion3, .duplicateExtension,
+        .pathLengthConstraintWithoutCA, .keyUsageWithoutBits, .keyUsageUndefinedBits, .duplicatePolicyIdentifier,
+        .emptyPolicyConstraints, .emptyNameConstraints, .authorityKeyIdentifierIssuerWithoutSerial,
+    ])
+
+    /// Rules every profile applies: what a certificate cannot mean (its structure is inconsistent)
+    /// and what RFC 5280 tells a validator to reject (4.2: a critical extension it cannot process,
+    /// which includes a critical certificatePolicies with qualifiers it cannot interpret, 4.2.1.4,
+    /// and a nameConstraints it cannot interpret, 4.2.1.10).
+    private static let everyProfile = bits([
+        .signatureAlgorithmMismatch, .uniqueIdentifierInVersion1, .extensionsBeforeVersion3, .duplicateExtension,
+        .malformedNameConstraints, .uninterpretedPolicyQualifier,
+    ])
+
+    /// The CA/Browser Forum rules (Web PKI only).
+    private static let baselineRequirements = bits([
+        .subjectAltNameCriticalWithSubject, .notVersion3, .certificateAuthorityAsEndEntity, .invalidRootAuthorityKeyIdentifier,
+        .uniqueIdentifierPresent, .commonNameNotInSubjectAltName,
+    ])
+
+    /// Strict extended key usage rows (decided by the policy).
+    static let strictExtendedKeyUsageRules = bits([
+        .extendedKeyUsageMissing, .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical,
+        .extendedKeyUsageInRoot,
+    ])
+
+    /// The rules of RFC 5280 section 4 on certificates (both RFC 5280 and the Web PKI profile).
+    private static let section4 = ~(everyProfile | baselineRequirements | strictExtendedKeyUsageRules)
+
+    /// The rules `profile` applies.
+    static func mask(_ profile: CertificateProfile) -> UInt64 {
+        switch profile {
+        case .pathValidation: return everyProfile
+        // The Web PKI tolerates a non-critical nameConstraints (BR 7.1.2.10.8: "MAY" be non-critical,
+        // for clients that cannot process it).
+        case .webPKI, .automatic: return (everyProfile | section4 | baselineRequirements) & ~bits([.nameConstraintsNotCritical])
+        case .rfc5280: return everyProfile | section4
+        }
+    }
+
+    /// The rules that apply at `position` under `profile`.
+    static func mask(_ position: CertificatePosition, _ profile: CertificateProfile) -> UInt64 {
+        switch position {
+        case .endEntity:
+            return ~bits([.missingKeyUsage, .missingBasicConstraints, .invalidRootAuthorityKeyIdentifier, .malformedNameConstraints,
+                          .extendedKeyUsageInRoot])
+        case .intermediate:
+            return ~bits([.certificateAuthorityAsEndEntity, .subjectAltNameCriticalWithSubject, .missingBasicConstraints,
+                          .invalidRootAuthorityKeyIdentifier, .commonNameNotInSubjectAltName, .extendedKeyUsageMissing,
+                          .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical, .extendedKeyUsageInRoot])
+        case .anchor:
+            // A root's serial number and unique identifiers are its own business (real roots have
+            // serial 0); a root needs no authorityKeyIdentifier under the BRs (7.1.2.1).
+            var excluded = bits([.certificateAuthorityAsEndEntity, .subjectAltNameCriticalWithSubject, .invalidSerialNumber,
+                                 .uniqueIdentifierPresent, .commonNameNotInSubjectAltName, .extendedKeyUsageMissing,
+                                 .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical])
+            if profile == .webPKI { excluded |= bits([.missingAuthorityKeyIdentifier, .authorityKeyIdentifierWithoutKeyIdentifier]) }
+            return ~excluded
+        }
+    }
+}
+
+extension Certificate {
+    /// Every ``ProfileRule`` this certificate breaks wherever it stands, as rule bits, computed once.
+    var profileFindings: UInt64 { memoizedWord { CertificateRules.findings(of: self) } }
+}
+
+/// The profile checks of one certificate at one position (the rows of ``ProfileRule`` that
+/// validation finds, plus those parsing recorded), filtered by the table's profile and position
+/// columns. The strict extended key usage rows and the commonName row are the purpose checks'.
+enum CertificateRules {
+    /// The rules `certificate` breaks at `position` under `profile` (resolved), in table order.
+    static func violations(_ certificate: Certificate, at position: CertificatePosition, profile: CertificateProfile) -> [ProfileRule] {
+        let applicable = ProfileRule.mask(profile) & ProfileRule.mask(position, profile)
+        let found = certificate.profileFindings & applicable
+        guard found != 0 else { return [] }
+        var rules: [ProfileRule] = []
+        for rule in ProfileRule.allCases where found & rule.bit != 0 { rules.append(rule) }
+        return rules
+    }
+
+    /// Every rule of the table `certificate` breaks wherever it stands (what ``Certificate`` keeps,
+    /// computed once): parse findings and the checks that depend on the certificate alone.
+    static func findings(of certificate: Certificate) -> UInt64 {
+        var found: UInt64 = 0
+        func add(_ rule: ProfileRule) { found |= rule.bit }
+        for finding in certificate.findings {
+            switch finding {
+            case .signatureAlgorithmMismatch: add(.signatureAlgorithmMismatch)
+            case .uniqueIdentifierInVersion1: add(.uniqueIdentifierInVersion1)
+            case .extensionsBeforeVersion3: add(.extensionsBeforeVersion3)
+            case .duplicateExtension: add(.duplicateExtension)
+            case .pathLengthConstraintWithoutCA: add(.pathLengthConstraintWithoutCA)
+            case .keyUsageWithoutBits: add(.keyUsageWithoutBits)
+            case .keyUsageUndefinedBits: add(.keyUsageUndefinedBits)
+            case .duplicatePolicyIdentifier: add(.duplicatePolicyIdentifier)
+            case .emptyPolicyConstraints: add(.emptyPolicyConstraints)
+            case .emptyNameConstraints: add(.emptyNameConstraints)
+            case .authorityKeyIdentifierIssuerWithoutSerial: add(.authorityKeyIdentifierIssuerWithoutSerial)
+            case .uninterpretedPolicyQualifier:
+                // RFC 5280 4.2.1.4: a reason to refuse only in a critical certificatePolicies.
+                if certificate.isCritical(.certificatePolicies) == true { add(.uninterpretedPolicyQualifier) }
+            }
+        }
+        let isCA = certificate.isCertificateAuthority
+        let version3 = certificate.version == .v3
+
+        if certificate.hasEmptyIssuer { add(.emptyIssuer) }
+        if certificate.hasEmptySubject {
+            let sanCritical = certificate.isCritical(.subjectAltName) ?? false
+            if isCA || !sanCritical { add(.emptySubject) }
+        } else if certificate.isCritical(.subjectAltName) == true {
+            add(.subjectAltNameCriticalWithSubject)
+        }
+        if isCA {
+            if certificate.isCritical(.basicConstraints) == false { add(.basicConstraintsNotCritical) }
+            if certificate.keyUsage == nil { add(.missingKeyUsage) }
+            if certificate.subjectKeyIdentifier == nil { add(.missingSubjectKeyIdentifier) }
+        } else {
+            if let keyUsage = certificate.keyUsage, keyUsage.contains(.keyCertSign) { add(.keyCertSignWithoutCA) }
+            if certificate.isCritical(.nameConstraints) != nil { add(.nameConstraintsInEndEntity) }
+            if version3 && certificate.basicConstraints == nil { add(.missingBasicConstraints) }
+        }
+        if let akiCritical = certificate.isCritical(.authorityKeyIdentifier) {
+            if akiCritical { add(.authorityKeyIdentifierCritical) }
+            if !certificate.isSelfIssued && certificate.authorityKeyIdentifierKeyID == nil {
+                add(.authorityKeyIdentifierWithoutKeyIdentifier)
+            }
+            if certificate.isSelfIssued, let aki = certificate.authorityKeyIdentifier {
+                let keyMatches = aki.keyIdentifier != nil
+                    && (certificate.subjectKeyIdentifier == nil || aki.keyIdentifier == certificate.subjectKeyIdentifier)
+                if !keyMatches || aki.authorityCertIssuer != nil || aki.authorityCertSerialNumber != nil {
+                    add(.invalidRootAuthorityKeyIdentifier)
+                }
+            }
+        } else if version3 && !certificate.isSelfIssued {
+            add(.missingAuthorityKeyIdentifier)
+        }
+        if certificate.isCritical(.subjectKeyIdentifier) == true { add(.subjectKeyIdentifierCritical) }
+        if certificate.isCritical(.authorityInfoAccess) == true { add(.authorityInformationAccessCritical) }
+        if certificate.isCritical(.nameConstraints) == false { add(.nameConstraintsNotCritical) }
+        if certificate.nameConstraints?.firstMalformedSubtree() != nil { add(.malformedNameConstraints) }
+        if certificate.isCritical(.policyConstraints) == false { add(.policyConstraintsNotCritical) }
+        if certificate.isCritical(.inhibitAnyPolicy) == false { add(.inhibitAnyPolicyNotCritical) }
+        _ = certificate.forEachSubjectAlternativeName { tag, contents in
+            let value = certificate.der[contents]
+            switch tag {
+            case 1: if !SubjectAltNameSyntax.isMailbox(value) { add(.invalidRFC822NameInSubjectAltName) }
+            case 2: if DNSNameSyntax.check(value, allowWildcard: true) != nil { add(.invalidDNSNameInSubjectAltName) }
+            case 6: if !SubjectAltNameSyntax.isAbsoluteURI(value) { add(.invalidURIInSubjectAltName) }
+            default: break
+            }
+            return true
+        }
+        let serial = certificate.serialNumber
+        let isNegative = (serial.first ?? 0) & 0x80 != 0
+        let isZero = serial.allSatisfy { $0 == 0 }
+        let octets = serial.first == 0 ? serial.count - 1 : serial.count
+        if isNegative || isZero || octets > 20 { add(.invalidSerialNumber) }
+        if (certificate.validityUsesGeneralizedTime.notBefore && certificate.notBefore.components.year < 2050)
+            || (certificate.validityUsesGeneralizedTime.notAfter && certificate.notAfter.components.year < 2050) {
+            add(.generalizedTimeBefore2050)
+        }
+        if !version3 { add(.notVersion3) }
+        if isCA { add(.certificateAuthorityAsEndEntity) }
+        if certificate.layout.issuerUniqueID != nil || certificate.layout.subjectUniqueID != nil { add(.uniqueIdentifierPresent) }
+        return found
+    }
+}
+
+/// Syntax of subjectAltName values beyond dNSName (RFC 5280 4.2.1.6); allocation-free.
+enum SubjectAltNameSyntax {
+    /// Whether `value` is a Mailbox (RFC 5321 4.1.2): a Dot-string local part of 1–64 octets, one `@`,
+    /// a domain in preferred name syntax. Quoted local parts and address literals are not interpreted.
+    static func isMailbox(_ value: ArraySlice<UInt8>) -> Bool {
+        guard let at = value.firstIndex(of: UInt8(ascii: "@")) else { return false }
+        let domain = value[(at + 1)...]
+        return RFC822Syntax.checkLocalPart(value[..<at]) == nil && DNSNameSyntax.check(domain, allowWildcard: false) == nil
+    }
+
+    /// Whether `value` is an absolute URI (RFC 3986 4.3): a scheme (a letter, then letters, digits,
+    /// `+`, `-`, `.`), a colon and a non-empty rest of printable ASCII without spaces.
+    static func isAbsoluteURI(_ value: ArraySlice<UInt8>) -> Bool {
+        guard let colon = value.firstIndex(of: UInt8(ascii: ":")), colon > value.startIndex, colon + 1 < value.endIndex else { return false }
+        let first = value[value.startIndex] | 0x20
+        guard first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") else { return false }
+        for byte in value[..<colon] where !(DNSNameSyntax.isLetterOrDigit(byte) || byte == UInt8(ascii: "+")
+                                           || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
+            return false
+        }
+        return value[(colon + 1)...].allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+}
