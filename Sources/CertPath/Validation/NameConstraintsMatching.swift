@@ -70,7 +70,8 @@ enum NameConstraintMatching {
         case match, noMatch, malformedConstraint
     }
 
-    /// A dNSName or URI constraint: everything, or a domain with or without a leading dot.
+    /// A dNSName or URI constraint: everything, or a domain with or without a leading dot (always
+    /// without for a dNSName).
     private enum HostConstraint {
         case all
         case domain(ArraySlice<UInt8>, leadingDot: Bool)
@@ -84,34 +85,70 @@ enum NameConstraintMatching {
         case domain(ArraySlice<UInt8>)
     }
 
-    /// Whether a subtree base of a supported form is valid syntax for its form; bases of forms
-    /// CertPath does not interpret are never compared and count as valid.
-    static func isValidConstraint(_ base: GeneralName) -> Bool {
+    /// Why a subtree base is not valid syntax for its form (RFC 5280 4.2.1.10), or `nil`; see
+    /// ``NameConstraints/firstMalformedSubtree()``. Allocation-free; the phrases are literals.
+    static func malformation(ofConstraint base: GeneralName) -> String? {
         switch base {
-        case .dNSName(let bytes), .uniformResourceIdentifier(let bytes): return hostConstraint(bytes) != nil
-        case .rfc822Name(let bytes): return mailConstraint(bytes) != nil
-        case .iPAddress(let bytes): return bytes.count == 8 || bytes.count == 32
-        case .directoryName(let name): return rdnSets(name) != nil
-        case .otherName, .x400Address, .ediPartyName, .registeredID: return true
+        case .dNSName(let bytes):
+            if bytes.first == NameConstraintSyntax.dot {
+                return """
+                    a dNSName constraint does not begin with a period (RFC 5280 4.2.1.10 gives a leading period a meaning \
+                    for rfc822Name and URI constraints only; validators read it differently in a dNSName)
+                    """
+            }
+            guard dnsConstraint(bytes) == nil else { return nil }
+            return """
+                a dNSName constraint is empty or a host name (RFC 5280 4.2.1.10; labels of letters, digits, hyphens, \
+                underscores, one optional trailing dot, no `*`)
+                """
+        case .uniformResourceIdentifier(let bytes):
+            guard uriConstraint(bytes) == nil else { return nil }
+            return "a uniformResourceIdentifier constraint is empty, a host name or a period and a domain (RFC 5280 4.2.1.10), not a URI"
+        case .rfc822Name(let bytes):
+            guard mailConstraint(bytes) == nil else { return nil }
+            return "an rfc822Name constraint is empty, a mailbox, a host name or a period and a domain (RFC 5280 4.2.1.10)"
+        case .iPAddress(let bytes):
+            guard bytes.count == 8 || bytes.count == 32 else {
+                return "an iPAddress constraint is an address and a mask of 8 or 32 octets (RFC 5280 4.2.1.10)"
+            }
+            return isContiguousMask(bytes.suffix(bytes.count / 2)) ? nil
+                : "an iPAddress constraint mask is a contiguous run of leading one bits (RFC 5280 4.2.1.10, RFC 4632)"
+        case .directoryName:
+            return nil  // a Name is always well-formed DER (validated when made)
+        case .otherName, .x400Address, .ediPartyName, .registeredID:
+            return nil  // not interpreted; a name of the form is refused as unsupportedNameForm
         }
+    }
+
+    /// Whether `mask` is a contiguous run of leading one bits followed by zero bits only (a CIDR
+    /// prefix, RFC 4632 3.1): 0xFF octets, at most one octet of the form 1…10…0, then 0x00 octets.
+    static func isContiguousMask(_ mask: ArraySlice<UInt8>) -> Bool {
+        var seenZero = false
+        for byte in mask {
+            if seenZero {
+                guard byte == 0 else { return false }
+            } else if byte != 0xFF {
+                let inverted = ~byte  // ones then zeros exactly when ~byte is 2^k - 1
+                guard inverted & (inverted &+ 1) == 0 else { return false }
+                seenZero = true
+            }
+        }
+        return true
     }
 
     /// Compares `presented` with `base` (of any form; different forms never match).
     static func match(_ presented: ConstrainedName, _ base: GeneralName, _ mode: Mode) -> Outcome {
         switch (presented, base) {
         case (.dns(let name, let wildcard), .dNSName(let bytes)):
-            guard let constraint = hostConstraint(bytes) else { return .malformedConstraint }
-            guard case .domain(let domain, let leadingDot) = constraint else { return .match }
-            if !wildcard {
-                let within = leadingDot ? isProperSubdomain(name, of: domain) : isEqualOrSubdomain(name, of: domain)
-                return within ? .match : .noMatch
-            }
-            // `*.name` covers every `<label>.name`. All of them are within `domain` (with or without a
-            // leading dot) exactly when `name` is `domain` or below it; then some of them are, too.
+            guard let constraint = dnsConstraint(bytes) else { return .malformedConstraint }
+            guard case .domain(let domain, _) = constraint else { return .match }
+            if !wildcard { return isEqualOrSubdomain(name, of: domain) ? .match : .noMatch }
+            // `*.name` covers every `<label>.name`. All of them are within `domain` exactly when `name`
+            // is `domain` or below it; then some of them are, too.
             if isEqualOrSubdomain(name, of: domain) { return .match }
-            // Otherwise one covered name can still equal a constraint without a leading dot that is
-            // `name` plus exactly one label (excluded `bar.example.com` vs `*.example.com`).
-            if mode == .excluded, !leadingDot, isOneLabelAbove(domain, name) { return .match }
+            // Otherwise one covered name can still equal a constraint that is `name` plus exactly one
+            // label (excluded `bar.example.com` vs `*.example.com`).
+            if mode == .excluded, isOneLabelAbove(domain, name) { return .match }
             return .noMatch
         case (.email(let local, let domain), .rfc822Name(let bytes)):
             guard let constraint = mailConstraint(bytes) else { return .malformedConstraint }
@@ -125,11 +162,12 @@ enum NameConstraintMatching {
                 return isProperSubdomain(domain, of: parent) ? .match : .noMatch
             }
         case (.uriHost(let host), .uniformResourceIdentifier(let bytes)):
-            guard let constraint = hostConstraint(bytes) else { return .malformedConstraint }
+            guard let constraint = uriConstraint(bytes) else { return .malformedConstraint }
             guard case .domain(let domain, let leadingDot) = constraint else { return .match }
             let within = leadingDot ? isProperSubdomain(host, of: domain) : equalIgnoringCase(host, domain)
             return within ? .match : .noMatch
         case (.ip(let address), .iPAddress(let bytes)):
+            // (The mask was found contiguous by the extension's validation, before any comparison.)
             guard bytes.count == 8 || bytes.count == 32 else { return .malformedConstraint }
             guard bytes.count == 2 * address.count else { return .noMatch }  // other family
             let base = bytes.startIndex
@@ -152,9 +190,20 @@ enum NameConstraintMatching {
 
     // MARK: Constraint syntax
 
-    /// dNSName and URI constraints: empty (everything), or an optional leading dot, a host name and
-    /// an optional trailing dot (removed).
-    private static func hostConstraint(_ bytes: ArraySlice<UInt8>) -> HostConstraint? {
+    /// dNSName constraints: empty (everything), or a host name and an optional trailing dot
+    /// (removed). A leading dot is not dNSName syntax (RFC 5280 4.2.1.10 "host.example.com").
+    private static func dnsConstraint(_ bytes: ArraySlice<UInt8>) -> HostConstraint? {
+        if bytes.isEmpty { return .all }
+        var domain = bytes
+        if domain.last == NameConstraintSyntax.dot { domain = domain.dropLast() }
+        guard NameConstraintSyntax.isValid(domain) else { return nil }
+        return .domain(domain, leadingDot: false)
+    }
+
+    /// URI constraints: empty (everything), or an optional leading dot (4.2.1.10: "the constraint
+    /// MUST be specified as a fully qualified domain name and MAY specify a host or a domain"), a host
+    /// name and an optional trailing dot (removed).
+    private static func uriConstraint(_ bytes: ArraySlice<UInt8>) -> HostConstraint? {
         if bytes.isEmpty { return .all }
         var domain = bytes
         let leadingDot = domain.first == NameConstraintSyntax.dot
