@@ -6,7 +6,8 @@ import TestSupport
 
 /// Name-constraint syntax, checked at its root (RFC 5280 4.2.1.10, 6.1.3 (b)(c), 6.1.4 (g)): every
 /// subtree of an extension is validated whatever names the certificates below carry
-/// (``NameConstraints/firstMalformedSubtree()``).
+/// (``NameConstraints/firstMalformedSubtree()``), and once an extension has any subtree every name of
+/// a form CertPath interprets must be well-formed, even of a form the extension does not constrain.
 @Suite("Name constraint syntax")
 struct NameConstraintSyntaxTests {
     typealias T = NameConstraintsTests
@@ -282,6 +283,72 @@ struct NameConstraintSyntaxTests {
         }
         #expect(violation.description == "the iPAddress constraint IP:10.0.0.0/255.0.255.0 is malformed: an iPAddress constraint "
                 + "mask is a contiguous run of leading one bits (RFC 5280 4.2.1.10, RFC 4632)")
+    }
+
+    // MARK: 2. Presented names must be well-formed once any constraint applies
+
+    static let dnsOnly = [subtree(dns("example.com"))]
+
+    @Test("A malformed rfc822Name SAN under a dNSName-only extension is malformedName")
+    func malformedEmailUnderDNSOnly() {
+        #expect(Self.check(permit: Self.dnsOnly, sans: [Self.dns("a.example.com"), Self.email("a@@b.example")])
+                == Self.violation(Self.email("a@@b.example"), .malformedName))
+        #expect(Self.check(exclude: Self.dnsOnly, sans: [Self.email("no-at-sign.example")])
+                == Self.violation(Self.email("no-at-sign.example"), .malformedName))
+        #expect(Self.check(permit: Self.dnsOnly, sans: [Self.email("a@b.example")]) == .satisfied)
+    }
+
+    @Test("A urn: URI SAN under a dNSName-only extension is satisfied; URI syntax is RFC 3986")
+    func uriUnderDNSOnly() {
+        for good in ["urn:example:a", "mailto:a@b.example", "https://example.org/a?b#c", "http://ex%61mple.org/",
+                     "http://[2001:db8::1]:8443/", "http://[v1.x]/", "ldap://user:pw@host:389/dc=x", "file:///etc/hosts"] {
+            #expect(Self.check(permit: Self.dnsOnly, sans: [Self.uri(good)]) == .satisfied, "\(good)")
+        }
+        for bad in ["", "no-scheme", "1http://example.org/", "http://a@b@example.org/", "http://example.org:80a/",
+                    "http://exa mple.org/", "http://example.org/%zz", "http://[::1/", "http://[example.org]/", "http://example.org/#a#b"] {
+            #expect(Self.check(permit: Self.dnsOnly, sans: [Self.uri(bad)]) == Self.violation(Self.uri(bad), .malformedName), "\(bad)")
+        }
+    }
+
+    @Test("A URI path character RFC 3986 does not allow is malformed under URI subtrees too")
+    func uriSyntaxUnderURISubtrees() {
+        let uriSubtree = [Self.subtree(Self.uri("example.com"))]
+        #expect(Self.check(permit: uriSubtree, sans: [Self.uri("https://example.com/a b")])
+                == Self.violation(Self.uri("https://example.com/a b"), .malformedName))
+        #expect(Self.check(permit: uriSubtree, sans: [Self.uri("urn:example:a")])
+                == Self.violation(Self.uri("urn:example:a"), .uriWithoutDomainHost))
+    }
+
+    @Test("A malformed dNSName or iPAddress SAN under an extension of another form is malformedName")
+    func malformedOtherForms() {
+        let ipOnly = [Self.subtree(Self.ip(Self.v4Slash24))]
+        #expect(Self.check(permit: ipOnly, sans: [Self.dns("a..b")]) == Self.violation(Self.dns("a..b"), .malformedName))
+        #expect(Self.check(permit: ipOnly, sans: [Self.dns("*.example.com"), Self.ip([192, 0, 2, 9])]) == .satisfied)
+        #expect(Self.check(exclude: Self.dnsOnly, sans: [Self.ip([10, 0, 0, 1, 0])])
+                == Self.violation(Self.ip([10, 0, 0, 1, 0]), .malformedName))
+        #expect(Self.check(exclude: Self.dnsOnly, sans: [.directoryName(T.dn([T.cn("x")]))]) == .satisfied)
+        // An extension of otherName subtrees only still constrains a form, so names must be readable.
+        #expect(Self.check(exclude: [Self.subtree(T.otherName)], sans: [Self.dns("bad name")])
+                == Self.violation(Self.dns("bad name"), .malformedName))
+    }
+
+    @Test("Subject emailAddress attributes must be mailboxes once any constraint applies")
+    func subjectEmailUnderDNSOnly() {
+        let subject = T.dn([T.cn("x")], [T.mail("not a mailbox")])
+        #expect(Self.check(permit: Self.dnsOnly, subject: subject, sans: nil)
+                == Self.violation(Self.email("not a mailbox"), .subjectEmailAddress, .malformedName))
+        let bmp = T.dn([T.bmpMail("a@example.com")])
+        #expect(Self.check(permit: Self.dnsOnly, subject: bmp, sans: nil)
+                == Self.violation(.rfc822Name(Array("a@example.com".utf8.flatMap { [0, $0] })[...]), .subjectEmailAddress, .malformedName))
+        #expect(Self.check(permit: Self.dnsOnly, subject: T.dn([T.mail("a@b.example")]), sans: nil) == .satisfied)
+    }
+
+    @Test("Name syntax of unconstrained forms costs no budget; without any subtree nothing is read")
+    func wellFormednessCostsNothing() {
+        #expect(Self.check(permit: Self.dnsOnly, sans: [Self.email("a@b.example"), Self.uri("urn:x:y")], budget: 0) == .satisfied)
+        #expect(Self.check(permit: Self.dnsOnly, sans: [Self.email("a@@b.example")], budget: 0)
+                == Self.violation(Self.email("a@@b.example"), .malformedName))
+        #expect(Self.check(permit: [], exclude: [], sans: [Self.dns("a..b")]) == .satisfied)
     }
 
     // MARK: Real encodings

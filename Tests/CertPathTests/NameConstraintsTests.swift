@@ -200,8 +200,10 @@ struct NameConstraintsTests {
           permit: [ip([192, 0, 2, 0, 255, 255, 255, 0])], sans: [dns("example.com")], .satisfied),
         t("an excluded iPAddress does not restrict dNSNames (x509-limbo excluded-different-constraint-type)",
           exclude: [ip([192, 0, 2, 0, 255, 255, 255, 0])], sans: [dns("example.com")], .satisfied),
-        t("a malformed dNSName is not examined when no dNSName constraint applies",
-          permit: [ip([192, 0, 2, 0, 255, 255, 255, 0])], sans: [dns("a..b")], .satisfied),
+        // Was satisfied (only names of a constrained form were read). Once any constraint applies,
+        // every name of a form CertPath interprets must be well-formed (Go's reading).
+        t("a malformed dNSName is refused when only an iPAddress constraint applies",
+          permit: [ip([192, 0, 2, 0, 255, 255, 255, 0])], sans: [dns("a..b")], .malformedName(dns("a..b"))),
         t("a wildcard in a dNSName constraint is malformed",
           permit: [dns("*.example.com")], sans: [dns("a.example.com")],
           .malformedConstraint(dns("a.example.com"), constraint: dns("*.example.com"))),

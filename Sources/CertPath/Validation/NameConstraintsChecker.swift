@@ -31,10 +31,18 @@
 //    its subject DN as a directoryName (source `subject`, even when the DN is empty).
 // 3. Names are then taken in the order subject DN, subject emailAddress attributes, subject common
 //    names (when asked), subjectAltName entries. For a name of form F:
-//    - if no subtree has form F, the name is not constrained by this extension;
+//    - if no subtree has form F, the name is not constrained, but a name of a form CertPath
+//      interprets (dNSName, rfc822Name, iPAddress, uniformResourceIdentifier, directoryName, and a
+//      subject emailAddress) must still be valid syntax for its form, else `malformedName`. This is
+//      Go's reading (it refuses an unparsable rfc822Name, dNSName, URI or IP SAN once a CA above has
+//      any constraint): a name CertPath cannot read is one two validators may read as different
+//      names, so it is refused as soon as any constraint applies rather than passed unexamined. The
+//      syntax is the one each rule below states, except that a URI need only be an RFC 3986 URI
+//      (`urn:…` is well-formed; its missing authority matters only under URI subtrees). Forms CertPath
+//      does not interpret (otherName, x400Address, ediPartyName, registeredID) are skipped;
 //    - if form F is one CertPath does not interpret, the check fails (`unsupportedNameForm`);
-//    - if the name cannot be interpreted, it fails (`malformedName`; for a URI without a domain
-//      host, `uriWithoutDomainHost`);
+//    - if the name is not valid syntax for its form, it fails (`malformedName`; for a URI without a
+//      domain host, `uriWithoutDomainHost`);
 //    - if the name is within ANY excluded subtree, it fails (`withinExcludedSubtree`), even when it
 //      is also permitted: exclusion wins;
 //    - if the extension has permitted subtrees of form F and the name is within NONE of them, it
@@ -81,7 +89,7 @@
 //   in real internal names; they compare like any other character, and hostname matching refuses
 //   them separately). Anything else (empty labels, spaces, `%`, `/`, control characters, a partial
 //   wildcard `f*.example.com`, a lone `*`, two trailing dots) is `malformedName` when the extension
-//   has any dNSName subtree. A constraint with a `*`, a leading period or otherwise invalid syntax is
+//   has any subtree (step 3). A constraint with a `*`, a leading period or otherwise invalid syntax is
 //   `malformedConstraint`.
 // - rfc822Name (4.2.1.10): a constraint is a mailbox (`foo@example.com`: that mailbox only, local
 //   part compared octet for octet, domain ignoring case), a host (`example.com`: every mailbox at
@@ -91,7 +99,9 @@
 //   (x509-limbo). Presented names and mailbox constraints need exactly one `@`, an RFC 5321
 //   Dot-string local part of 1–64 octets and a valid host name without trailing dot; quoted local
 //   parts and address literals are not interpreted and so are `malformedName`
-//   (`malformedConstraint` in a subtree, e.g. `invalid@invalid@example.com`).
+//   (`malformedConstraint` in a subtree, e.g. `invalid@invalid@example.com`). A presented name
+//   must be a mailbox even when the extension has no rfc822Name subtree (step 3): `a@@b.example`
+//   under a dNSName-only extension is `malformedName`.
 // - iPAddress (4.2.1.10): a subtree is an address and a mask (8 octets for IPv4, 32 for IPv6), the
 //   mask a contiguous prefix (a subtree of another length or with a mask such as 255.0.255.0 is
 //   `malformedConstraint`, not a decoding error since the type is an OCTET STRING); a presented
@@ -110,9 +120,12 @@
 //   matches every URI that has a domain host. A URI without an authority (`urn:…`, `mailto:…`), with
 //   an empty host, or whose host is an IP address (`[::1]`, or a last label that is numeric, read as
 //   IPv4 by URL parsers) fails with `uriWithoutDomainHost` whenever the extension has any URI subtree,
-//   permitted or excluded: 4.2.1.10 says the application "MUST reject the certificate". A URI
-//   without a valid scheme, with two `@`, a non-numeric port, or a host that is not host-name syntax
-//   (percent-encoded octets included) is `malformedName`.
+//   permitted or excluded: 4.2.1.10 says the application "MUST reject the certificate". A URI that
+//   is not RFC 3986 syntax (no valid scheme, two `@`, a non-numeric port, a character no component
+//   allows, a bad percent-encoding) is `malformedName` whenever the extension has any subtree
+//   (step 3); under URI subtrees, so is a host that is not host-name syntax (percent-encoded octets
+//   included), which RFC 3986 allows but CertPath does not interpret. Without URI subtrees, a URI
+//   needs no authority: `urn:example:a` under a dNSName-only extension is fine.
 // - otherName, x400Address, ediPartyName, registeredID: CertPath does not interpret these forms.
 //   When an extension has a subtree of one of them (of any otherName type) and the certificate has a
 //   name of the same form, the check fails with `unsupportedNameForm` (4.2.1.10: an application
@@ -129,8 +142,9 @@
 /// The outcome of checking one certificate's names against one nameConstraints extension
 /// (RFC 5280 6.1.3 (b)(c)).
 public enum NameConstraintsResult: Hashable, Sendable {
-    /// Every subtree is well-formed, and every name of a constrained form is within the permitted
-    /// subtrees of its form (when the extension has any) and within no excluded subtree.
+    /// Every subtree is well-formed, every name of a form CertPath interprets is well-formed, and
+    /// every name of a constrained form is within the permitted subtrees of its form (when the
+    /// extension has any) and within no excluded subtree.
     case satisfied
     /// A subtree of the extension is malformed (checked first, for every certificate), or a name
     /// violates the constraints: the first one found, in the order subject DN, subject emailAddress
@@ -169,7 +183,9 @@ public struct NameConstraintViolation: Hashable, Sendable, CustomStringConvertib
         /// ediPartyName, registeredID) and the certificate has a name of that form (4.2.1.10).
         case unsupportedNameForm
         /// The name is not valid syntax for its form (a dNSName with an empty label, a mailbox with two
-        /// `@`, an iPAddress of the wrong length, …), so it cannot be compared with the constraints.
+        /// `@`, an iPAddress of the wrong length, a URI that is not RFC 3986 syntax, …), so it cannot be
+        /// compared with the constraints. Checked for every name of a form CertPath interprets as soon
+        /// as the extension has any subtree, even of another form.
         case malformedName
         /// A uniformResourceIdentifier without an authority, or whose host is an IP address rather than
         /// a domain name, while the extension constrains URIs (4.2.1.10: "MUST reject the certificate").
@@ -237,7 +253,7 @@ enum NameConstraintsChecker {
     ///     visited and shared across the whole path evaluation.
     /// - Returns: `.satisfied`, the first violation (a malformed subtree before any name), or
     ///   `.budgetExhausted` as soon as the budget is 0 while a comparison remains to be made. Subtree
-    ///   syntax costs no budget: it is linear in the extension.
+    ///   syntax and name syntax cost no budget: both are linear (in the extension, in the names).
     static func check(
         subject: Name, subjectAlternativeNames: [GeneralName]?, constraints: NameConstraints,
         commonNamesAsDNSNames: Bool = false, comparisons: inout Int
@@ -253,11 +269,12 @@ enum NameConstraintsChecker {
         if checker.constrains(.directoryName), !subject.isEmpty {  // (a Name is always well-formed)
             if let failure = checker.check(.directoryName(subject), .subject, &comparisons) { return failure }
         }
-        let wantsEmail = checker.constrains(.rfc822Name)
+        // emailAddress attributes are names CertPath checks, so they must be well-formed even without
+        // rfc822Name subtrees; common names only when asked and dNSNames are constrained.
         let wantsCommonName = commonNamesAsDNSNames && checker.constrains(.dNSName)
-        if wantsEmail || wantsCommonName {
+        if wantsCommonName || hasEmailAddress(subject) {
             for attribute in subject.attributes {
-                if wantsEmail, attribute.type == KnownOID.emailAddress {
+                if attribute.type == KnownOID.emailAddress {
                     if let failure = checker.checkEmailAttribute(attribute, &comparisons) { return failure }
                 } else if wantsCommonName, attribute.type == KnownOID.commonName {
                     if let failure = checker.checkCommonName(attribute, &comparisons) { return failure }
@@ -296,6 +313,20 @@ enum NameConstraintsChecker {
             return (name, .subjectAlternativeName)
         }
         return (.directoryName(subject), .subject)
+    }
+
+    /// Whether `subject` has an emailAddress attribute, without decoding its attributes (most
+    /// subjects have none, and this runs for every certificate below a constrained CA).
+    private static func hasEmailAddress(_ subject: Name) -> Bool {
+        let type = KnownOID.emailAddress.encoded
+        var found = false
+        let complete = subject.der.withUnsafeBufferPointer { buffer in
+            NameWalker.forEachAttribute(buffer) { (_, typeRange, _, _, _) -> Bool in
+                found = type.elementsEqual(UnsafeBufferPointer(rebasing: buffer[typeRange]))
+                return !found
+            }
+        }
+        return found || !complete  // a structure the walker does not read: decode it to be sure
     }
 
     /// Units of the budget a comparison with `base` costs beyond the one every pair costs: one per
@@ -383,7 +414,10 @@ private struct Checker {
         func violation(_ reason: NameConstraintViolation.Reason) -> NameConstraintsResult {
             .violation(NameConstraintViolation(name: name, source: source, reason: reason))
         }
-        guard constrains(form) else { return nil }
+        guard constrains(form) else {
+            // Not constrained, but a name CertPath interprets must be readable (no budget: no pair).
+            return ConstrainedName.isWellFormed(name) ? nil : violation(.malformedName)
+        }
         guard form.isSupported else { return violation(.unsupportedNameForm) }
         let presented: ConstrainedName
         switch ConstrainedName.prepare(name) {

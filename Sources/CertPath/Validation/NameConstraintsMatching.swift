@@ -45,12 +45,32 @@ enum ConstrainedName {
             guard bytes.count == 4 || bytes.count == 16 else { return .failure(.malformed) }
             return .success(.ip(bytes))
         case .uniformResourceIdentifier(let bytes):
+            guard NameConstraintSyntax.isValidURI(bytes) else { return .failure(.malformed) }
             return NameConstraintSyntax.uriHost(bytes).map { .uriHost($0) }
         case .directoryName(let name):
             guard let sets = NameConstraintMatching.rdnSets(name) else { return .failure(.malformed) }
             return .success(.directory(sets))
         case .otherName, .x400Address, .ediPartyName, .registeredID:
             return .failure(.malformed)
+        }
+    }
+
+    /// Whether `name`, of a form the extension has no subtree of, is valid syntax for its form: once
+    /// an extension has any subtree, every name of a form CertPath interprets must be (see the top of
+    /// NameConstraintsChecker.swift). dNSName, rfc822Name and iPAddress as ``prepare(_:)`` reads them
+    /// (a wildcard `*.rest` is a dNSName); a uniformResourceIdentifier as an RFC 3986 URI, with or
+    /// without an authority (its host matters only under URI subtrees); a directoryName always (a
+    /// ``Name`` is well-formed DER). Forms CertPath does not interpret count as well-formed.
+    /// Allocation-free except for an IPv6 literal in a URI.
+    static func isWellFormed(_ name: GeneralName) -> Bool {
+        switch name {
+        case .dNSName, .rfc822Name, .iPAddress:
+            if case .success = prepare(name) { return true }
+            return false
+        case .uniformResourceIdentifier(let bytes):
+            return NameConstraintSyntax.isValidURI(bytes)
+        case .directoryName, .otherName, .x400Address, .ediPartyName, .registeredID:
+            return true
         }
     }
 }
@@ -385,4 +405,137 @@ enum NameConstraintSyntax {
 
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    // MARK: RFC 3986 URI syntax
+
+    /// Whether `uri` is a URI in the RFC 3986 generic syntax (section 3):
+    /// `scheme ":" hier-part [ "?" query ] [ "#" fragment ]`, where hier-part is `"//" authority
+    /// path-abempty` or a path without authority (`urn:…`, `mailto:…`). Every component is checked
+    /// for the characters its rule allows, percent-encodings included (`%` and two hex digits); the
+    /// authority is `[ userinfo "@" ] host [ ":" port ]` with host an IP-literal (`[` IPv6address or
+    /// IPvFuture `]`) or a reg-name (which covers IPv4address) and port digits. A relative reference
+    /// (no scheme) is not a URI (RFC 5280 4.2.1.6: the name "MUST NOT be a relative URI").
+    static func isValidURI(_ uri: ArraySlice<UInt8>) -> Bool {
+        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
+        guard let colon = uri.firstIndex(of: UInt8(ascii: ":")), colon > uri.startIndex,
+              isAlpha(uri[uri.startIndex]) else { return false }
+        for byte in uri[..<colon] where !(isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+")
+                                         || byte == UInt8(ascii: "-") || byte == dot) {
+            return false
+        }
+        var rest = uri[(colon + 1)...]
+        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
+            guard isURIComponent(rest[(hash + 1)...], [.pcharExtras, .slash, .question]) else { return false }  // fragment
+            rest = rest[..<hash]
+        }
+        if let question = rest.firstIndex(of: UInt8(ascii: "?")) {
+            guard isURIComponent(rest[(question + 1)...], [.pcharExtras, .slash, .question]) else { return false }  // query
+            rest = rest[..<question]
+        }
+        let slash = UInt8(ascii: "/")
+        if rest.count >= 2, rest.first == slash, rest[rest.startIndex + 1] == slash {
+            var authority = rest.dropFirst(2)
+            var path = authority[authority.endIndex...]
+            if let end = authority.firstIndex(of: slash) {
+                path = authority[end...]
+                authority = authority[..<end]
+            }
+            return isValidAuthority(authority) && isURIComponent(path, [.pcharExtras, .slash])  // path-abempty
+        }
+        // path-absolute, path-rootless or path-empty: pchars and slashes, not starting with "//".
+        return isURIComponent(rest, [.pcharExtras, .slash])
+    }
+
+    /// Characters a URI component allows beyond unreserved, sub-delims and percent-encodings.
+    private struct URIExtras: OptionSet {
+        let rawValue: UInt8
+        /// `:` and `@` (pchar, RFC 3986 3.3).
+        static let pcharExtras = URIExtras(rawValue: 1)
+        /// `:` alone (userinfo, RFC 3986 3.2.1).
+        static let colon = URIExtras(rawValue: 2)
+        static let slash = URIExtras(rawValue: 4)
+        static let question = URIExtras(rawValue: 8)
+    }
+
+    /// `authority = [ userinfo "@" ] host [ ":" port ]` (RFC 3986 3.2). Neither userinfo nor host may
+    /// contain `@`, so the first one ends the userinfo and any other makes the authority invalid.
+    private static func isValidAuthority(_ authority: ArraySlice<UInt8>) -> Bool {
+        var hostPort = authority
+        if let index = authority.firstIndex(of: at) {
+            guard isURIComponent(authority[..<index], [.colon]) else { return false }  // userinfo
+            hostPort = authority[(index + 1)...]
+        }
+        var port = hostPort[hostPort.endIndex...]
+        if hostPort.first == UInt8(ascii: "[") {
+            guard let close = hostPort.firstIndex(of: UInt8(ascii: "]")),
+                  isValidIPLiteral(hostPort[(hostPort.startIndex + 1)..<close]) else { return false }
+            let after = hostPort[(close + 1)...]
+            if !after.isEmpty {
+                guard after.first == UInt8(ascii: ":") else { return false }
+                port = after.dropFirst()
+            }
+        } else {
+            var host = hostPort
+            if let index = hostPort.firstIndex(of: UInt8(ascii: ":")) {
+                host = hostPort[..<index]
+                port = hostPort[(index + 1)...]
+            }
+            guard isURIComponent(host, []) else { return false }  // reg-name (IPv4address is one)
+        }
+        return port.allSatisfy(isDigit)
+    }
+
+    /// The inside of an IP-literal (RFC 3986 3.2.2): an IPv6address (RFC 4291 2.2 text) or
+    /// `IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`.
+    private static func isValidIPLiteral(_ literal: ArraySlice<UInt8>) -> Bool {
+        if literal.first == UInt8(ascii: "v") || literal.first == UInt8(ascii: "V") {
+            let version = literal.dropFirst()
+            guard let period = version.firstIndex(of: dot), period > version.startIndex,
+                  version[..<period].allSatisfy({ Hex.value(ofDigit: $0) != nil }) else { return false }
+            let rest = version[(period + 1)...]
+            return !rest.isEmpty && !rest.contains(UInt8(ascii: "%")) && isURIComponent(rest, [.colon])
+        }
+        guard literal.contains(UInt8(ascii: ":")) else { return false }
+        return Array(literal).withUnsafeBufferPointer { IPAddress.parse($0)?.count == 16 }
+    }
+
+    /// Whether every octet of `part` is unreserved (`ALPHA DIGIT - . _ ~`), a sub-delim
+    /// (`! $ & ' ( ) * + , ; =`), allowed by `extras`, or begins a percent-encoding `%` HEXDIG
+    /// HEXDIG (RFC 3986 2.1–2.3).
+    private static func isURIComponent(_ part: ArraySlice<UInt8>, _ extras: URIExtras) -> Bool {
+        var index = part.startIndex
+        while index < part.endIndex {
+            let byte = part[index]
+            if byte == UInt8(ascii: "%") {
+                guard part.endIndex - index >= 3, Hex.value(ofDigit: part[index + 1]) != nil,
+                      Hex.value(ofDigit: part[index + 2]) != nil else { return false }
+                index += 3
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                 UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+                break
+            case UInt8(ascii: ":"):
+                guard extras.contains(.pcharExtras) || extras.contains(.colon) else { return false }
+            case UInt8(ascii: "@"):
+                guard extras.contains(.pcharExtras) else { return false }
+            case UInt8(ascii: "/"):
+                guard extras.contains(.slash) else { return false }
+            case UInt8(ascii: "?"):
+                guard extras.contains(.question) else { return false }
+            default:
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func isAlpha(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
 }
