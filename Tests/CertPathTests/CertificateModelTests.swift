@@ -876,17 +876,43 @@ struct CertificateModelTests {
 
     static let dnsSubtree = D.ctx(2, Array("a.test".utf8))
 
+    // Only DER and ASN.1 structure are decoding errors. "minimum 1", "maximum", "iPAddress without
+    // mask" and "non-contiguous mask" used to be rejected here (.unsupported, .invalidValue); they
+    // are RFC 5280 4.2.1.10 prose rules, now checked by NameConstraints.firstMalformedSubtree()
+    // (NameConstraintSyntaxTests), so the certificate parses and the next test says what it keeps.
     @Test("nameConstraints rejections", arguments: [
         ("neither subtree", D.seq(), DERError.Code.invalidValue, 0),
         ("empty permittedSubtrees", D.seq(D.ctx(0, constructed: true)), .invalidValue, 4),
         ("minimum 0 encoded", D.seq(D.ctx(0, constructed: true, D.seq(dnsSubtree, D.ctx(0, [0x00])))), .explicitDefault, 6 + dnsSubtree.count),
-        ("minimum 1", D.seq(D.ctx(0, constructed: true, D.seq(dnsSubtree, D.ctx(0, [0x01])))), .unsupported, 6 + dnsSubtree.count),
-        ("maximum", D.seq(D.ctx(1, constructed: true, D.seq(dnsSubtree, D.ctx(1, [0x05])))), .unsupported, 6 + dnsSubtree.count),
-        ("iPAddress without mask", D.seq(D.ctx(0, constructed: true, D.seq(D.ctx(7, [10, 0, 0, 0])))), .invalidValue, 6),
-        ("non-contiguous mask", D.seq(D.ctx(0, constructed: true, D.seq(D.ctx(7, [10, 0, 0, 0, 255, 0, 255, 0])))), .invalidValue, 6),
+        ("negative minimum", D.seq(D.ctx(0, constructed: true, D.seq(dnsSubtree, D.ctx(0, [0xFF])))), .negativeInteger, 6 + dnsSubtree.count),
+        ("negative maximum", D.seq(D.ctx(1, constructed: true, D.seq(dnsSubtree, D.ctx(1, [0x80])))), .negativeInteger, 6 + dnsSubtree.count),
+        ("non-minimal minimum", D.seq(D.ctx(0, constructed: true, D.seq(dnsSubtree, D.ctx(0, [0x00, 0x01])))), .nonMinimalInteger, 6 + dnsSubtree.count),
+        ("empty maximum", D.seq(D.ctx(0, constructed: true, D.seq(dnsSubtree, D.ctx(1, [])))), .emptyInteger, 6 + dnsSubtree.count),
     ] as [(String, [UInt8], DERError.Code, Int)])
     func nameConstraintsRejections(_ what: String, _ value: [UInt8], _ code: DERError.Code, _ offset: Int) throws {
         try Self.expectExtensionRejected(KnownOID.nameConstraints, value, code, at: offset)
+    }
+
+    @Test("nameConstraints that break RFC 5280 prose, not DER, decode and keep what they say", arguments: [
+        ("minimum 1", D.seq(D.ctx(0, constructed: true, D.seq(dnsSubtree, D.ctx(0, [0x01])))),
+         GeneralName.dNSName(Array("a.test".utf8)[...]), true),
+        ("maximum 5", D.seq(D.ctx(1, constructed: true, D.seq(dnsSubtree, D.ctx(1, [0x05])))),
+         GeneralName.dNSName(Array("a.test".utf8)[...]), true),
+        ("minimum of 9 octets", D.seq(D.ctx(0, constructed: true, D.seq(dnsSubtree, D.ctx(0, [0x01] + [UInt8](repeating: 0, count: 8))))),
+         GeneralName.dNSName(Array("a.test".utf8)[...]), true),
+        ("iPAddress without mask", D.seq(D.ctx(0, constructed: true, D.seq(D.ctx(7, [10, 0, 0, 0])))),
+         GeneralName.iPAddress([10, 0, 0, 0][...]), false),
+        ("non-contiguous mask", D.seq(D.ctx(0, constructed: true, D.seq(D.ctx(7, [10, 0, 0, 0, 255, 0, 255, 0])))),
+         GeneralName.iPAddress([10, 0, 0, 0, 255, 0, 255, 0][...]), false),
+        ("leading-dot dNSName", D.seq(D.ctx(0, constructed: true, D.seq(D.ctx(2, Array(".a.test".utf8))))),
+         GeneralName.dNSName(Array(".a.test".utf8)[...]), false),
+    ] as [(String, [UInt8], GeneralName, Bool)])
+    func nameConstraintsBreakingProseDecode(_ what: String, _ value: [UInt8], _ base: GeneralName, _ nonDefaultBounds: Bool) throws {
+        let certificate = try Self.certificate(D.ext(KnownOID.nameConstraints, critical: true, value))
+        let nc = try #require(certificate.nameConstraints)
+        let subtrees = (nc.permittedSubtrees ?? []) + (nc.excludedSubtrees ?? [])
+        #expect(subtrees.map(\.base) == [base])
+        #expect(subtrees.map(\.hasNonDefaultBounds) == [nonDefaultBounds])
     }
 
     // MARK: authorityKeyIdentifier, subjectKeyIdentifier (RFC 5280 4.2.1.1, 4.2.1.2)

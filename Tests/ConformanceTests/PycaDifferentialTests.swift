@@ -30,6 +30,12 @@ import CertPath
         "custom/invalid-sct-version.der": "looser: the SCT list extension (non-critical) is not interpreted; pyca parses its contents",
         "PKITS_data/certs/DSAParametersInheritedCACert.crt": "looser: DSA keys may inherit parameters (RFC 3279 2.3.2; PKITS 4.1.5 expects it)",
         "PKITS_data/certs/ValidDSAParameterInheritanceTest5EE.crt": "looser: DSA keys may inherit parameters (RFC 3279 2.3.2; PKITS 4.1.5 expects it)",
+        "custom/nc_invalid_ip4_netmask.der": "looser: a non-contiguous iPAddress constraint mask is RFC 5280 4.2.1.10 prose, not ASN.1: "
+            + "it decodes, and name-constraint validation refuses the subtree",
+        "custom/nc_invalid_ip_netmask.pem": "looser: a non-contiguous iPAddress constraint mask is RFC 5280 4.2.1.10 prose, not ASN.1: "
+            + "it decodes, and name-constraint validation refuses the subtree",
+        "custom/nc_ip_invalid_length.pem": "looser: an iPAddress constraint of other than 8 or 32 octets is RFC 5280 4.2.1.10 prose, "
+            + "not ASN.1: it decodes, and name-constraint validation refuses the subtree",
         // Rendering.
         "scottishpower-bitstring-dn.pem": "RFC 4514 2.4: a non-string value renders as # and the hex of its whole BER encoding; pyca prints only the contents",
         "unique_identifier.pem": "RFC 4514 2.4: a non-string value renders as # and the hex of its whole BER encoding; pyca prints only the contents",

@@ -19,24 +19,67 @@
 // Whether a self-issued certificate's names are checked (6.1.3 (b): not for a self-issued
 // certificate other than the last) is the caller's decision.
 //
-// Within one extension, for a name of form F (4.2.1.10, 6.1.3 (b)(c)):
-// - if some subtree of form F is malformed, the check fails (`malformedConstraint`);
-// - if the name itself cannot be interpreted, it fails (`malformedName`);
-// - if the name is within ANY excluded subtree, it fails (`withinExcludedSubtree`), even when it is
-//   also permitted: exclusion wins;
-// - if the extension has permitted subtrees of form F and the name is within NONE of them, it fails
-//   (`notWithinPermittedSubtrees`). Permitted subtrees of other forms do not restrict form F
-//   (4.2.1.10: "Restrictions apply only when the specified name form is present").
-// A form that no subtree of the extension mentions is not constrained by it.
+// Within one extension (4.2.1.10, 6.1.3 (b)(c)), in this order:
+// 1. An extension without any subtree (only possible through the public initializer) constrains
+//    nothing: every certificate satisfies it.
+// 2. If ANY subtree of the extension, permitted or excluded, of any form, is malformed
+//    (`NameConstraints.firstMalformedSubtree()`: the permitted subtrees in order, then the excluded
+//    ones), the check fails with `malformedConstraint` and that subtree, for every certificate,
+//    whatever names it carries: a CA whose constraints cannot be read constrains nothing reliably,
+//    and a malformed subtree must not wait for a name of its own form to be noticed. The violation
+//    names the certificate's first name of the subtree's form (in the order below), or, without one,
+//    its subject DN as a directoryName (source `subject`, even when the DN is empty).
+// 3. Names are then taken in the order subject DN, subject emailAddress attributes, subject common
+//    names (when asked), subjectAltName entries. For a name of form F:
+//    - if no subtree has form F, the name is not constrained, but a name of a form CertPath
+//      interprets (dNSName, rfc822Name, iPAddress, uniformResourceIdentifier, directoryName, and a
+//      subject emailAddress) must still be valid syntax for its form, else `malformedName`. This is
+//      Go's reading (it refuses an unparsable rfc822Name, dNSName, URI or IP SAN once a CA above has
+//      any constraint): a name CertPath cannot read is one two validators may read as different
+//      names, so it is refused as soon as any constraint applies rather than passed unexamined. The
+//      syntax is the one each rule below states, except that a URI need only be an RFC 3986 URI
+//      (`urn:…` is well-formed; its missing authority matters only under URI subtrees). Forms CertPath
+//      does not interpret (otherName, x400Address, ediPartyName, registeredID) are skipped;
+//    - if form F is one CertPath does not interpret, the check fails (`unsupportedNameForm`);
+//    - if the name is not valid syntax for its form, it fails (`malformedName`; for a URI without a
+//      domain host, `uriWithoutDomainHost`);
+//    - if the name is within ANY excluded subtree, it fails (`withinExcludedSubtree`), even when it
+//      is also permitted: exclusion wins;
+//    - if the extension has permitted subtrees of form F and the name is within NONE of them, it
+//      fails (`notWithinPermittedSubtrees`). Permitted subtrees of other forms do not restrict form F
+//      (4.2.1.10: "Restrictions apply only when the specified name form is present").
+//
+// Subtree syntax (4.2.1.10), checked by step 2 for every subtree:
+// - `minimum` other than 0 or any `maximum`: malformed ("the minimum MUST be zero, and maximum MUST
+//   be absent"; the decoder keeps such subtrees, see `GeneralSubtree.hasNonDefaultBounds`);
+// - dNSName: empty (every DNS name), or a host name in preferred syntax with one optional trailing
+//   dot; a leading period (`.example.com`) or a `*` anywhere is malformed (see below);
+// - rfc822Name: empty, a mailbox, a host, or a period and a domain;
+// - uniformResourceIdentifier: empty, a host, or a period and a domain (a host name, not a URI:
+//   `https://example.com` is malformed);
+// - iPAddress: 8 or 32 octets whose mask is a contiguous run of leading one bits (CIDR, RFC 4632);
+//   base bits outside the mask are tolerated and ignored (the reasons are at the top of
+//   NameConstraints.swift);
+// - directoryName: any Name; otherName, x400Address, ediPartyName, registeredID: not interpreted,
+//   never malformed by themselves (a name of such a form meets `unsupportedNameForm`).
 //
 // Rules per form (comparisons of host names ignore ASCII case, RFC 4343):
 // - dNSName (4.2.1.10: "any DNS name that can be constructed by simply adding zero or more labels to
 //   the left-hand side of the name satisfies the name constraint"): `example.com` matches
-//   `example.com` and `a.example.com`, never `badexample.com`. A constraint with a leading dot,
-//   `.example.com`, which RFC 5280 does not define for dNSName, matches proper subdomains only, as
-//   in Go and rustls-webpki. An empty constraint matches every DNS name. One trailing dot is removed
-//   from names and constraints before comparing: `example.com.` is the same host as `example.com`,
-//   and CertPath's hostname matching ignores the dot too, so a constraint must see both alike.
+//   `example.com` and `a.example.com`, never `badexample.com`. A constraint with a leading period,
+//   `.example.com`, is `malformedConstraint`. RFC 5280 gives the leading period a meaning only for
+//   rfc822Name and URI constraints; for dNSName its examples are host names ("host.example.com"),
+//   and under its rule of adding labels to the left `.example.com` matches no host name at all.
+//   The readings of peers agree only by convention: Go's crypto/x509 reads it as "proper
+//   subdomains only" on purpose (its comment says RFC 5280 allows the dot only for URI and email),
+//   as does rustls-webpki; OpenSSL's (and BoringSSL's) nc_dns has no leading-dot rule, and its
+//   suffix comparison, keeping the dot as a character, happens to match proper subdomains too. A
+//   validator following the RFC's text, or refusing the unparsable DNS name, reads it as matching
+//   nothing. An excluded `.example.com` is the danger: "every subdomain" to one validator,
+//   "nothing" to another. CertPath does not guess and refuses the extension. An empty constraint
+//   matches every DNS name. One trailing dot is removed from names and constraints before
+//   comparing: `example.com.` is the same host as `example.com`, and CertPath's hostname matching
+//   ignores the dot too, so a constraint must see both alike.
 //   A presented wildcard `*.example.com` stands for every name `<label>.example.com`: it is within a
 //   permitted subtree only when every name it covers is (`*.foo.com` within `foo.com`, but not
 //   within `foo.example.com`), and within an excluded subtree when ANY name it covers is (excluded
@@ -46,7 +89,8 @@
 //   in real internal names; they compare like any other character, and hostname matching refuses
 //   them separately). Anything else (empty labels, spaces, `%`, `/`, control characters, a partial
 //   wildcard `f*.example.com`, a lone `*`, two trailing dots) is `malformedName` when the extension
-//   has any dNSName subtree. A constraint with a `*` or otherwise invalid syntax is `malformedConstraint`.
+//   has any subtree (step 3). A constraint with a `*`, a leading period or otherwise invalid syntax is
+//   `malformedConstraint`.
 // - rfc822Name (4.2.1.10): a constraint is a mailbox (`foo@example.com`: that mailbox only, local
 //   part compared octet for octet, domain ignoring case), a host (`example.com`: every mailbox at
 //   exactly that host) or a domain (`.example.com`: mailboxes at any subdomain, not at the host
@@ -55,9 +99,13 @@
 //   (x509-limbo). Presented names and mailbox constraints need exactly one `@`, an RFC 5321
 //   Dot-string local part of 1–64 octets and a valid host name without trailing dot; quoted local
 //   parts and address literals are not interpreted and so are `malformedName`
-//   (`malformedConstraint` in a subtree, e.g. `invalid@invalid@example.com`).
-// - iPAddress (4.2.1.10): a subtree is an address and a mask (8 octets for IPv4, 32 for IPv6); a
-//   presented address (4 or 16 octets) is within it when `address & mask == base & mask`. IPv4
+//   (`malformedConstraint` in a subtree, e.g. `invalid@invalid@example.com`). A presented name
+//   must be a mailbox even when the extension has no rfc822Name subtree (step 3): `a@@b.example`
+//   under a dNSName-only extension is `malformedName`.
+// - iPAddress (4.2.1.10): a subtree is an address and a mask (8 octets for IPv4, 32 for IPv6), the
+//   mask a contiguous prefix (a subtree of another length or with a mask such as 255.0.255.0 is
+//   `malformedConstraint`, not a decoding error since the type is an OCTET STRING); a presented
+//   address (4 or 16 octets) is within it when `address & mask == base & mask`. IPv4
 //   subtrees never match IPv6 addresses and IPv6 subtrees never match IPv4 addresses, including
 //   IPv4-mapped IPv6 ones (the families are compared as encoded, as in Go and webpki).
 // - directoryName (4.2.1.10, 7.1): the subtree's RDN sequence must be a prefix of the name's, RDN by
@@ -72,9 +120,12 @@
 //   matches every URI that has a domain host. A URI without an authority (`urn:…`, `mailto:…`), with
 //   an empty host, or whose host is an IP address (`[::1]`, or a last label that is numeric, read as
 //   IPv4 by URL parsers) fails with `uriWithoutDomainHost` whenever the extension has any URI subtree,
-//   permitted or excluded: 4.2.1.10 says the application "MUST reject the certificate". A URI
-//   without a valid scheme, with two `@`, a non-numeric port, or a host that is not host-name syntax
-//   (percent-encoded octets included) is `malformedName`.
+//   permitted or excluded: 4.2.1.10 says the application "MUST reject the certificate". A URI that
+//   is not RFC 3986 syntax (no valid scheme, two `@`, a non-numeric port, a character no component
+//   allows, a bad percent-encoding) is `malformedName` whenever the extension has any subtree
+//   (step 3); under URI subtrees, so is a host that is not host-name syntax (percent-encoded octets
+//   included), which RFC 3986 allows but CertPath does not interpret. Without URI subtrees, a URI
+//   needs no authority: `urn:example:a` under a dNSName-only extension is fine.
 // - otherName, x400Address, ediPartyName, registeredID: CertPath does not interpret these forms.
 //   When an extension has a subtree of one of them (of any otherName type) and the certificate has a
 //   name of the same form, the check fails with `unsupportedNameForm` (4.2.1.10: an application
@@ -91,11 +142,13 @@
 /// The outcome of checking one certificate's names against one nameConstraints extension
 /// (RFC 5280 6.1.3 (b)(c)).
 public enum NameConstraintsResult: Hashable, Sendable {
-    /// Every name of a constrained form is within the permitted subtrees of its form (when the
+    /// Every subtree is well-formed, every name of a form CertPath interprets is well-formed, and
+    /// every name of a constrained form is within the permitted subtrees of its form (when the
     /// extension has any) and within no excluded subtree.
     case satisfied
-    /// A name violates the constraints; the first one found, in the order subject DN, subject
-    /// emailAddress attributes, subject common names (when asked), subjectAltName entries.
+    /// A subtree of the extension is malformed (checked first, for every certificate), or a name
+    /// violates the constraints: the first one found, in the order subject DN, subject emailAddress
+    /// attributes, subject common names (when asked), subjectAltName entries.
     case violation(NameConstraintViolation)
     /// The comparison budget ran out before the check finished; the result is unknown and the path
     /// must be treated as invalid.
@@ -130,13 +183,20 @@ public struct NameConstraintViolation: Hashable, Sendable, CustomStringConvertib
         /// ediPartyName, registeredID) and the certificate has a name of that form (4.2.1.10).
         case unsupportedNameForm
         /// The name is not valid syntax for its form (a dNSName with an empty label, a mailbox with two
-        /// `@`, an iPAddress of the wrong length, …), so it cannot be compared with the constraints.
+        /// `@`, an iPAddress of the wrong length, a URI that is not RFC 3986 syntax, …), so it cannot be
+        /// compared with the constraints. Checked for every name of a form CertPath interprets as soon
+        /// as the extension has any subtree, even of another form.
         case malformedName
         /// A uniformResourceIdentifier without an authority, or whose host is an IP address rather than
         /// a domain name, while the extension constrains URIs (4.2.1.10: "MUST reject the certificate").
         case uriWithoutDomainHost
-        /// This subtree, of the same form as the name, is not valid syntax for that form (an rfc822Name
-        /// `invalid@invalid@example.com`, a dNSName with `*`, an iPAddress not of 8 or 32 octets).
+        /// This subtree of the extension cannot be used: it is not valid syntax for its form (an
+        /// rfc822Name `invalid@invalid@example.com`, a dNSName with `*` or a leading period, an iPAddress
+        /// not of 8 or 32 octets or with a non-contiguous mask) or it has a `minimum` or `maximum`
+        /// (``NameConstraints/firstMalformedSubtree()``, whose order picks it). Reported for every
+        /// certificate checked against the extension, whatever names it has; the violation's `name` is
+        /// then the certificate's first name of the subtree's form, or its subject DN (source
+        /// `subject`) when it has none.
         case malformedConstraint(GeneralSubtree)
     }
 
@@ -170,7 +230,8 @@ public struct NameConstraintViolation: Hashable, Sendable, CustomStringConvertib
         case .uriWithoutDomainHost:
             return "\(what) has no domain-name host, which URI name constraints require"
         case .malformedConstraint(let subtree):
-            return "the \(NameConstraintForm(name).label) constraint \(subtree.base) is malformed"
+            let why = subtree.malformation.map { ": \($0)" } ?? ""
+            return "the \(NameConstraintForm(subtree.base).label) constraint \(subtree.base) is malformed\(why)"
         }
     }
 }
@@ -190,22 +251,30 @@ enum NameConstraintsChecker {
     ///     (or wildcard pattern) as a dNSName; pass `true` when the hostname policy may match the CN.
     ///   - comparisons: the remaining budget of (name, subtree) comparisons, decremented once per pair
     ///     visited and shared across the whole path evaluation.
-    /// - Returns: `.satisfied`, the first violation, or `.budgetExhausted` as soon as the budget is 0
-    ///   while a comparison remains to be made.
+    /// - Returns: `.satisfied`, the first violation (a malformed subtree before any name), or
+    ///   `.budgetExhausted` as soon as the budget is 0 while a comparison remains to be made. Subtree
+    ///   syntax and name syntax cost no budget: both are linear (in the extension, in the names).
     static func check(
         subject: Name, subjectAlternativeNames: [GeneralName]?, constraints: NameConstraints,
         commonNamesAsDNSNames: Bool = false, comparisons: inout Int
     ) -> NameConstraintsResult {
-        var checker = Checker(constraints)
+        let checker = Checker(constraints)
         guard checker.constrainedForms != 0 else { return .satisfied }
-        if checker.constrains(.directoryName), !subject.isEmpty {
+        if let malformed = constraints.firstMalformedSubtree() {
+            let reported = reportedName(of: NameConstraintForm(malformed.subtree.base), subject: subject,
+                                        subjectAlternativeNames: subjectAlternativeNames, commonNamesAsDNSNames: commonNamesAsDNSNames)
+            return .violation(NameConstraintViolation(name: reported.name, source: reported.source,
+                                                      reason: .malformedConstraint(malformed.subtree)))
+        }
+        if checker.constrains(.directoryName), !subject.isEmpty {  // (a Name is always well-formed)
             if let failure = checker.check(.directoryName(subject), .subject, &comparisons) { return failure }
         }
-        let wantsEmail = checker.constrains(.rfc822Name)
+        // emailAddress attributes are names CertPath checks, so they must be well-formed even without
+        // rfc822Name subtrees; common names only when asked and dNSNames are constrained.
         let wantsCommonName = commonNamesAsDNSNames && checker.constrains(.dNSName)
-        if wantsEmail || wantsCommonName {
+        if wantsCommonName || hasEmailAddress(subject) {
             for attribute in subject.attributes {
-                if wantsEmail, attribute.type == KnownOID.emailAddress {
+                if attribute.type == KnownOID.emailAddress {
                     if let failure = checker.checkEmailAttribute(attribute, &comparisons) { return failure }
                 } else if wantsCommonName, attribute.type == KnownOID.commonName {
                     if let failure = checker.checkCommonName(attribute, &comparisons) { return failure }
@@ -216,6 +285,48 @@ enum NameConstraintsChecker {
             if let failure = checker.check(name, .subjectAlternativeName, &comparisons) { return failure }
         }
         return .satisfied
+    }
+
+    /// The name a `malformedConstraint` violation reports: the certificate's first name of `form`, in
+    /// the order names are checked (subject DN, emailAddress attributes, common names when asked and
+    /// host-name syntax, subjectAltName entries), else its subject DN as a directoryName.
+    private static func reportedName(
+        of form: NameConstraintForm, subject: Name, subjectAlternativeNames: [GeneralName]?, commonNamesAsDNSNames: Bool
+    ) -> (name: GeneralName, source: NameConstraintViolation.Source) {
+        switch form {
+        case .directoryName where !subject.isEmpty:
+            return (.directoryName(subject), .subject)
+        case .rfc822Name:
+            if let attribute = subject.attributes.first(where: { $0.type == KnownOID.emailAddress }) {
+                return (.rfc822Name(attribute.value), .subjectEmailAddress)
+            }
+        case .dNSName where commonNamesAsDNSNames:
+            for attribute in subject.attributes where attribute.type == KnownOID.commonName {
+                guard let text = attribute.stringValue else { continue }
+                let name = GeneralName.dNSName(Array(text.utf8)[...])
+                if case .success = ConstrainedName.prepare(name) { return (name, .subjectCommonName) }
+            }
+        default:
+            break
+        }
+        if let name = subjectAlternativeNames?.first(where: { NameConstraintForm($0) == form }) {
+            return (name, .subjectAlternativeName)
+        }
+        return (.directoryName(subject), .subject)
+    }
+
+    /// Whether `subject` has an emailAddress attribute, without decoding its attributes (most
+    /// subjects have none, and this runs for every certificate below a constrained CA).
+    private static func hasEmailAddress(_ subject: Name) -> Bool {
+        let type = KnownOID.emailAddress.encoded
+        var found = false
+        let complete = subject.der.withUnsafeBufferPointer { buffer in
+            NameWalker.forEachAttribute(buffer) { (_, typeRange, _, _, _) -> Bool in
+                found = type.elementsEqual(UnsafeBufferPointer(rebasing: buffer[typeRange]))
+                return !found
+            }
+        }
+        return found || !complete  // a structure the walker does not read: decode it to be sure
     }
 
     /// Units of the budget a comparison with `base` costs beyond the one every pair costs: one per
@@ -274,7 +385,8 @@ enum NameConstraintForm: Int {
     }
 }
 
-/// The state of one `check` call: the extension's subtrees and which forms they mention.
+/// The state of one `check` call: the extension's subtrees (all well-formed once names are
+/// checked) and which forms they mention.
 private struct Checker {
     let permitted: [GeneralSubtree]
     let excluded: [GeneralSubtree]
@@ -282,8 +394,6 @@ private struct Checker {
     let permittedForms: UInt16
     /// Forms with at least one permitted or excluded subtree.
     let constrainedForms: UInt16
-    /// Forms whose subtrees have been validated in this call.
-    var validatedForms: UInt16 = 0
 
     init(_ constraints: NameConstraints) {
         permitted = constraints.permittedSubtrees ?? []
@@ -298,23 +408,17 @@ private struct Checker {
 
     func constrains(_ form: NameConstraintForm) -> Bool { constrainedForms & form.bit != 0 }
 
-    /// Checks one name; `nil` when it is acceptable.
-    mutating func check(_ name: GeneralName, _ source: NameConstraintViolation.Source, _ budget: inout Int) -> NameConstraintsResult? {
+    /// Checks one name; `nil` when it is acceptable. The extension's subtrees have been validated.
+    func check(_ name: GeneralName, _ source: NameConstraintViolation.Source, _ budget: inout Int) -> NameConstraintsResult? {
         let form = NameConstraintForm(name)
-        guard constrains(form) else { return nil }
         func violation(_ reason: NameConstraintViolation.Reason) -> NameConstraintsResult {
             .violation(NameConstraintViolation(name: name, source: source, reason: reason))
         }
-        guard form.isSupported else { return violation(.unsupportedNameForm) }
-        if validatedForms & form.bit == 0 {
-            validatedForms |= form.bit
-            for subtree in excluded where NameConstraintForm(subtree.base) == form && !NameConstraintMatching.isValidConstraint(subtree.base) {
-                return violation(.malformedConstraint(subtree))
-            }
-            for subtree in permitted where NameConstraintForm(subtree.base) == form && !NameConstraintMatching.isValidConstraint(subtree.base) {
-                return violation(.malformedConstraint(subtree))
-            }
+        guard constrains(form) else {
+            // Not constrained, but a name CertPath interprets must be readable (no budget: no pair).
+            return ConstrainedName.isWellFormed(name) ? nil : violation(.malformedName)
         }
+        guard form.isSupported else { return violation(.unsupportedNameForm) }
         let presented: ConstrainedName
         switch ConstrainedName.prepare(name) {
         case .success(let prepared): presented = prepared
@@ -354,7 +458,7 @@ private struct Checker {
     /// Checks a subject emailAddress attribute as an rfc822Name. Its value should be an IA5String
     /// (PKCS #9); UTF8String, PrintableString and VisibleString values are read as their octets (the
     /// mailbox syntax then refuses anything non-ASCII); other types are `malformedName`.
-    mutating func checkEmailAttribute(_ attribute: AttributeTypeAndValue, _ budget: inout Int) -> NameConstraintsResult? {
+    func checkEmailAttribute(_ attribute: AttributeTypeAndValue, _ budget: inout Int) -> NameConstraintsResult? {
         let name = GeneralName.rfc822Name(attribute.value)
         switch attribute.valueTag {
         case .ia5String, .utf8String, .printableString, .visibleString:
@@ -366,7 +470,7 @@ private struct Checker {
 
     /// Checks a subject commonName as a dNSName when its text is a host name or wildcard pattern;
     /// other common names ("Jane Doe") cannot be matched as host names and are skipped.
-    mutating func checkCommonName(_ attribute: AttributeTypeAndValue, _ budget: inout Int) -> NameConstraintsResult? {
+    func checkCommonName(_ attribute: AttributeTypeAndValue, _ budget: inout Int) -> NameConstraintsResult? {
         guard let text = attribute.stringValue else { return nil }
         let bytes = Array(text.utf8)[...]
         guard case .success = ConstrainedName.prepare(.dNSName(bytes)) else { return nil }

@@ -45,12 +45,32 @@ enum ConstrainedName {
             guard bytes.count == 4 || bytes.count == 16 else { return .failure(.malformed) }
             return .success(.ip(bytes))
         case .uniformResourceIdentifier(let bytes):
+            guard NameConstraintSyntax.isValidURI(bytes) else { return .failure(.malformed) }
             return NameConstraintSyntax.uriHost(bytes).map { .uriHost($0) }
         case .directoryName(let name):
             guard let sets = NameConstraintMatching.rdnSets(name) else { return .failure(.malformed) }
             return .success(.directory(sets))
         case .otherName, .x400Address, .ediPartyName, .registeredID:
             return .failure(.malformed)
+        }
+    }
+
+    /// Whether `name`, of a form the extension has no subtree of, is valid syntax for its form: once
+    /// an extension has any subtree, every name of a form CertPath interprets must be (see the top of
+    /// NameConstraintsChecker.swift). dNSName, rfc822Name and iPAddress as ``prepare(_:)`` reads them
+    /// (a wildcard `*.rest` is a dNSName); a uniformResourceIdentifier as an RFC 3986 URI, with or
+    /// without an authority (its host matters only under URI subtrees); a directoryName always (a
+    /// ``Name`` is well-formed DER). Forms CertPath does not interpret count as well-formed.
+    /// Allocation-free except for an IPv6 literal in a URI.
+    static func isWellFormed(_ name: GeneralName) -> Bool {
+        switch name {
+        case .dNSName, .rfc822Name, .iPAddress:
+            if case .success = prepare(name) { return true }
+            return false
+        case .uniformResourceIdentifier(let bytes):
+            return NameConstraintSyntax.isValidURI(bytes)
+        case .directoryName, .otherName, .x400Address, .ediPartyName, .registeredID:
+            return true
         }
     }
 }
@@ -70,7 +90,8 @@ enum NameConstraintMatching {
         case match, noMatch, malformedConstraint
     }
 
-    /// A dNSName or URI constraint: everything, or a domain with or without a leading dot.
+    /// A dNSName or URI constraint: everything, or a domain with or without a leading dot (always
+    /// without for a dNSName).
     private enum HostConstraint {
         case all
         case domain(ArraySlice<UInt8>, leadingDot: Bool)
@@ -84,34 +105,70 @@ enum NameConstraintMatching {
         case domain(ArraySlice<UInt8>)
     }
 
-    /// Whether a subtree base of a supported form is valid syntax for its form; bases of forms
-    /// CertPath does not interpret are never compared and count as valid.
-    static func isValidConstraint(_ base: GeneralName) -> Bool {
+    /// Why a subtree base is not valid syntax for its form (RFC 5280 4.2.1.10), or `nil`; see
+    /// ``NameConstraints/firstMalformedSubtree()``. Allocation-free; the phrases are literals.
+    static func malformation(ofConstraint base: GeneralName) -> String? {
         switch base {
-        case .dNSName(let bytes), .uniformResourceIdentifier(let bytes): return hostConstraint(bytes) != nil
-        case .rfc822Name(let bytes): return mailConstraint(bytes) != nil
-        case .iPAddress(let bytes): return bytes.count == 8 || bytes.count == 32
-        case .directoryName(let name): return rdnSets(name) != nil
-        case .otherName, .x400Address, .ediPartyName, .registeredID: return true
+        case .dNSName(let bytes):
+            if bytes.first == NameConstraintSyntax.dot {
+                return """
+                    a dNSName constraint does not begin with a period (RFC 5280 4.2.1.10 gives a leading period a meaning \
+                    for rfc822Name and URI constraints only; validators read it differently in a dNSName)
+                    """
+            }
+            guard dnsConstraint(bytes) == nil else { return nil }
+            return """
+                a dNSName constraint is empty or a host name (RFC 5280 4.2.1.10; labels of letters, digits, hyphens, \
+                underscores, one optional trailing dot, no `*`)
+                """
+        case .uniformResourceIdentifier(let bytes):
+            guard uriConstraint(bytes) == nil else { return nil }
+            return "a uniformResourceIdentifier constraint is empty, a host name or a period and a domain (RFC 5280 4.2.1.10), not a URI"
+        case .rfc822Name(let bytes):
+            guard mailConstraint(bytes) == nil else { return nil }
+            return "an rfc822Name constraint is empty, a mailbox, a host name or a period and a domain (RFC 5280 4.2.1.10)"
+        case .iPAddress(let bytes):
+            guard bytes.count == 8 || bytes.count == 32 else {
+                return "an iPAddress constraint is an address and a mask of 8 or 32 octets (RFC 5280 4.2.1.10)"
+            }
+            return isContiguousMask(bytes.suffix(bytes.count / 2)) ? nil
+                : "an iPAddress constraint mask is a contiguous run of leading one bits (RFC 5280 4.2.1.10, RFC 4632)"
+        case .directoryName:
+            return nil  // a Name is always well-formed DER (validated when made)
+        case .otherName, .x400Address, .ediPartyName, .registeredID:
+            return nil  // not interpreted; a name of the form is refused as unsupportedNameForm
         }
+    }
+
+    /// Whether `mask` is a contiguous run of leading one bits followed by zero bits only (a CIDR
+    /// prefix, RFC 4632 3.1): 0xFF octets, at most one octet of the form 1…10…0, then 0x00 octets.
+    static func isContiguousMask(_ mask: ArraySlice<UInt8>) -> Bool {
+        var seenZero = false
+        for byte in mask {
+            if seenZero {
+                guard byte == 0 else { return false }
+            } else if byte != 0xFF {
+                let inverted = ~byte  // ones then zeros exactly when ~byte is 2^k - 1
+                guard inverted & (inverted &+ 1) == 0 else { return false }
+                seenZero = true
+            }
+        }
+        return true
     }
 
     /// Compares `presented` with `base` (of any form; different forms never match).
     static func match(_ presented: ConstrainedName, _ base: GeneralName, _ mode: Mode) -> Outcome {
         switch (presented, base) {
         case (.dns(let name, let wildcard), .dNSName(let bytes)):
-            guard let constraint = hostConstraint(bytes) else { return .malformedConstraint }
-            guard case .domain(let domain, let leadingDot) = constraint else { return .match }
-            if !wildcard {
-                let within = leadingDot ? isProperSubdomain(name, of: domain) : isEqualOrSubdomain(name, of: domain)
-                return within ? .match : .noMatch
-            }
-            // `*.name` covers every `<label>.name`. All of them are within `domain` (with or without a
-            // leading dot) exactly when `name` is `domain` or below it; then some of them are, too.
+            guard let constraint = dnsConstraint(bytes) else { return .malformedConstraint }
+            guard case .domain(let domain, _) = constraint else { return .match }
+            if !wildcard { return isEqualOrSubdomain(name, of: domain) ? .match : .noMatch }
+            // `*.name` covers every `<label>.name`. All of them are within `domain` exactly when `name`
+            // is `domain` or below it; then some of them are, too.
             if isEqualOrSubdomain(name, of: domain) { return .match }
-            // Otherwise one covered name can still equal a constraint without a leading dot that is
-            // `name` plus exactly one label (excluded `bar.example.com` vs `*.example.com`).
-            if mode == .excluded, !leadingDot, isOneLabelAbove(domain, name) { return .match }
+            // Otherwise one covered name can still equal a constraint that is `name` plus exactly one
+            // label (excluded `bar.example.com` vs `*.example.com`).
+            if mode == .excluded, isOneLabelAbove(domain, name) { return .match }
             return .noMatch
         case (.email(let local, let domain), .rfc822Name(let bytes)):
             guard let constraint = mailConstraint(bytes) else { return .malformedConstraint }
@@ -125,11 +182,12 @@ enum NameConstraintMatching {
                 return isProperSubdomain(domain, of: parent) ? .match : .noMatch
             }
         case (.uriHost(let host), .uniformResourceIdentifier(let bytes)):
-            guard let constraint = hostConstraint(bytes) else { return .malformedConstraint }
+            guard let constraint = uriConstraint(bytes) else { return .malformedConstraint }
             guard case .domain(let domain, let leadingDot) = constraint else { return .match }
             let within = leadingDot ? isProperSubdomain(host, of: domain) : equalIgnoringCase(host, domain)
             return within ? .match : .noMatch
         case (.ip(let address), .iPAddress(let bytes)):
+            // (The mask was found contiguous by the extension's validation, before any comparison.)
             guard bytes.count == 8 || bytes.count == 32 else { return .malformedConstraint }
             guard bytes.count == 2 * address.count else { return .noMatch }  // other family
             let base = bytes.startIndex
@@ -152,9 +210,20 @@ enum NameConstraintMatching {
 
     // MARK: Constraint syntax
 
-    /// dNSName and URI constraints: empty (everything), or an optional leading dot, a host name and
-    /// an optional trailing dot (removed).
-    private static func hostConstraint(_ bytes: ArraySlice<UInt8>) -> HostConstraint? {
+    /// dNSName constraints: empty (everything), or a host name and an optional trailing dot
+    /// (removed). A leading dot is not dNSName syntax (RFC 5280 4.2.1.10 "host.example.com").
+    private static func dnsConstraint(_ bytes: ArraySlice<UInt8>) -> HostConstraint? {
+        if bytes.isEmpty { return .all }
+        var domain = bytes
+        if domain.last == NameConstraintSyntax.dot { domain = domain.dropLast() }
+        guard NameConstraintSyntax.isValid(domain) else { return nil }
+        return .domain(domain, leadingDot: false)
+    }
+
+    /// URI constraints: empty (everything), or an optional leading dot (4.2.1.10: "the constraint
+    /// MUST be specified as a fully qualified domain name and MAY specify a host or a domain"), a host
+    /// name and an optional trailing dot (removed).
+    private static func uriConstraint(_ bytes: ArraySlice<UInt8>) -> HostConstraint? {
         if bytes.isEmpty { return .all }
         var domain = bytes
         let leadingDot = domain.first == NameConstraintSyntax.dot
@@ -336,4 +405,137 @@ enum NameConstraintSyntax {
 
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    // MARK: RFC 3986 URI syntax
+
+    /// Whether `uri` is a URI in the RFC 3986 generic syntax (section 3):
+    /// `scheme ":" hier-part [ "?" query ] [ "#" fragment ]`, where hier-part is `"//" authority
+    /// path-abempty` or a path without authority (`urn:…`, `mailto:…`). Every component is checked
+    /// for the characters its rule allows, percent-encodings included (`%` and two hex digits); the
+    /// authority is `[ userinfo "@" ] host [ ":" port ]` with host an IP-literal (`[` IPv6address or
+    /// IPvFuture `]`) or a reg-name (which covers IPv4address) and port digits. A relative reference
+    /// (no scheme) is not a URI (RFC 5280 4.2.1.6: the name "MUST NOT be a relative URI").
+    static func isValidURI(_ uri: ArraySlice<UInt8>) -> Bool {
+        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
+        guard let colon = uri.firstIndex(of: UInt8(ascii: ":")), colon > uri.startIndex,
+              isAlpha(uri[uri.startIndex]) else { return false }
+        for byte in uri[..<colon] where !(isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+")
+                                         || byte == UInt8(ascii: "-") || byte == dot) {
+            return false
+        }
+        var rest = uri[(colon + 1)...]
+        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
+            guard isURIComponent(rest[(hash + 1)...], [.pcharExtras, .slash, .question]) else { return false }  // fragment
+            rest = rest[..<hash]
+        }
+        if let question = rest.firstIndex(of: UInt8(ascii: "?")) {
+            guard isURIComponent(rest[(question + 1)...], [.pcharExtras, .slash, .question]) else { return false }  // query
+            rest = rest[..<question]
+        }
+        let slash = UInt8(ascii: "/")
+        if rest.count >= 2, rest.first == slash, rest[rest.startIndex + 1] == slash {
+            var authority = rest.dropFirst(2)
+            var path = authority[authority.endIndex...]
+            if let end = authority.firstIndex(of: slash) {
+                path = authority[end...]
+                authority = authority[..<end]
+            }
+            return isValidAuthority(authority) && isURIComponent(path, [.pcharExtras, .slash])  // path-abempty
+        }
+        // path-absolute, path-rootless or path-empty: pchars and slashes, not starting with "//".
+        return isURIComponent(rest, [.pcharExtras, .slash])
+    }
+
+    /// Characters a URI component allows beyond unreserved, sub-delims and percent-encodings.
+    private struct URIExtras: OptionSet {
+        let rawValue: UInt8
+        /// `:` and `@` (pchar, RFC 3986 3.3).
+        static let pcharExtras = URIExtras(rawValue: 1)
+        /// `:` alone (userinfo, RFC 3986 3.2.1).
+        static let colon = URIExtras(rawValue: 2)
+        static let slash = URIExtras(rawValue: 4)
+        static let question = URIExtras(rawValue: 8)
+    }
+
+    /// `authority = [ userinfo "@" ] host [ ":" port ]` (RFC 3986 3.2). Neither userinfo nor host may
+    /// contain `@`, so the first one ends the userinfo and any other makes the authority invalid.
+    private static func isValidAuthority(_ authority: ArraySlice<UInt8>) -> Bool {
+        var hostPort = authority
+        if let index = authority.firstIndex(of: at) {
+            guard isURIComponent(authority[..<index], [.colon]) else { return false }  // userinfo
+            hostPort = authority[(index + 1)...]
+        }
+        var port = hostPort[hostPort.endIndex...]
+        if hostPort.first == UInt8(ascii: "[") {
+            guard let close = hostPort.firstIndex(of: UInt8(ascii: "]")),
+                  isValidIPLiteral(hostPort[(hostPort.startIndex + 1)..<close]) else { return false }
+            let after = hostPort[(close + 1)...]
+            if !after.isEmpty {
+                guard after.first == UInt8(ascii: ":") else { return false }
+                port = after.dropFirst()
+            }
+        } else {
+            var host = hostPort
+            if let index = hostPort.firstIndex(of: UInt8(ascii: ":")) {
+                host = hostPort[..<index]
+                port = hostPort[(index + 1)...]
+            }
+            guard isURIComponent(host, []) else { return false }  // reg-name (IPv4address is one)
+        }
+        return port.allSatisfy(isDigit)
+    }
+
+    /// The inside of an IP-literal (RFC 3986 3.2.2): an IPv6address (RFC 4291 2.2 text) or
+    /// `IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`.
+    private static func isValidIPLiteral(_ literal: ArraySlice<UInt8>) -> Bool {
+        if literal.first == UInt8(ascii: "v") || literal.first == UInt8(ascii: "V") {
+            let version = literal.dropFirst()
+            guard let period = version.firstIndex(of: dot), period > version.startIndex,
+                  version[..<period].allSatisfy({ Hex.value(ofDigit: $0) != nil }) else { return false }
+            let rest = version[(period + 1)...]
+            return !rest.isEmpty && !rest.contains(UInt8(ascii: "%")) && isURIComponent(rest, [.colon])
+        }
+        guard literal.contains(UInt8(ascii: ":")) else { return false }
+        return Array(literal).withUnsafeBufferPointer { IPAddress.parse($0)?.count == 16 }
+    }
+
+    /// Whether every octet of `part` is unreserved (`ALPHA DIGIT - . _ ~`), a sub-delim
+    /// (`! $ & ' ( ) * + , ; =`), allowed by `extras`, or begins a percent-encoding `%` HEXDIG
+    /// HEXDIG (RFC 3986 2.1–2.3).
+    private static func isURIComponent(_ part: ArraySlice<UInt8>, _ extras: URIExtras) -> Bool {
+        var index = part.startIndex
+        while index < part.endIndex {
+            let byte = part[index]
+            if byte == UInt8(ascii: "%") {
+                guard part.endIndex - index >= 3, Hex.value(ofDigit: part[index + 1]) != nil,
+                      Hex.value(ofDigit: part[index + 2]) != nil else { return false }
+                index += 3
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                 UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+                break
+            case UInt8(ascii: ":"):
+                guard extras.contains(.pcharExtras) || extras.contains(.colon) else { return false }
+            case UInt8(ascii: "@"):
+                guard extras.contains(.pcharExtras) else { return false }
+            case UInt8(ascii: "/"):
+                guard extras.contains(.slash) else { return false }
+            case UInt8(ascii: "?"):
+                guard extras.contains(.question) else { return false }
+            default:
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func isAlpha(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
 }

@@ -20,8 +20,9 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     case ediPartyName(ArraySlice<UInt8>)
     /// `[6] uniformResourceIdentifier`.
     case uniformResourceIdentifier(ArraySlice<UInt8>)
-    /// `[7] iPAddress`: 4 or 16 octets in subjectAltName; address followed by mask (8 or 32 octets)
-    /// in name constraints.
+    /// `[7] iPAddress`: 4 or 16 octets in subjectAltName; address followed by mask in name
+    /// constraints (8 or 32 octets in a valid subtree; other lengths decode there and are refused by
+    /// ``NameConstraints`` validation, RFC 5280 4.2.1.10).
     case iPAddress(ArraySlice<UInt8>)
     /// `[8] registeredID`.
     case registeredID(OID)
@@ -50,9 +51,12 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
 
     /// Where a GeneralName appears, which decides the iPAddress length rule.
     enum Context {
-        /// subjectAltName, issuerAltName, AKI issuer, distribution points: iPAddress of 4 or 16 octets.
+        /// subjectAltName, issuerAltName, AKI issuer, distribution points: iPAddress of 4 or 16 octets
+        /// (RFC 5280 4.2.1.6), refused when decoding.
         case name
-        /// A nameConstraints base: iPAddress of 8 or 32 octets (address and mask).
+        /// A nameConstraints base: an iPAddress OCTET STRING of any length decodes. Its length (8 or
+        /// 32 octets, address and mask) and mask rules are RFC 5280 4.2.1.10 prose, checked by
+        /// ``NameConstraints/firstMalformedSubtree()`` so that the certificate stays readable.
         case constraint
     }
 
@@ -60,7 +64,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``DERError``: malformed DER; `.unexpectedTag` for a tag outside `[0]`…`[8]` or with
     ///   the wrong constructed bit; `.invalidString` for non-IA5 text; `.invalidValue` for an
-    ///   iPAddress of the wrong length for `context`.
+    ///   iPAddress other than 4 or 16 octets in context `.name` (any length in `.constraint`).
     static func read(_ reader: inout DERReader, _ context: Context, _ expected: String) throws(DERError) -> GeneralName {
         let found = try validate(&reader, context, expected)
         let element = found.element
@@ -114,12 +118,10 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
             try reader.finish("directoryName")
             reader.ascend(directoryName)
         case 7:
+            // In a constraint, any length: the 8-or-32 rule is validation (NameConstraints.firstMalformedSubtree()).
             let count = element.value.count
-            let valid = context == .name ? (count == 4 || count == 16) : (count == 8 || count == 32)
-            guard _fastPath(valid) else {
-                throw DERError(.invalidValue, at: element.offset,
-                               expected: context == .name ? "iPAddress of 4 or 16 octets in \(expected)"
-                                                          : "iPAddress and mask of 8 or 32 octets in \(expected)")
+            guard _fastPath(context == .constraint || count == 4 || count == 16) else {
+                throw DERError(.invalidValue, at: element.offset, expected: "iPAddress of 4 or 16 octets in \(expected)")
             }
         case 8:
             let oidElement = DERElement(tag: .objectIdentifier, offset: element.offset, value: element.value)
