@@ -78,6 +78,14 @@ enum ResultView {
         ])
     }
 
+    /// The profile the result's path was validated under (the best attempt's for an untrusted one).
+    static func appliedProfile(_ result: TrustResult) -> CertificateProfile {
+        switch result {
+        case .trusted(let path): return path.profile
+        case .untrusted(let report): return report.bestAttempt.profile
+        }
+    }
+
     // MARK: - JSON
 
     /// The members of a verify result object (batch adds its line number in front).
@@ -89,6 +97,7 @@ enum ResultView {
             ("trusted", .bool(result.isTrusted)),
             ("purpose", purposeJSON(evaluation.policy.purpose)),
             ("profile", .string(evaluation.policy.profile.rawValue)),
+            ("appliedProfile", .string(appliedProfile(result).rawValue)),
             ("validationTime", .optional(evaluation.validationTime?.description)),
         ]
         let attempts: [PathAttempt]
@@ -158,7 +167,10 @@ enum ResultView {
             lines.append("failure class: \(recoverable ? "recoverable (a trust exception could accept it: --save-exceptions)" : "fatal (can never be excepted)")")
             attempts = report.attempts
         }
-        lines.append("validation time: \(evaluation.validationTime?.description ?? "now"), profile: \(evaluation.policy.profile.rawValue)")
+        let applied = appliedProfile(result)
+        let profileText = evaluation.policy.profile == .automatic ? "\(applied.rawValue) (auto: \(applied == .webPKI ? "a system anchor" : "the caller's anchors"))"
+            : applied.rawValue
+        lines.append("validation time: \(evaluation.validationTime?.description ?? "now"), profile: \(profileText)")
         if explain {
             let unlisted = result.statistics.unrecordedAttempts
             lines.append(unlisted == 0 ? "attempts (\(attempts.count)):"

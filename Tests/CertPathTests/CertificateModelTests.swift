@@ -826,7 +826,8 @@ struct CertificateModelTests {
         ("no bit set", D.bits([]), KeyUsage(), [CertificateFinding.keyUsageWithoutBits], [EncodingLeniency]()),
         ("one zero bit", D.bits([0x00], unused: 7), KeyUsage(), [.keyUsageWithoutBits], [.keyUsageTrailingZeroBits]),
         // The Trustwave ECC roots of the Debian bundle: 03 02 01 06 (keyCertSign, cRLSign, one zero bit).
-        ("trailing zero bits", D.bits([0x06], unused: 1), KeyUsage([.keyCertSign, .cRLSign]), [], [.keyUsageTrailingZeroBits]),
+        ("trailing zero bits", D.bits([0x06, 0x00], unused: 7), KeyUsage([.keyCertSign, .cRLSign]), [], [.keyUsageTrailingZeroBits]),
+        ("trailing zero bits in the last octet", D.bits([0x06], unused: 0), KeyUsage([.keyCertSign, .cRLSign]), [], [.keyUsageTrailingZeroBits]),
         ("trailing zero octet", D.bits([0x80, 0x00], unused: 0), .digitalSignature, [], [.keyUsageTrailingZeroBits]),
         ("bit 9 set", D.bits([0x00, 0x40], unused: 6), KeyUsage(), [.keyUsageUndefinedBits], []),
         ("bits 0 and 9 set", D.bits([0x80, 0x40], unused: 6), .digitalSignature, [.keyUsageUndefinedBits], []),
@@ -881,8 +882,7 @@ struct CertificateModelTests {
     // are RFC 5280 4.2.1.10 prose rules, now checked by NameConstraints.firstMalformedSubtree()
     // (NameConstraintSyntaxTests), so the certificate parses and the next test says what it keeps.
     @Test("nameConstraints rejections", arguments: [
-        ("neither subtree", D.seq(), DERError.Code.invalidValue, 0),
-        ("empty permittedSubtrees", D.seq(D.ctx(0, constructed: true)), .invalidValue, 4),
+        ("empty permittedSubtrees", D.seq(D.ctx(0, constructed: true)), DERError.Code.invalidValue, 4),
         ("minimum 0 encoded", D.seq(D.ctx(0, constructed: true, D.seq(dnsSubtree, D.ctx(0, [0x00])))), .explicitDefault, 6 + dnsSubtree.count),
         ("negative minimum", D.seq(D.ctx(0, constructed: true, D.seq(dnsSubtree, D.ctx(0, [0xFF])))), .negativeInteger, 6 + dnsSubtree.count),
         ("negative maximum", D.seq(D.ctx(1, constructed: true, D.seq(dnsSubtree, D.ctx(1, [0x80])))), .negativeInteger, 6 + dnsSubtree.count),
@@ -913,6 +913,13 @@ struct CertificateModelTests {
         let subtrees = (nc.permittedSubtrees ?? []) + (nc.excludedSubtrees ?? [])
         #expect(subtrees.map(\.base) == [base])
         #expect(subtrees.map(\.hasNonDefaultBounds) == [nonDefaultBounds])
+    }
+
+    @Test("nameConstraints with neither subtree: read as constraining nothing, emptyNameConstraints recorded")
+    func emptyNameConstraints() throws {
+        let certificate = try expectFindings(CertificateBuilder.withExtensions(D.ext(KnownOID.nameConstraints, critical: true, D.seq())).der,
+                                             [.emptyNameConstraints])
+        #expect(certificate.nameConstraints == NameConstraints(permittedSubtrees: nil, excludedSubtrees: nil))
     }
 
     // MARK: authorityKeyIdentifier, subjectKeyIdentifier (RFC 5280 4.2.1.1, 4.2.1.2)

@@ -27,7 +27,7 @@ struct DiagnosticsWordingTests {
         // Reviewer: "certificate 2 (counted from the trust anchor)" read against a listing that
         // numbers from the end entity pointed at the wrong certificate.
         let attempt = PathAttempt(certificates: [SamplePKI.rsaServer, SamplePKI.rsaIntermediate], anchor: SamplePKI.rsaRoot,
-                                  failures: [], policyOutcome: nil)
+                                  failures: [], policyOutcome: nil, profile: .rfc5280)
         #expect(Diagnostics.describe(.policyRequired(.anyPolicyInMapping(certificateIndex: 1)), in: attempt)
                 == "certificate 1 (counted from the trust anchor: \(SamplePKI.rsaIntermediate.subject)) maps a policy from or to "
                     + "anyPolicy, which policyMappings must not do (RFC 5280 6.1.4 (a))")

@@ -119,7 +119,7 @@ struct ThreadLocalStoresTests {
     func equalNotIdentical() throws {
         let copy = try Certificate(derEncoded: Self.root.der.withUnsafeBufferPointer { Array($0) })
         #expect(copy == Self.root && copy !== Self.root)
-        let path = TrustedPath(certificates: [Self.root], anchor: copy, policyOutcome: nil, acceptedFailures: [], attempts: [])
+        let path = TrustedPath(certificates: [Self.root], anchor: copy, policyOutcome: nil, acceptedFailures: [], attempts: [], profile: .rfc5280)
         #expect(path.chain.count == 1)
         let expired = ValidationFailure.expired(copy, notAfter: Self.root.notAfter, validationTime: Self.time)
         #expect(Diagnostics.describe(expired, listedUnder: Self.root, in: nil).hasPrefix("this certificate expired"))

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import CertPath
 import TestSupport
 
@@ -24,9 +25,19 @@ enum TestData {
     /// Bytes of a file.
     static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
 
-    /// Prints a clearly visible skip notice (Swift Testing has no skip-with-reason for data-driven suites).
-    static func skip(_ what: String, because reason: String) {
+    /// Whether the public suffix list x509-limbo's `pedantic-public-suffix-wildcard` cases need
+    /// (Debian's `publicsuffix`, installed by bootstrap) is missing.
+    static var publicSuffixListMissing: Bool {
+        !FileManager.default.fileExists(atPath: "/usr/share/publicsuffix/public_suffix_list.dat")
+    }
+
+    /// Prints a clearly visible skip notice (Swift Testing has no skip-with-reason for data-driven
+    /// suites); under `CI=true` a missing suite is a failure, not a skip.
+    static func skip(_ what: String, because reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
         print("SKIPPED \(what): \(reason)")
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("\(what) is required under CI=true: \(reason)", sourceLocation: sourceLocation)
+        }
     }
 }
 

@@ -77,7 +77,7 @@ public struct TrustEvaluation: Sendable {
               exceptions.covers(leaf: leaf, failures: report.failures) else { return result }
         return TrustResult.trusted(TrustedPath(certificates: report.bestAttempt.certificates, anchor: report.bestAttempt.anchor,
                                                policyOutcome: report.bestAttempt.policyOutcome, acceptedFailures: report.failures,
-                                               attempts: report.attempts)).with(report.statistics)
+                                               attempts: report.attempts, profile: report.bestAttempt.profile)).with(report.statistics)
     }
 
     /// The stores consulted: the caller's, the pinned certificates, and the system's unless anchors only.
@@ -109,7 +109,7 @@ public struct TrustEvaluation: Sendable {
             let attempt = validator.validate(path: [leaf], anchor: nil)
             if attempt.failures.isEmpty && Self.pinFailure(policy, [leaf]) == nil {
                 return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, policyOutcome: nil, acceptedFailures: [],
-                                            attempts: policy.collectAllAttempts ? [attempt] : []))
+                                            attempts: policy.collectAllAttempts ? [attempt] : [], profile: attempt.profile))
             }
         }
 
@@ -120,7 +120,7 @@ public struct TrustEvaluation: Sendable {
                                             unrecordedAttempts: builder.unrecordedAttempts)
         if let trusted = builder.trusted, let anchor = trusted.anchor {
             return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, policyOutcome: trusted.policyOutcome,
-                                                   acceptedFailures: [], attempts: builder.attempts)).with(statistics)
+                                                   acceptedFailures: [], attempts: builder.attempts, profile: trusted.profile)).with(statistics)
         }
         let best = builder.best ?? validator.validate(path: [leaf], anchor: nil, terminal: .issuerNotFound(leaf))
         var primary = best.primaryFailure ?? .issuerNotFound(leaf)

@@ -32,6 +32,8 @@ public struct TrustedPath: Sendable {
     public let acceptedFailures: [ValidationFailure]
     /// Every attempted path, when the policy asked to collect them.
     public let attempts: [PathAttempt]
+    /// The profile the path was validated under (``CertificateProfile/automatic`` resolved).
+    public let profile: CertificateProfile
     /// The work done.
     public internal(set) var statistics = EvaluationStatistics()
 

@@ -8,6 +8,9 @@ public struct PathAttempt: Sendable {
     public let failures: [ValidationFailure]
     /// The RFC 5280 6.1.6 policy outputs, when policy processing ran to its end.
     public let policyOutcome: PolicyOutcome?
+    /// The profile the path was validated under (``CertificateProfile/automatic`` resolved: never
+    /// `automatic` itself).
+    public let profile: CertificateProfile
 
     /// Whether nothing is wrong with this path.
     public var isValid: Bool { anchor != nil && failures.isEmpty }
@@ -235,7 +238,7 @@ struct PathValidator {
         if failures.isEmpty, anchor != nil, let check = policy.additionalCheck, let reason = check(path) {
             failures.append(.rejectedByCaller(reason))
         }
-        return PathAttempt(certificates: path, anchor: anchor, failures: failures, policyOutcome: policyOutcome)
+        return PathAttempt(certificates: path, anchor: anchor, failures: failures, policyOutcome: policyOutcome, profile: profile)
     }
 
     private func checkValidity(_ certificate: Certificate, _ time: UnixTime, _ failures: inout [ValidationFailure]) {

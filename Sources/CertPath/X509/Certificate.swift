@@ -263,7 +263,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         case .extKeyUsage: try ExtendedKeyUsage.validate(&r)
         case .subjectAltName: try AlternativeNames.validate(&r, "SubjectAltName")
         case .issuerAltName: try AlternativeNames.validate(&r, "IssuerAltName")
-        case .nameConstraints: _ = try NameConstraints.read(&r)
+        case .nameConstraints: _ = try NameConstraints.read(&r, &parsed.findings)
         case .authorityKeyIdentifier:
             let parts = try AuthorityKeyIdentifier.readParts(&r, build: false, &parsed.findings)
             parsed.layout.authorityKeyIdentifier = parts.keyIdentifier
@@ -310,7 +310,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             parsed.signatureAlgorithm = outerSignatureAlgorithm
             parsed.findings.insert(.signatureAlgorithmMismatch)
         }
-        parsed.layout.signatureAlgorithm = innerStart..<tbs.position
+        // The outer one (Certificate.signatureAlgorithm), which the signature is checked with.
+        parsed.layout.signatureAlgorithm = outerAlgorithm
         parsed.layout.issuer = try Name.readRange(&tbs, "issuer")
         let validity = try tbs.descend(.sequence, "Validity")
         let start = try tbs.readTime("notBefore")

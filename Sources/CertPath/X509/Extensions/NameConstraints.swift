@@ -122,8 +122,9 @@ public struct NameConstraints: Hashable, Sendable {
     /// iPAddress base of another length than 8 or 32 octets or with a non-contiguous mask, a host
     /// name that is not one) decode; ``firstMalformedSubtree()`` reports them.
     ///
-    /// - Throws: ``DERError``: malformed DER; `.invalidValue` when both are absent or a list is empty
-    ///   (4.2.1.10: "MUST NOT issue certificates where name constraints is an empty sequence"; SIZE (1..MAX));
+    /// - Throws: ``DERError``: malformed DER; `.invalidValue` when a list is empty (SIZE (1..MAX)). Both
+    ///   absent (4.2.1.10: "MUST NOT issue certificates where name constraints is an empty sequence",
+    ///   prose: both fields are OPTIONAL) is recorded, ``CertificateFinding/emptyNameConstraints``;
     ///   `.explicitDefault` for `minimum 0` encoded; `.negativeInteger` for a negative minimum or maximum
     ///   (BaseDistance ::= INTEGER (0..MAX)).
     static func decode(_ ext: Extension) throws(DERError) -> NameConstraints {
@@ -133,13 +134,16 @@ public struct NameConstraints: Hashable, Sendable {
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
     static func read(_ reader: inout DERReader) throws(DERError) -> NameConstraints {
-        let start = reader.position
+        var findings = ParseFindings()
+        return try read(&reader, &findings)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds.
+    static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> NameConstraints {
         return try reader.extensionValue(.sequence, "NameConstraints") { (r: inout DERReader) throws(DERError) -> NameConstraints in
             let permitted = try r.nestedOptional(.contextSpecific(0, constructed: true), "permittedSubtrees", readSubtrees)
             let excluded = try r.nestedOptional(.contextSpecific(1, constructed: true), "excludedSubtrees", readSubtrees)
-            guard _fastPath(permitted != nil || excluded != nil) else {
-                throw DERError(.invalidValue, at: start, expected: "permittedSubtrees or excludedSubtrees (RFC 5280 4.2.1.10)")
-            }
+            if _slowPath(permitted == nil && excluded == nil) { findings.insert(.emptyNameConstraints) }
             return NameConstraints(permittedSubtrees: permitted, excludedSubtrees: excluded)
         }
     }
