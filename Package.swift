@@ -36,7 +36,7 @@ let package = Package(
         // Helpers shared by the test targets (a seeded generator, the cryptography-vectors location).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER", "TestSupport"]),
-        .testTarget(name: "CertPathTests", dependencies: ["CertPath", "TestSupport"]),
+        .testTarget(name: "CertPathTests", dependencies: ["CertPath", "CLibCrypto", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo", "TestSupport"]),
         // Drives the built `certpath` executable as a subprocess; depending on the executable target
         // makes `swift build --build-tests` build it first.

@@ -1,0 +1,83 @@
+@testable import CertPath
+import CertPathDER
+import Testing
+
+/// A CRL that does not conform in a way that leaves its entries' meaning intact (no cRLNumber, or
+/// a critical one: RFC 5280 5.2.3) is evidence of revocation, not of good standing; a revoked
+/// certificate is never trusted, whatever the undetermined-status mode.
+@Suite("Revocation evidence from nonconforming CRLs")
+struct RevocationEvidenceTests {
+    static let leafSerial: [UInt8] = [0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x01]
+
+    /// A CRL by `issuer` listing `serials`, with `extensions` (none: no cRLNumber).
+    static func crl(by issuer: SignedCertificates.Issuer, listing serials: [[UInt8]], extensions: [[UInt8]]) throws -> CertificateRevocationList {
+        let entries = serials.map { D.seq(D.tlv(.integer, $0), D.tlv(.utcTime, Array("260101000000Z".utf8))) }
+        let list = entries.isEmpty ? [] : D.tlv(.sequence, entries.flatMap { $0 })
+        let crlExtensions = extensions.isEmpty ? [] : D.ctx(0, constructed: true, D.tlv(.sequence, extensions.flatMap { $0 }))
+        let tbs = D.seq(D.int(1), issuer.key.signatureAlgorithm, Array(issuer.certificate.subject.der),
+                        D.tlv(.utcTime, Array("291201000000Z".utf8)), D.tlv(.utcTime, Array("300201000000Z".utf8)), list, crlExtensions)
+        return try CertificateRevocationList(derEncoded: D.seq(tbs, issuer.key.signatureAlgorithm, D.bits(issuer.key.sign(tbs))))
+    }
+
+    static func evaluate(_ crl: CertificateRevocationList, _ mode: UndeterminedRevocationStatus,
+                         _ chain: (leaf: Certificate, intermediate: SignedCertificates.Issuer, root: Certificate)) throws -> TrustResult {
+        var policy = try ValidationPolicy.server(hostname: "leaf.test")
+        policy.crls = CRLStore([crl])
+        policy.undeterminedRevocationStatus = mode
+        return TrustEvaluation(leaf: chain.leaf, intermediates: [chain.intermediate.certificate], trustStore: TrustStore(anchors: [chain.root]),
+                               policy: policy, validationTime: SignedCertificates.time).evaluate()
+    }
+
+    static func chain() throws -> (leaf: Certificate, intermediate: SignedCertificates.Issuer, root: Certificate) {
+        let root = try SignedCertificates.root(.ca("CRL Root"))
+        let intermediate = try SignedCertificates.intermediate(.ca("CRL CA", pathLength: 0), by: root)
+        let leaf = try SignedCertificates.issue(.server("leaf.test"), subjectKey: TestKey(), issuer: intermediate)
+        #expect(Array(leaf.serialNumber) == leafSerial)
+        return (leaf, intermediate, root.certificate)
+    }
+
+    static let number = D.ext(CRLExtensionOID.cRLNumber, D.int(7))
+    static let criticalNumber = D.ext(CRLExtensionOID.cRLNumber, critical: true, D.int(7))
+
+    @Test("A CRL without cRLNumber (or with a critical one) that lists the certificate: revoked, in every mode",
+          arguments: [[UInt8](), criticalNumber])
+    func nonconformingListsTheCertificate(_ numberExtension: [UInt8]) throws {
+        let chain = try Self.chain()
+        let crl = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: numberExtension.isEmpty ? [] : [numberExtension])
+        #expect(!crl.isUsable && crl.defects.allSatisfy { !$0.forbidsUse })
+        for mode in UndeterminedRevocationStatus.allCases {
+            #expect(try Self.evaluate(crl, mode, chain).primaryFailure?.code == "revoked", "\(mode)")
+        }
+    }
+
+    @Test("A CRL without cRLNumber that does not list the certificate cannot show it good: undetermined, as the mode decides")
+    func nonconformingSilent() throws {
+        let chain = try Self.chain()
+        let crl = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [])
+        guard case .revocationUnknown(let certificate, let reason)? = try Self.evaluate(crl, .rejectWhenIssuerHasCRLs, chain).primaryFailure else {
+            Issue.record("expected revocationUnknown")
+            return
+        }
+        #expect(certificate == chain.leaf)
+        #expect(reason.contains("cannot show that a certificate it does not list is good"), "\(reason)")
+        #expect(try Self.evaluate(crl, .accept, chain).isTrusted)
+    }
+
+    @Test("A conforming CRL that does not list the certificate: good")
+    func conformingSilent() throws {
+        let chain = try Self.chain()
+        let crl = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [Self.number])
+        #expect(crl.isUsable)
+        #expect(try Self.evaluate(crl, .reject, chain).primaryFailure?.code == "revocationUnknown")  // the intermediate has no CRL
+        #expect(try Self.evaluate(crl, .rejectWhenIssuerHasCRLs, chain).isTrusted)
+    }
+
+    @Test("A CRL with an unrecognized critical extension is not used at all (RFC 5280 5.2), even to say revoked")
+    func unusable() throws {
+        let chain = try Self.chain()
+        let crl = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial],
+                               extensions: [Self.number, D.ext("1.3.6.1.4.1.99999.5", critical: true, D.null)])
+        #expect(crl.defects.contains { $0.forbidsUse })
+        #expect(try Self.evaluate(crl, .rejectWhenIssuerHasCRLs, chain).primaryFailure?.code == "revocationUnknown")
+    }
+}
