@@ -11,7 +11,7 @@ import Darwin
 enum BatchCommand {
     static let spec = CommandSpec(
         name: "batch",
-        synopsis: "[--anchors FILE]... [--system-anchors] [--profile webpki|rfc5280]",
+        synopsis: "[--anchors FILE]... [--system-anchors] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku]",
         summary: """
             Reads one chain per line of standard input as JSON:
               {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",
@@ -24,8 +24,7 @@ enum BatchCommand {
         options: [
             .value("anchors", "FILE", repeatable: true, "trust anchors for every line; with --anchors only these are trusted"),
             .flag("system-anchors", "also trust the system anchors (the default when no --anchors is given)"),
-            .value("profile", "NAME", "webpki (default) or rfc5280"),
-        ],
+        ] + PolicyOptions.specs,
         positionalName: "argument",
         positionalCount: 0...0,
         epilogue: """
@@ -40,16 +39,15 @@ enum BatchCommand {
     struct Settings: Sendable {
         let anchors: TrustStore
         let useSystemAnchors: Bool
-        let profile: CertificateProfile
+        let options: PolicyOptions
         let now: UnixTime
     }
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         var anchors: [Certificate] = []
         for file in arguments.all("anchors") { anchors += try Input.certificates(file).certificates }
-        let profile = try arguments.value("profile").map { (name: String) throws(CLIError) in try VerifyCommand.profile(name) } ?? .webPKI
         let settings = Settings(anchors: TrustStore(anchors: anchors), useSystemAnchors: anchors.isEmpty || arguments.has("system-anchors"),
-                                profile: profile, now: TrustEvaluation.now())
+                                options: try PolicyOptions(arguments), now: TrustEvaluation.now())
         if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }
 
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -212,7 +210,7 @@ enum BatchCommand {
         let purposeText = try string("purpose", "\"server\" or \"client\"")
         let timeText = try string("time", "an RFC 3339 string")
         var policy = ValidationPolicy()
-        policy.profile = settings.profile
+        settings.options.apply(to: &policy)
         switch (purposeText, name) {
         case ("client", let name):
             policy.purpose = .clientAuthentication(expectedNames: try name.map { (text: String) throws(CLIError) in

@@ -104,6 +104,10 @@ enum CertificateView {
         if let id = certificate.subjectUniqueID, let bits = certificate.subjectUniqueIDBitCount {
             lines.append("subjectUniqueID:     \(uniqueID(id, bits))")
         }
+        // What parsing tolerated or recorded: the certificate is shown, and path validation decides
+        // (docs/RULES.md).
+        for leniency in certificate.encodingLeniencies { lines.append("warning:             tolerated encoding: \(leniency)") }
+        for finding in certificate.findings { lines.append("warning:             \(finding)") }
         let extensions = extensionViews(certificate)
         if extensions.isEmpty {
             lines.append("extensions:          none")
@@ -147,7 +151,38 @@ enum CertificateView {
                     ("value", view.json),
                 ])
             })),
+            ("warnings", .array(certificate.encodingLeniencies.map { leniency in
+                .object([("kind", .string("leniency")), ("code", .string(Self.name(of: leniency))), ("message", .string(leniency.description))])
+            } + certificate.findings.map { finding in
+                .object([("kind", .string("finding")), ("code", .string(Self.name(of: finding))), ("message", .string(finding.description))])
+            })),
         ])
+    }
+
+    /// The Swift case name of a leniency (`keyUsageTrailingZeroBits`).
+    static func name(of leniency: EncodingLeniency) -> String {
+        switch leniency {
+        case .keyUsageTrailingZeroBits: return "keyUsageTrailingZeroBits"
+        case .explicitCAFalse: return "explicitCAFalse"
+        }
+    }
+
+    /// The Swift case name of a finding, which is also the name of its rules-table row (docs/RULES.md).
+    static func name(of finding: CertificateFinding) -> String {
+        switch finding {
+        case .signatureAlgorithmMismatch: return "signatureAlgorithmMismatch"
+        case .uniqueIdentifierInVersion1: return "uniqueIdentifierInVersion1"
+        case .extensionsBeforeVersion3: return "extensionsBeforeVersion3"
+        case .duplicateExtension: return "duplicateExtension"
+        case .pathLengthConstraintWithoutCA: return "pathLengthConstraintWithoutCA"
+        case .keyUsageWithoutBits: return "keyUsageWithoutBits"
+        case .keyUsageUndefinedBits: return "keyUsageUndefinedBits"
+        case .duplicatePolicyIdentifier: return "duplicatePolicyIdentifier"
+        case .emptyPolicyConstraints: return "emptyPolicyConstraints"
+        case .emptyNameConstraints: return "emptyNameConstraints"
+        case .authorityKeyIdentifierIssuerWithoutSerial: return "authorityKeyIdentifierIssuerWithoutSerial"
+        case .uninterpretedPolicyQualifier: return "uninterpretedPolicyQualifier"
+        }
     }
 
     // MARK: - Extensions

@@ -9,7 +9,8 @@ enum VerifyCommand {
             + "[--server HOST | --ip ADDR | --client [--expect-name NAME]...] [--at TIME] [--pin-sha256 B64]... "
             + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--max-depth N] [--json] [--explain] "
             + "[--policy OID]... [--require-explicit-policy] [--inhibit-policy-mapping] [--inhibit-any-policy] "
-            + "[--profile webpki|rfc5280] [--public-suffix-list FILE]",
+            + "[--revocation MODE] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] "
+            + "[--public-suffix-list FILE]",
         summary: """
             Decides whether the end-entity certificate in LEAF can be trusted: builds certification paths
             to the trust anchors through the given intermediates, validates them (RFC 5280 section 6.1),
@@ -32,6 +33,9 @@ enum VerifyCommand {
             .value("exceptions", "FILE", "apply the trust exceptions stored in FILE (certpath-trust-exceptions text)"),
             .value("save-exceptions", "FILE", "when untrusted only for recoverable reasons, save the exception to FILE"),
             .value("crl", "FILE", repeatable: true, "certificate revocation lists (PEM or DER) to check the path against (RFC 5280 6.3)"),
+            .value("revocation", "MODE",
+                   "what an undetermined revocation status does: issuer (default: fail only when CRLs were given for that issuer), "
+                   + "require (fail: every certificate needs a usable CRL, as NIST PKITS expects), or accept; a revoked certificate always fails"),
             .value("max-depth", "N", "at most N intermediates between the leaf and its anchor (0-64)"),
             .flag("json", "print the result as JSON (schema \"certpath-verify\" version 1, see docs/CLI.md)"),
             .flag("explain", "also list every attempted path and each certificate's failures"),
@@ -39,11 +43,10 @@ enum VerifyCommand {
             .flag("require-explicit-policy", "the path must be valid for an acceptable policy (initial-explicit-policy)"),
             .flag("inhibit-policy-mapping", "policy mapping is not allowed (initial-policy-mapping-inhibit)"),
             .flag("inhibit-any-policy", "anyPolicy in certificates is not honoured (initial-any-policy-inhibit)"),
-            .value("profile", "NAME", "webpki (default) or rfc5280: which reading applies where the two differ"),
             .value("public-suffix-list", "FILE",
                    "refuse wildcards directly under a public suffix (*.co.uk) listed in FILE, the Public Suffix List "
                    + "format (Debian: /usr/share/publicsuffix/public_suffix_list.dat)"),
-        ],
+        ] + PolicyOptions.specs,
         positionalName: "LEAF",
         positionalCount: 1...1,
         epilogue: """
@@ -108,8 +111,8 @@ enum VerifyCommand {
         for file in arguments.all("anchors") { anchors += try Input.certificates(file).certificates }
 
         var policy = ValidationPolicy()
+        try PolicyOptions(arguments).apply(to: &policy)
         policy.purpose = try purpose(arguments)
-        if let name = arguments.value("profile") { policy.profile = try profile(name) }
         try applyPolicyInputs(arguments, to: &policy)
         if let text = arguments.value("max-depth") {
             guard let depth = Int(text), (0...64).contains(depth) else {
@@ -157,6 +160,12 @@ enum VerifyCommand {
             crls += read
         }
         if !crls.isEmpty { policy.crls = CRLStore(crls) }
+        if let name = arguments.value("revocation") {
+            guard let mode = UndeterminedRevocationStatus(rawValue: name == "require" ? "reject" : name), name != "reject" else {
+                throw CLIError("--revocation '\(Output.echo(name))': expected issuer, require or accept")
+            }
+            policy.undeterminedRevocationStatus = mode
+        }
 
         if let file = arguments.value("public-suffix-list") {
             // The list is about 300 KB; 16 MiB leaves room for any private list and bounds the work.
@@ -236,14 +245,6 @@ enum VerifyCommand {
         do throws(ReferenceIdentifierError) { return .dnsName(try DNSName(text)) } catch {
             throw CLIError("\(option) '\(Output.echo(text))': not a valid DNS name, IP address or e-mail address: \(error)")
         }
-    }
-
-    /// `webpki` or `rfc5280`.
-    static func profile(_ name: String) throws(CLIError) -> CertificateProfile {
-        guard let profile = CertificateProfile(rawValue: name) else {
-            throw CLIError("--profile '\(Output.echo(name))': expected webpki or rfc5280")
-        }
-        return profile
     }
 
     /// `--policy`, `--require-explicit-policy`, `--inhibit-policy-mapping`, `--inhibit-any-policy`:
