@@ -102,7 +102,7 @@ public struct LimboResult: Codable, Sendable {
 /// - **TLS key usage.** The TLS key usage check of the server and client policies is a TLS rule, so it
 ///   is on only under the Web PKI profile (RFC 5280 itself lets a CA certificate be the leaf).
 /// - **Features** are readings the case asks for, each mapped to the option that implements it:
-///   `pedantic-webpki-eku` turns on ``ValidationPolicy/strictExtendedKeyUsage``,
+///   `pedantic-webpki-eku` turns on ``ExtendedKeyUsageReading/strict``,
 ///   `pedantic-public-suffix-wildcard` supplies the public suffix list (Debian's `publicsuffix`, which
 ///   bootstrap installs; without it the case is skipped and says so). No feature is skipped.
 /// - **Constraints of a case**: `key_usage` is required of the leaf's keyUsage, `extended_key_usage`
@@ -268,7 +268,7 @@ public struct LimboHarness: Sendable {
         policy.anchorEnforcement = .full
         policy.maximumIntermediates = testcase.max_chain_depth
         policy.publicSuffixList = publicSuffixList
-        policy.strictExtendedKeyUsage = (testcase.features ?? []).contains("pedantic-webpki-eku")
+        if (testcase.features ?? []).contains("pedantic-webpki-eku") { policy.extendedKeyUsageReading = .strict }
         policy.crls = CRLStore(crls)
         for usage in testcase.key_usage ?? [] {
             guard let bit = KeyUsage.names.first(where: { $0.1 == usage })?.0 else {

@@ -6,7 +6,7 @@ struct PolicyOptions: Sendable {
     var profile: CertificateProfile = .automatic
     var anchorEnforcement: AnchorEnforcement = .rfc5937
     var algorithms: AlgorithmProfile = .default
-    var strictExtendedKeyUsage = false
+    var extendedKeyUsageReading = ExtendedKeyUsageReading.standard
 
     /// The option specs, for a command's list.
     static let specs: [OptionSpec] = [
@@ -48,7 +48,7 @@ struct PolicyOptions: Sendable {
             default: throw CLIError("--algorithms '\(Output.echo(name))': expected default or permissive")
             }
         }
-        strictExtendedKeyUsage = arguments.has("strict-eku")
+        if arguments.has("strict-eku") { extendedKeyUsageReading = .strict }
     }
 
     /// Sets the options on `policy`.
@@ -56,6 +56,6 @@ struct PolicyOptions: Sendable {
         policy.profile = profile
         policy.anchorEnforcement = anchorEnforcement
         policy.algorithms = algorithms
-        policy.strictExtendedKeyUsage = strictExtendedKeyUsage
+        policy.extendedKeyUsageReading = extendedKeyUsageReading
     }
 }

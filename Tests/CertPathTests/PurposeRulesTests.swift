@@ -54,7 +54,7 @@ struct PurposeRulesTests {
 
     static func strict(_ policy: ValidationPolicy) -> ValidationPolicy {
         var policy = policy
-        policy.strictExtendedKeyUsage = true
+        policy.extendedKeyUsageReading = .strict
         return policy
     }
 

@@ -50,7 +50,7 @@ struct ValidationPolicyValueTests {
         copy.policyInputs.userInitialPolicySet.insert(KnownOID.serverAuth)
         copy.initialNameConstraints = NameConstraints(permittedSubtrees: nil, excludedSubtrees: [])
         copy.anchorEnforcement.validity = false
-        copy.strictExtendedKeyUsage = true
+        copy.extendedKeyUsageReading = .strict
         copy.maximumIntermediates = 0
         copy.requiredLeafKeyUsage.insert(.keyAgreement)
         copy.checkTLSKeyUsage.toggle()
@@ -69,7 +69,7 @@ struct ValidationPolicyValueTests {
             #expect(policy.policyInputs == PolicyValidationInputs())
             #expect(policy.initialNameConstraints == nil)
             #expect(policy.anchorEnforcement == .rfc5937)
-            #expect(!policy.strictExtendedKeyUsage)
+            #expect(policy.extendedKeyUsageReading == .standard)
             #expect(policy.maximumIntermediates == nil)
             #expect(policy.requiredLeafKeyUsage == [])
             #expect(policy.checkTLSKeyUsage)
@@ -85,7 +85,7 @@ struct ValidationPolicyValueTests {
         #expect(copy.budget.signatureChecks == 1 && copy.budget.buildSteps == Budget.default.buildSteps - 1)
         #expect(copy.additionalCheck?([]) == "no")
         #expect(!copy.checkTLSKeyUsage && copy.requiredLeafKeyUsage == [.keyAgreement])
-        #expect(copy.strictExtendedKeyUsage && copy.anchorEnforcement == AnchorEnforcement(validity: false, constraints: true))
+        #expect(copy.extendedKeyUsageReading == .strict && copy.anchorEnforcement == AnchorEnforcement(validity: false, constraints: true))
         #expect(copy.crls.crls.count == 1)
         // A copy held once is changed in place, and the earlier copies still see their own values.
         copy.requiredKeyPins.insert(SHA256Digest(hashing: [2]))

@@ -103,14 +103,17 @@ public struct TrustEvaluation: Sendable {
             let attempt = validator.validate(path: [leaf], anchor: nil, terminal: .distrusted(leaf))
             return .untrusted(UntrustedReport(primaryFailure: .distrusted(leaf), bestAttempt: attempt, attempts: [attempt]))
         }
+        // A directly trusted end entity (pinned certificate): its own validity, profile and purpose
+        // are checked; it needs no issuer. When they fail, paths are still built (the leaf may also
+        // chain to an anchor), and the direct attempt is the report's when none is trusted.
+        var directAttempt: PathAttempt? = nil
         if stores.contains(where: { $0.trustsAsLeaf(leaf) }) {
-            // A directly trusted end entity (pinned certificate): its own validity, profile and purpose
-            // are checked; it needs no issuer.
-            let attempt = validator.validate(path: [leaf], anchor: nil)
+            let attempt = validator.validate(path: [leaf], anchor: nil, leafIsTrustedDirectly: true)
             if attempt.failures.isEmpty && Self.pinFailure(policy, [leaf]) == nil {
                 return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, policyOutcome: nil, acceptedFailures: [],
                                             attempts: policy.collectAllAttempts ? [attempt] : [], profile: attempt.profile))
             }
+            directAttempt = attempt
         }
 
         var builder = PathBuilder(context: context, index: IssuerIndex(stores: stores, intermediates: intermediates))
@@ -122,7 +125,9 @@ public struct TrustEvaluation: Sendable {
             return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, policyOutcome: trusted.policyOutcome,
                                                    acceptedFailures: [], attempts: builder.attempts, profile: trusted.profile)).with(statistics)
         }
-        let best = builder.best ?? validator.validate(path: [leaf], anchor: nil, terminal: .issuerNotFound(leaf))
+        // (A direct attempt without failures failed only its pin requirement: the search's report says so.)
+        let direct = directAttempt?.failures.isEmpty == false ? directAttempt : nil
+        let best = direct ?? builder.best ?? validator.validate(path: [leaf], anchor: nil, terminal: .issuerNotFound(leaf))
         var primary = best.primaryFailure ?? .issuerNotFound(leaf)
         if let limit = context.exhausted { primary = .budgetExhausted(limit) }
         return TrustResult.untrusted(UntrustedReport(primaryFailure: primary, bestAttempt: best, attempts: builder.attempts)).with(statistics)

@@ -5,7 +5,7 @@
 ///   as browsers require; so must the anchor when anchor constraints are enforced. A certificate
 ///   without extKeyUsage is unrestricted (RFC 5280 4.2.1.12). Documented choice: anyExtendedKeyUsage
 ///   satisfies any purpose, in the leaf and in CAs, as in Go and Chromium for CAs. With
-///   ``ValidationPolicy/strictExtendedKeyUsage`` the strict reading applies (the strict rows of the
+///   ``ValidationPolicy/extendedKeyUsageReading`` a strict reading applies (the strict rows of the
 ///   rules table, ``ProfileRule/extendedKeyUsageMissing`` and the next four).
 /// - **Names.** Server: a subjectAltName dNSName or iPAddress must match the reference identifier
 ///   (RFC 6125 6.4; see ``PresentedIdentifierMatching``); the subject commonName is consulted only
@@ -18,7 +18,10 @@
 ///   keyAgreement for an EC key (TLS 1.2 static ECDH, RFC 4492 section 2, server and client);
 ///   on by default. (Chromium leaves the target's keyUsage to the caller; Go and pyca do not check it.)
 enum PurposeChecks {
-    static func failures(path: [Certificate], anchor: Certificate?, policy: ValidationPolicy, profile: CertificateProfile) -> [ValidationFailure] {
+    /// The purpose failures of `path` (end entity first) under `anchor`; `leafIsTrustedDirectly` for a
+    /// leaf the trust store trusts by itself (a `.leaf` or `.anchorOrLeaf` entry, a pin).
+    static func failures(path: [Certificate], anchor: Certificate?, policy: ValidationPolicy, profile: CertificateProfile,
+                         leafIsTrustedDirectly: Bool = false) -> [ValidationFailure] {
         guard let leaf = path.first else { return [] }
         var failures: [ValidationFailure] = []
         if let usage = leaf.keyUsage, !usage.isSuperset(of: policy.requiredLeafKeyUsage) {
@@ -28,7 +31,8 @@ enum PurposeChecks {
         case .any:
             break
         case .serverAuthentication(let reference):
-            checkExtendedKeyUsage(KnownOID.serverAuth, path: path, anchor: anchor, policy: policy, profile: profile, &failures)
+            checkExtendedKeyUsage(KnownOID.serverAuth, path: path, anchor: anchor, policy: policy, profile: profile,
+                                  leafIsTrustedDirectly: leafIsTrustedDirectly, &failures)
             if let reference { checkReference(reference, leaf: leaf, policy: policy, &failures) }
             if profile == .webPKI && !commonNamesAreSubjectAltNames(leaf) {
                 failures.append(.profileViolation(leaf, .commonNameNotInSubjectAltName))
@@ -41,13 +45,15 @@ enum PurposeChecks {
             }
         case .extendedKeyUsage(let purposes, let expectedNames):
             for purpose in purposes {
-                checkExtendedKeyUsage(purpose, path: path, anchor: anchor, policy: policy, profile: profile, &failures)
+                checkExtendedKeyUsage(purpose, path: path, anchor: anchor, policy: policy, profile: profile,
+                                      leafIsTrustedDirectly: leafIsTrustedDirectly, &failures)
             }
             for name in expectedNames where !Self.carries(leaf, name) {
                 failures.append(.nameMismatch(leaf, expected: name.description, presented: Self.presentedNames(leaf)))
             }
         case .clientAuthentication(let expectedNames):
-            checkExtendedKeyUsage(KnownOID.clientAuth, path: path, anchor: anchor, policy: policy, profile: profile, &failures)
+            checkExtendedKeyUsage(KnownOID.clientAuth, path: path, anchor: anchor, policy: policy, profile: profile,
+                                  leafIsTrustedDirectly: leafIsTrustedDirectly, &failures)
             for name in expectedNames where !Self.carries(leaf, name) {
                 failures.append(.nameMismatch(leaf, expected: name.description, presented: Self.presentedNames(leaf)))
             }
@@ -62,21 +68,27 @@ enum PurposeChecks {
 
     private static func checkExtendedKeyUsage(
         _ purpose: OID, path: [Certificate], anchor: Certificate?, policy: ValidationPolicy, profile: CertificateProfile,
-        _ failures: inout [ValidationFailure]
+        leafIsTrustedDirectly: Bool, _ failures: inout [ValidationFailure]
     ) {
         func check(_ certificate: Certificate) {
             guard certificate.extendedKeyUsageAllows(purpose) == false, let usage = certificate.extendedKeyUsage else { return }
             failures.append(.extendedKeyUsageForbids(certificate, required: purpose, present: usage.usages))
         }
         for certificate in path { check(certificate) }
-        if let anchor, policy.anchorEnforcement.constraints, !(path.count == 1 && anchor == path[0]) { check(anchor) }
-        if policy.strictExtendedKeyUsage { checkStrictExtendedKeyUsage(purpose, path: path, anchor: anchor, profile: profile, &failures) }
+        let anchorIsTheLeaf = path.count == 1 && anchor == path[0]
+        if let anchor, policy.anchorEnforcement.constraints, !anchorIsTheLeaf { check(anchor) }
+        if policy.extendedKeyUsageReading != .standard {
+            checkStrictExtendedKeyUsage(purpose, path: path, anchor: anchor, profile: profile,
+                                        endEntityOnly: policy.extendedKeyUsageReading == .strictEndEntity,
+                                        leafIsTrustedDirectly: leafIsTrustedDirectly || anchorIsTheLeaf, &failures)
+        }
     }
 
     /// The strict reading (Chromium's `*_STRICT` key purposes, CA/B BR 7.1.2.7.10, 7.1.2.1.2): see
-    /// ``ValidationPolicy/strictExtendedKeyUsage``.
+    /// ``ExtendedKeyUsageReading/strict``; `endEntityOnly` for ``ExtendedKeyUsageReading/strictEndEntity``.
     private static func checkStrictExtendedKeyUsage(
-        _ purpose: OID, path: [Certificate], anchor: Certificate?, profile: CertificateProfile, _ failures: inout [ValidationFailure]
+        _ purpose: OID, path: [Certificate], anchor: Certificate?, profile: CertificateProfile, endEntityOnly: Bool,
+        leafIsTrustedDirectly: Bool, _ failures: inout [ValidationFailure]
     ) {
         let leaf = path[0]
         if let usage = leaf.extendedKeyUsage {
@@ -95,10 +107,13 @@ enum PurposeChecks {
         } else {
             failures.append(.profileViolation(leaf, .extendedKeyUsageMissing))
         }
-        // (Under the Web PKI profile the rules table reports it already.)
-        if leaf.isCertificateAuthority && profile != .webPKI {
+        // (Under the Web PKI profile the rules table reports it already. A leaf trusted by itself is
+        // not judged as issued: Chromium checks a one-certificate chain's target for CA only in its
+        // path algorithm's wrap-up.)
+        if leaf.isCertificateAuthority && profile != .webPKI && !leafIsTrustedDirectly {
             failures.append(.profileViolation(leaf, .certificateAuthorityAsEndEntity))
         }
+        guard !endEntityOnly else { return }
         // The intermediate directly above the leaf: anyExtendedKeyUsage does not stand for the
         // purpose; a clientAuth issuer must carry extKeyUsage (Chromium accepts a missing one for
         // serverAuth only, "until BR requirements catch up with CAs").

@@ -196,6 +196,25 @@ public enum ExpectedName: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// How extKeyUsage decides a TLS purpose (``ValidationPolicy/extendedKeyUsageReading``).
+public enum ExtendedKeyUsageReading: String, Hashable, Sendable, CaseIterable {
+    /// RFC 5280 4.2.1.12, chained as browsers do (default): the leaf's extKeyUsage, when present, must
+    /// allow the purpose, and so must every CA that carries one; anyExtendedKeyUsage allows every
+    /// purpose; a certificate without extKeyUsage is unrestricted.
+    case standard
+    /// The strict reading (Chromium's `SERVER_AUTH_STRICT`/`CLIENT_AUTH_STRICT` and CA/B BR
+    /// 7.1.2.7.10, 7.1.2.1.2; x509-limbo's `pedantic-webpki-eku`), besides the standard one: the end
+    /// entity must carry a non-critical extKeyUsage naming the purpose (anyExtendedKeyUsage does not
+    /// count) and no purpose forbidden beside it (codeSigning, emailProtection, timeStamping,
+    /// OCSPSigning, precertificate signing, anyExtendedKeyUsage), and must not be a CA unless it is
+    /// trusted directly; the intermediate directly above it, when it carries extKeyUsage, must name
+    /// the purpose (for clientAuth it must carry one); a root must not carry extKeyUsage.
+    case strict
+    /// The strict rules for the end entity alone, the standard ones above it (Chromium's
+    /// `SERVER_AUTH_STRICT_LEAF`/`CLIENT_AUTH_STRICT_LEAF`).
+    case strictEndEntity
+}
+
 /// How far a trust anchor's own certificate is checked (RFC 5280 6.1.1 (d); RFC 5937).
 ///
 /// RFC 5280 leaves it to the implementation whether an anchor is only a name and a key. The default,
@@ -215,15 +234,20 @@ public struct AnchorEnforcement: Hashable, Sendable {
     /// inhibitAnyPolicy (skip counts counted from the anchor), and unknown critical extensions
     /// rejected (RFC 5937 section 2).
     public var constraints: Bool
-    /// Also check the anchor certificate against the profile's certificate rules (``ProfileRule``
-    /// rows for the anchor position) and require basicConstraints in it.
+    /// Also check the anchor certificate against the profile's certificate rules (the ``ProfileRule``
+    /// rows of the anchor position under the path's profile).
     public var profile: Bool
+    /// With ``constraints``, also require a version 3 anchor to carry basicConstraints (Chromium's
+    /// `require_anchor_basic_constraints`; RFC 5280 4.2.1.9 asks it of CA certificates), reported as
+    /// ``ProfileRule/missingBasicConstraints`` under any profile.
+    public var requireBasicConstraints: Bool
 
     /// Creates the setting.
-    public init(validity: Bool, constraints: Bool, profile: Bool = false) {
+    public init(validity: Bool, constraints: Bool, profile: Bool = false, requireBasicConstraints: Bool = false) {
         self.validity = validity
         self.constraints = constraints
         self.profile = profile
+        self.requireBasicConstraints = requireBasicConstraints
     }
 
     /// RFC 5280 6.1.1 (d): an anchor is a name and a public key; nothing else of it is checked
@@ -288,16 +312,10 @@ public struct ValidationPolicy: Sendable {
         get { storage.checkTLSKeyUsage }
         _modify { yield &uniqueStorage().checkTLSKeyUsage }
     }
-    /// The strict extended key usage reading (Chromium's `SERVER_AUTH_STRICT`/`CLIENT_AUTH_STRICT`
-    /// and CA/B BR 7.1.2.7.10, 7.1.2.1.2; x509-limbo's `pedantic-webpki-eku`): the end entity must
-    /// carry a non-critical extKeyUsage naming the purpose (anyExtendedKeyUsage does not count) and
-    /// no purpose forbidden beside it (codeSigning, emailProtection, timeStamping, OCSPSigning,
-    /// precertificate signing, anyExtendedKeyUsage); the CA directly above it, when it carries
-    /// extKeyUsage, must name the purpose (for clientAuth it must carry it); a root must not carry
-    /// extKeyUsage; a CA certificate is not accepted as the end entity. Off by default.
-    public var strictExtendedKeyUsage: Bool {
-        get { storage.strictExtendedKeyUsage }
-        _modify { yield &uniqueStorage().strictExtendedKeyUsage }
+    /// How extKeyUsage is read: ``ExtendedKeyUsageReading/standard`` (default) or a strict reading.
+    public var extendedKeyUsageReading: ExtendedKeyUsageReading {
+        get { storage.extendedKeyUsageReading }
+        _modify { yield &uniqueStorage().extendedKeyUsageReading }
     }
     /// Consult the subject commonName as a DNS name when the certificate has no subjectAltName
     /// (legacy, off by default as in Go, rustls-webpki, Chromium and pyca).
@@ -373,7 +391,7 @@ public struct ValidationPolicy: Sendable {
         @exclusivity(unchecked) var requiredKeyPins: Set<SHA256Digest> = []
         @exclusivity(unchecked) var crls: CRLStore = .empty
         @exclusivity(unchecked) var undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs
-        @exclusivity(unchecked) var strictExtendedKeyUsage = false
+        @exclusivity(unchecked) var extendedKeyUsageReading = ExtendedKeyUsageReading.standard
         @exclusivity(unchecked) var additionalCheck: (@Sendable ([Certificate]) -> String?)?
 
         init(purpose: ValidationPurpose, profile: CertificateProfile, algorithms: AlgorithmProfile, policyInputs: PolicyValidationInputs, initialNameConstraints: NameConstraints?, anchorEnforcement: AnchorEnforcement, maximumIntermediates: Int?, requiredLeafKeyUsage: KeyUsage, checkTLSKeyUsage: Bool, allowCommonNameFallback: Bool, publicSuffixList: PublicSuffixList?, budget: Budget, collectAllAttempts: Bool, additionalCheck: (@Sendable ([Certificate]) -> String?)?) {
@@ -398,7 +416,7 @@ public struct ValidationPolicy: Sendable {
             copy.requiredKeyPins = requiredKeyPins
             copy.crls = crls
             copy.undeterminedRevocationStatus = undeterminedRevocationStatus
-            copy.strictExtendedKeyUsage = strictExtendedKeyUsage
+            copy.extendedKeyUsageReading = extendedKeyUsageReading
             return copy
         }
     }

@@ -118,7 +118,7 @@ public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
     /// CA/B BR 7.1.4.3: a TLS server certificate's commonName, if present, MUST be one of its subjectAltName values.
     case commonNameNotInSubjectAltName
 
-    // Strict extended key usage (``ValidationPolicy/strictExtendedKeyUsage``: CA/B BR 7.1.2.7.10,
+    // Strict extended key usage (``ExtendedKeyUsageReading/strict``: CA/B BR 7.1.2.7.10,
     // 7.1.2.1.2, and Chromium's `*_STRICT` key purposes).
     /// The end entity has no extKeyUsage (BR 7.1.2.7.10: MUST be present), or, for clientAuth, the
     /// intermediate that issued it has none (Chromium's `CLIENT_AUTH_STRICT`).

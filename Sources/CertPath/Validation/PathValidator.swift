@@ -43,7 +43,7 @@ struct PathValidator {
     /// says whether the anchor comes from a public Web PKI store, which resolves the
     /// ``CertificateProfile/automatic`` profile.
     func validate(path: [Certificate], anchor: Certificate?, anchorIsPublicWebPKI: Bool = false,
-                  terminal: ValidationFailure? = nil) -> PathAttempt {
+                  terminal: ValidationFailure? = nil, leafIsTrustedDirectly: Bool = false) -> PathAttempt {
         let policy = context.policy
         let time = context.validationTime
         let profile = policy.profile.resolved(anchorIsPublicWebPKI: anchor != nil && anchorIsPublicWebPKI)
@@ -99,6 +99,10 @@ struct PathValidator {
                 // basicConstraints to be a CA; Chromium, Go and OpenSSL refuse `cA FALSE`).
                 if let basicConstraints = anchor.basicConstraints, !basicConstraints.isCertificateAuthority {
                     failures.append(.notACertificateAuthority(anchor))
+                }
+                if enforcement.requireBasicConstraints && anchor.version == .v3 && anchor.basicConstraints == nil
+                    && !(enforcement.profile && ProfileRule.missingBasicConstraints.applies(in: profile, at: .anchor)) {
+                    failures.append(.profileViolation(anchor, .missingBasicConstraints))
                 }
                 if let usage = anchor.keyUsage, !usage.contains(.keyCertSign) {
                     failures.append(.keyUsageForbids(anchor, required: .keyCertSign, present: usage))
@@ -231,7 +235,8 @@ struct PathValidator {
         }
 
         // The purpose: extended key usage, names, TLS key usage.
-        failures.append(contentsOf: PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: profile))
+        failures.append(contentsOf: PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: profile,
+                                                           leafIsTrustedDirectly: leafIsTrustedDirectly))
         if let anchor, !policy.requiredKeyPins.isEmpty, let mismatch = TrustEvaluation.pinFailure(policy, path + [anchor]) {
             failures.append(mismatch)
         }
