@@ -160,30 +160,10 @@ enum CertificateView {
     }
 
     /// The Swift case name of a leniency (`keyUsageTrailingZeroBits`).
-    static func name(of leniency: EncodingLeniency) -> String {
-        switch leniency {
-        case .keyUsageTrailingZeroBits: return "keyUsageTrailingZeroBits"
-        case .explicitCAFalse: return "explicitCAFalse"
-        }
-    }
+    static func name(of leniency: EncodingLeniency) -> String { leniency.name }
 
     /// The Swift case name of a finding, which is also the name of its rules-table row (docs/RULES.md).
-    static func name(of finding: CertificateFinding) -> String {
-        switch finding {
-        case .signatureAlgorithmMismatch: return "signatureAlgorithmMismatch"
-        case .uniqueIdentifierInVersion1: return "uniqueIdentifierInVersion1"
-        case .extensionsBeforeVersion3: return "extensionsBeforeVersion3"
-        case .duplicateExtension: return "duplicateExtension"
-        case .pathLengthConstraintWithoutCA: return "pathLengthConstraintWithoutCA"
-        case .keyUsageWithoutBits: return "keyUsageWithoutBits"
-        case .keyUsageUndefinedBits: return "keyUsageUndefinedBits"
-        case .duplicatePolicyIdentifier: return "duplicatePolicyIdentifier"
-        case .emptyPolicyConstraints: return "emptyPolicyConstraints"
-        case .emptyNameConstraints: return "emptyNameConstraints"
-        case .authorityKeyIdentifierIssuerWithoutSerial: return "authorityKeyIdentifierIssuerWithoutSerial"
-        case .uninterpretedPolicyQualifier: return "uninterpretedPolicyQualifier"
-        }
-    }
+    static func name(of finding: CertificateFinding) -> String { finding.name }
 
     // MARK: - Extensions
 

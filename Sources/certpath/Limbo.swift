@@ -20,7 +20,8 @@ enum LimboCommand {
         positionalName: "FILE.json",
         positionalCount: 1...1,
         epilogue: """
-            exit status: 0 every case that ran gave its expected result (skipped cases do not count);
+            exit status: 0 every case that ran gave its expected result (skipped cases and the listed
+            contradictions, which the suite's own cases make unsatisfiable together, do not count);
             1 some case did not; 2 bad usage, an unreadable suite or output file, or a suite of another
             schema version than 1.
             """)
@@ -71,7 +72,15 @@ enum LimboCommand {
             }
             try outputFile.write(json, what: "the results")
         }
-        let mismatches = finished.filter { !$0.matches && $0.actual_result != "SKIPPED" }
+        // A listed contradiction (two cases of the suite that cannot both hold) is reported, not failed.
+        for result in finished where LimboHarness.isListedContradiction(result) {
+            Output.error(Output.safe("contradiction \(Output.echo(result.id)): expected \(result.expected_result), got "
+                + "\(result.actual_result); it contradicts "
+                + (LimboHarness.contradictions[result.id].map { "\($0.contradicts) (\($0.reading))" } ?? "")))
+        }
+        let mismatches = finished.filter {
+            !$0.matches && $0.actual_result != "SKIPPED" && !LimboHarness.isListedContradiction($0)
+        }
         for result in mismatches {
             Output.error(Output.safe("mismatch \(Output.echo(result.id)): expected \(result.expected_result), got \(result.actual_result): "
                 + (result.context ?? "")))

@@ -36,7 +36,7 @@ enum VerifyCommand {
             .value("revocation", "MODE",
                    "what an undetermined revocation status does: issuer (default: fail only when CRLs were given for that issuer), "
                    + "require (fail: every certificate needs a usable CRL, as NIST PKITS expects), or accept; a revoked certificate always fails"),
-            .value("max-depth", "N", "at most N intermediates between the leaf and its anchor (0-64)"),
+            .value("max-depth", "N", "at most N intermediates between the leaf and its anchor, self-issued ones not counted (0-64)"),
             .flag("json", "print the result as JSON (schema \"certpath-verify\" version 1, see docs/CLI.md)"),
             .flag("explain", "also list every attempted path and each certificate's failures"),
             .value("policy", "OID", repeatable: true, "acceptable certificate policy (RFC 5280 user-initial-policy-set); default any"),

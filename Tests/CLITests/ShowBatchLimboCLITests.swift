@@ -378,6 +378,19 @@ import Testing
         #expect(none.stderr == "certpath limbo: --include: no case id starts with 'no-such-namespace::'\n")
     }
 
+    /// A listed contradiction is reported on stderr and does not fail the run (exit 0); the summary counts it.
+    @Test func listedContradictionsDoNotFailTheRun() throws {
+        guard let suiteURL = CLI.limboSuite else {
+            print("SKIPPED LimboCLITests.listedContradictionsDoNotFailTheRun: ../shared/vectors/limbo/limbo.json is not present")
+            return
+        }
+        let id = try #require(LimboHarness.contradictions.keys.sorted().first)
+        let run = try CLI.run(["limbo", suiteURL.path, "--include", id])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("contradiction \(id): expected SUCCESS, got FAILURE; it contradicts "))
+        #expect(run.stdout == "limbo: 1 cases: 0 passed, 0 failed (0 false accepts), 1 contradicting another case (listed), 0 skipped\n")
+    }
+
     /// A one-case suite of schema `version`, its peer certificate `peer`, expected to succeed.
     static func suite(version: Int, peer: String, id: String = "sample::peer") throws -> Data {
         let root = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/root.pem"), encoding: .utf8)

@@ -24,7 +24,7 @@ struct CertificateRulesTests {
         var tableOnly = false
         let change: @Sendable (inout CertificateSpec) -> Void
 
-        var testDescription: String { "\(rule.rawValue) at the \(position.rawValue) (\(rule.clause))" }
+        var testDescription: String { "\(rule.name) at the \(position.rawValue) (\(rule.clause))" }
     }
 
     static func dns(_ name: String) -> [UInt8] { D.ctx(2, Array(name.utf8)) }
@@ -273,7 +273,7 @@ enum RulesTableDocument {
             return positions.map { $0 == .endEntity ? "EE" : ($0 == .intermediate ? "CA" : "anchor") }.joined(separator: ", ")
         }
         let found = rule.isFoundWhileParsing ? "parsing" : "validation"
-        return "| `\(rule.rawValue)` | \(rule.clause) | \(found) | \(cell(.webPKI)) | \(cell(.rfc5280)) | \(cell(.pathValidation)) |"
+        return "| `\(rule.name)` | \(rule.clause) | \(found) | \(cell(.webPKI)) | \(cell(.rfc5280)) | \(cell(.pathValidation)) |"
     }
 }
 

@@ -1,4 +1,5 @@
 import CertPath
+import CertPathDER
 import Foundation
 import Testing
 
@@ -32,6 +33,8 @@ struct FuzzRegressionTests {
     /// Every regression input has a test here (listed by name), so none is kept without being run.
     static let covered: Set<String> = [
         "certificate-constructed-attribute-value.der",
+        "certificate-own-anchor-not-a-ca",
+        "path-self-anchored-leaf-with-anchor-constraints",
     ]
 
     @Test("every input in TestVectors/fuzz/regressions has a regression test")
@@ -248,5 +251,81 @@ struct AnyValueCertificate {
             c.append(.bitString, contents: [0, 0x30, 0x00])
         }
         return w.bytes
+    }
+}
+
+// MARK: Findings 2 and 3 — a leaf that is its own trust anchor (the fuzz checker's reading, not the library's)
+
+/// FuzzCertificate and FuzzPathBuilding reported trusted results that their independent re-check
+/// (`PathInvariants`) refused: a certificate registered as a trust anchor and presented as the leaf,
+/// with anchor constraints enforced (`AnchorEnforcement.full`). The library was right: a one-certificate
+/// path whose leaf is the anchor is judged as the end entity (RFC 5280 6.1: n = 1, no certificate is
+/// judged as a CA), so basicConstraints cA FALSE and a keyUsage without keyCertSign are what it should
+/// carry. The re-check now reads it the same way; these tests pin the library's answer.
+@Suite("Fuzz regressions: a leaf that is its own anchor")
+struct LeafAsOwnAnchorRegressionTests {
+    /// certificate-own-anchor-not-a-ca: cA FALSE (critical), keyUsage digitalSignature keyEncipherment,
+    /// self-signed, valid 2025-04-08 to 2026-04-08, trusted as its own anchor.
+    @Test("certificate-own-anchor-not-a-ca: an end entity trusted as its own anchor is not judged as a CA")
+    func ownAnchorNotACA() throws {
+        let certificate = try Certificate(derEncoded: try FuzzRegressionTests.input("certificate-own-anchor-not-a-ca"))
+        #expect(certificate.basicConstraints?.isCertificateAuthority == false)
+        for enforcement in [AnchorEnforcement.nameAndKey, .rfc5937, .full] {
+            var policy = ValidationPolicy()
+            policy.purpose = .any
+            policy.profile = .rfc5280
+            policy.anchorEnforcement = enforcement
+            let result = TrustEvaluation(leaf: certificate, intermediates: [], trustStore: TrustStore(anchors: [certificate]),
+                                         policy: policy, validationTime: UnixTime(year: 2025, month: 10, day: 1)!).evaluate()
+            guard case .trusted(let path) = result else {
+                Issue.record("\(enforcement): expected trusted, got \(result)")
+                continue
+            }
+            #expect(path.certificates == [certificate])
+        }
+    }
+
+    /// path-self-anchored-leaf-with-anchor-constraints: the class of the finding with real signatures. A
+    /// self-signed TLS server certificate (no basicConstraints cA, keyUsage digitalSignature) registered
+    /// as an anchor, every anchor check on: trusted as a one-certificate path, for the server purpose.
+    /// An issued leaf registered as `.anchor` is not (the kind vouches for what it issues, RFC 5280
+    /// 6.1.1 (d)); `.anchorOrLeaf` vouches for it as the end entity too.
+    @Test("path-self-anchored-leaf-with-anchor-constraints: a self-signed leaf registered as an anchor is trusted by itself")
+    func selfSignedLeafAsAnchor() throws {
+        var policy = try ValidationPolicy.server(hostname: "www.customer7.test")
+        policy.anchorEnforcement = .full
+        func evaluate(_ leaf: Certificate, _ entry: TrustEntry, intermediates: [Certificate] = []) -> TrustResult {
+            TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore([entry]), policy: policy,
+                            validationTime: SignedCertificates.time).evaluate()
+        }
+        let selfSigned = try SignedCertificates.root(.server("www.customer7.test")).certificate
+        let anchored = evaluate(selfSigned, TrustEntry(selfSigned, kind: .anchor))
+        guard case .trusted(let path) = anchored else {
+            Issue.record("a self-signed leaf registered as an anchor: expected trusted, got \(anchored)")
+            return
+        }
+        #expect(path.certificates == [selfSigned])
+        // Judged once, as the end entity: one expiry, not one as the anchor and one as the leaf.
+        let expired = try SignedCertificates.root(.server("www.customer7.test")).certificate
+        let late = TrustEvaluation(leaf: expired, trustStore: TrustStore([TrustEntry(expired, kind: .anchor)]), policy: policy,
+                                   validationTime: UnixTime(year: 2046, month: 1, day: 1)!).evaluate()
+        guard case .untrusted(let lateReport) = late else {
+            Issue.record("expected an expired self-signed leaf to be untrusted")
+            return
+        }
+        #expect(lateReport.bestAttempt.failures.map(\.code) == ["expired"])
+
+        let root = try SignedCertificates.root()
+        let issued = try SignedCertificates.issue(.server("www.customer7.test"), subjectKey: TestKey(), issuer: root)
+        guard case .untrusted(let report) = evaluate(issued, TrustEntry(issued, kind: .anchor), intermediates: [root.certificate]) else {
+            Issue.record("an issued leaf registered as .anchor only: expected untrusted")
+            return
+        }
+        #expect(report.primaryFailure == .noTrustedAnchor(root.certificate))
+        guard case .trusted(let direct) = evaluate(issued, TrustEntry(issued, kind: .anchorOrLeaf)) else {
+            Issue.record("an issued leaf registered as .anchorOrLeaf: expected trusted")
+            return
+        }
+        #expect(direct.certificates == [issued])
     }
 }

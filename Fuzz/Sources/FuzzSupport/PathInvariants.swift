@@ -107,8 +107,10 @@ public enum PathInvariants {
         }
         let presented = Set(scenario.intermediates.map(\.der))
 
-        // A leaf trusted by itself (`.leaf` / `.anchorOrLeaf` entry) is its own anchor, with no link to check.
-        let leafIsAnchor = certificates.count == 1 && anchor.der == leaf.der && leafTrustDER.contains(leaf.der)
+        // A leaf trusted by itself (`.leaf` / `.anchorOrLeaf` entry, or an anchor entry that is the leaf
+        // itself) is its own anchor, judged as the end entity: no link, no constraints as a CA.
+        let leafIsAnchor = certificates.count == 1 && anchor.der == leaf.der
+            && (leafTrustDER.contains(leaf.der) || anchorDER.contains(leaf.der))
         if !leafIsAnchor && !anchorDER.contains(anchor.der) {
             fail("the anchor \(anchor.subject) is not a trust store anchor")
         }
@@ -120,7 +122,10 @@ public enum PathInvariants {
         }
         if Set(certificates.map(\.der)).count != certificates.count { fail("a certificate appears twice") }
         if certificates.count > policy.budget.maximumPathLength { fail("\(certificates.count) certificates exceed the maximum path length") }
-        if let limit = policy.maximumIntermediates, certificates.count - 1 > limit { fail("more than \(limit) intermediates") }
+        // maximumIntermediates counts intermediates that are not self-issued (RFC 5280 4.2.1.9's counting).
+        if let limit = policy.maximumIntermediates, certificates.dropFirst().filter({ !$0.isSelfIssued }).count > limit {
+            fail("more than \(limit) intermediates that are not self-issued")
+        }
 
         // Each link, leaf up to the anchor (a leaf trusted as such has no link).
         let chain = leafIsAnchor ? certificates : certificates + [anchor]
@@ -150,9 +155,14 @@ public enum PathInvariants {
         if policy.anchorEnforcement.constraints && !leafIsAnchor { constrained.append(anchor) }
         for (offset, ca) in constrained.enumerated() {
             let position = offset + 1
-            // RFC 5280 6.1.4 (k) for intermediates; an enforced anchor may be v1 (no extensions), as in RFC 5937.
+            // RFC 5280 6.1.4 (k) for intermediates; an enforced anchor may be v1 (no extensions) or
+            // without basicConstraints (RFC 5937), but not one whose basicConstraints says it is no CA.
             let isAnchor = position == certificates.count
-            if ca.version == .v3 ? !ca.isCertificateAuthority : !isAnchor { fail("\(ca.subject) is not a CA") }
+            if isAnchor {
+                if let basic = ca.basicConstraints, !basic.isCertificateAuthority { fail("\(ca.subject) is not a CA") }
+            } else if ca.version != .v3 || !ca.isCertificateAuthority {
+                fail("\(ca.subject) is not a CA")
+            }
             if let usage = ca.keyUsage, !usage.contains(.keyCertSign) { fail("\(ca.subject)'s keyUsage forbids keyCertSign") }
             if let limit = ca.basicConstraints?.pathLenConstraint {
                 let below = certificates[1..<min(position, certificates.count)].filter { !$0.isSelfIssued }.count

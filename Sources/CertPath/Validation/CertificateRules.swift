@@ -25,7 +25,7 @@ public enum CertificatePosition: String, Hashable, Sendable, CaseIterable {
 /// on conforming CAs that a relying party can check, the CA/Browser Forum Baseline Requirements of
 /// the Web PKI profile, and the few processing rules every profile applies. ``clause`` names the
 /// source, ``applies(in:at:)`` the table's profile and position columns.
-public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
+public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
     // Found while parsing: the certificate is read, the rule is recorded (``Certificate``).
     /// RFC 5280 4.1.1.2: signatureAlgorithm MUST be the same algorithm identifier as tbsCertificate.signature.
     case signatureAlgorithmMismatch
@@ -190,6 +190,9 @@ public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The rule's name, the case name (`basicConstraintsNotCritical`): stable across releases.
+    public var name: String { String(describing: self) }
+
     /// The clause the rule comes from (`RFC 5280 4.2.1.9`, `CA/B BR 7.1.4.3`).
     public var clause: String {
         switch self {
@@ -252,13 +255,10 @@ public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
 
     // MARK: The table's columns as bit masks (one bit per rule, in declaration order)
 
-    /// This rule's bit in the masks below and in ``Certificate``'s recorded findings.
-    var bit: UInt64 { 1 &<< UInt64(Self.index[self]!) }
-
-    private static let index: [ProfileRule: Int] = {
-        precondition(allCases.count <= 64, "the rule masks hold 64 rules")
-        return Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
-    }()
+    /// This rule's bit in the masks below and in ``Certificate``'s recorded findings (the raw value,
+    /// the declaration order, is below 63: the memo's top bit marks it known).
+    @inline(__always)
+    var bit: UInt64 { 1 &<< UInt64(rawValue) }
 
     static func bits(_ rules: [ProfileRule]) -> UInt64 { rules.reduce(0) { $0 | $1.bit } }
 
@@ -294,36 +294,45 @@ public enum ProfileRule: String, Hashable, Sendable, CaseIterable {
     private static let section4 = ~(everyProfile | baselineRequirements | strictExtendedKeyUsageRules)
 
     /// The rules `profile` applies.
+    @inline(__always)
     static func mask(_ profile: CertificateProfile) -> UInt64 {
         switch profile {
         case .pathValidation: return everyProfile
-        // The Web PKI tolerates a non-critical nameConstraints (BR 7.1.2.10.8: "MAY" be non-critical,
-        // for clients that cannot process it).
-        case .webPKI, .automatic: return (everyProfile | section4 | baselineRequirements) & ~bits([.nameConstraintsNotCritical])
-        case .rfc5280: return everyProfile | section4
+        case .webPKI, .automatic: return webPKIRules
+        case .rfc5280: return rfc5280Rules
         }
     }
 
+    // The Web PKI tolerates a non-critical nameConstraints (BR 7.1.2.10.8: "MAY" be non-critical, for
+    // clients that cannot process it).
+    private static let webPKIRules = (everyProfile | section4 | baselineRequirements) & ~bits([.nameConstraintsNotCritical])
+    private static let rfc5280Rules = everyProfile | section4
+
     /// The rules that apply at `position` under `profile`.
+    @inline(__always)
     static func mask(_ position: CertificatePosition, _ profile: CertificateProfile) -> UInt64 {
         switch position {
-        case .endEntity:
-            return ~bits([.missingKeyUsage, .missingBasicConstraints, .invalidRootAuthorityKeyIdentifier, .malformedNameConstraints,
-                          .extendedKeyUsageInRoot])
-        case .intermediate:
-            return ~bits([.certificateAuthorityAsEndEntity, .subjectAltNameCriticalWithSubject, .missingBasicConstraints,
-                          .invalidRootAuthorityKeyIdentifier, .commonNameNotInSubjectAltName, .extendedKeyUsageMissing,
-                          .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical, .extendedKeyUsageInRoot])
-        case .anchor:
-            // A root's serial number and unique identifiers are its own business (real roots have
-            // serial 0); a root needs no authorityKeyIdentifier under the BRs (7.1.2.1).
-            var excluded = bits([.certificateAuthorityAsEndEntity, .subjectAltNameCriticalWithSubject, .invalidSerialNumber,
-                                 .uniqueIdentifierPresent, .commonNameNotInSubjectAltName, .extendedKeyUsageMissing,
-                                 .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical])
-            if profile == .webPKI { excluded |= bits([.missingAuthorityKeyIdentifier, .authorityKeyIdentifierWithoutKeyIdentifier]) }
-            return ~excluded
+        case .endEntity: return endEntityRules
+        case .intermediate: return intermediateRules
+        case .anchor: return profile == .webPKI ? webPKIAnchorRules : anchorRules
         }
     }
+
+    private static let endEntityRules = ~bits([.missingKeyUsage, .missingBasicConstraints, .invalidRootAuthorityKeyIdentifier,
+                                               .malformedNameConstraints, .extendedKeyUsageInRoot])
+    private static let intermediateRules = ~bits([
+        .certificateAuthorityAsEndEntity, .subjectAltNameCriticalWithSubject, .missingBasicConstraints, .invalidRootAuthorityKeyIdentifier,
+        .commonNameNotInSubjectAltName, .extendedKeyUsageMissing, .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical,
+        .extendedKeyUsageInRoot,
+    ])
+    // A root's serial number and unique identifiers are its own business (real roots have serial 0);
+    // a root needs no authorityKeyIdentifier under the BRs (7.1.2.1).
+    private static let anchorRules = ~bits([
+        .certificateAuthorityAsEndEntity, .subjectAltNameCriticalWithSubject, .invalidSerialNumber, .uniqueIdentifierPresent,
+        .commonNameNotInSubjectAltName, .extendedKeyUsageMissing, .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose,
+        .extendedKeyUsageCritical,
+    ])
+    private static let webPKIAnchorRules = anchorRules & ~bits([.missingAuthorityKeyIdentifier, .authorityKeyIdentifierWithoutKeyIdentifier])
 }
 
 extension Certificate {
@@ -338,7 +347,9 @@ enum CertificateRules {
     /// The rules `certificate` breaks at `position` under `profile` (resolved), in table order.
     static func violations(_ certificate: Certificate, at position: CertificatePosition, profile: CertificateProfile) -> [ProfileRule] {
         let applicable = ProfileRule.mask(profile) & ProfileRule.mask(position, profile)
-        let found = certificate.profileFindings & applicable
+        var found = certificate.profileFindings & applicable
+        let rootRule = ProfileRule.invalidRootAuthorityKeyIdentifier.bit
+        if applicable & rootRule != 0 && breaksRootAuthorityKeyIdentifierForm(certificate) { found |= rootRule }
         guard found != 0 else { return [] }
         var rules: [ProfileRule] = []
         for rule in ProfileRule.allCases where found & rule.bit != 0 { rules.append(rule) }
@@ -349,88 +360,100 @@ enum CertificateRules {
     /// computed once): parse findings and the checks that depend on the certificate alone.
     static func findings(of certificate: Certificate) -> UInt64 {
         var found: UInt64 = 0
-        func add(_ rule: ProfileRule) { found |= rule.bit }
-        for finding in certificate.findings {
-            switch finding {
-            case .signatureAlgorithmMismatch: add(.signatureAlgorithmMismatch)
-            case .uniqueIdentifierInVersion1: add(.uniqueIdentifierInVersion1)
-            case .extensionsBeforeVersion3: add(.extensionsBeforeVersion3)
-            case .duplicateExtension: add(.duplicateExtension)
-            case .pathLengthConstraintWithoutCA: add(.pathLengthConstraintWithoutCA)
-            case .keyUsageWithoutBits: add(.keyUsageWithoutBits)
-            case .keyUsageUndefinedBits: add(.keyUsageUndefinedBits)
-            case .duplicatePolicyIdentifier: add(.duplicatePolicyIdentifier)
-            case .emptyPolicyConstraints: add(.emptyPolicyConstraints)
-            case .emptyNameConstraints: add(.emptyNameConstraints)
-            case .authorityKeyIdentifierIssuerWithoutSerial: add(.authorityKeyIdentifierIssuerWithoutSerial)
-            case .uninterpretedPolicyQualifier:
-                // RFC 5280 4.2.1.4: a reason to refuse only in a critical certificatePolicies.
-                if certificate.isCritical(.certificatePolicies) == true { add(.uninterpretedPolicyQualifier) }
+        if certificate.fields.findings.findings != 0 {
+            for finding in certificate.findings {
+                switch finding {
+                case .signatureAlgorithmMismatch: found |= ProfileRule.signatureAlgorithmMismatch.bit
+                case .uniqueIdentifierInVersion1: found |= ProfileRule.uniqueIdentifierInVersion1.bit
+                case .extensionsBeforeVersion3: found |= ProfileRule.extensionsBeforeVersion3.bit
+                case .duplicateExtension: found |= ProfileRule.duplicateExtension.bit
+                case .pathLengthConstraintWithoutCA: found |= ProfileRule.pathLengthConstraintWithoutCA.bit
+                case .keyUsageWithoutBits: found |= ProfileRule.keyUsageWithoutBits.bit
+                case .keyUsageUndefinedBits: found |= ProfileRule.keyUsageUndefinedBits.bit
+                case .duplicatePolicyIdentifier: found |= ProfileRule.duplicatePolicyIdentifier.bit
+                case .emptyPolicyConstraints: found |= ProfileRule.emptyPolicyConstraints.bit
+                case .emptyNameConstraints: found |= ProfileRule.emptyNameConstraints.bit
+                case .authorityKeyIdentifierIssuerWithoutSerial: found |= ProfileRule.authorityKeyIdentifierIssuerWithoutSerial.bit
+                case .uninterpretedPolicyQualifier:
+                    // RFC 5280 4.2.1.4: a reason to refuse only in a critical certificatePolicies.
+                    if certificate.isCritical(.certificatePolicies) == true { found |= ProfileRule.uninterpretedPolicyQualifier.bit }
+                }
             }
         }
         let isCA = certificate.isCertificateAuthority
         let version3 = certificate.version == .v3
 
-        if certificate.hasEmptyIssuer { add(.emptyIssuer) }
+        if certificate.hasEmptyIssuer { found |= ProfileRule.emptyIssuer.bit }
         if certificate.hasEmptySubject {
             let sanCritical = certificate.isCritical(.subjectAltName) ?? false
-            if isCA || !sanCritical { add(.emptySubject) }
+            if isCA || !sanCritical { found |= ProfileRule.emptySubject.bit }
         } else if certificate.isCritical(.subjectAltName) == true {
-            add(.subjectAltNameCriticalWithSubject)
+            found |= ProfileRule.subjectAltNameCriticalWithSubject.bit
         }
         if isCA {
-            if certificate.isCritical(.basicConstraints) == false { add(.basicConstraintsNotCritical) }
-            if certificate.keyUsage == nil { add(.missingKeyUsage) }
-            if certificate.subjectKeyIdentifier == nil { add(.missingSubjectKeyIdentifier) }
+            if certificate.isCritical(.basicConstraints) == false { found |= ProfileRule.basicConstraintsNotCritical.bit }
+            if certificate.keyUsage == nil { found |= ProfileRule.missingKeyUsage.bit }
+            if certificate.subjectKeyIdentifier == nil { found |= ProfileRule.missingSubjectKeyIdentifier.bit }
+            found |= ProfileRule.certificateAuthorityAsEndEntity.bit
         } else {
-            if let keyUsage = certificate.keyUsage, keyUsage.contains(.keyCertSign) { add(.keyCertSignWithoutCA) }
-            if certificate.isCritical(.nameConstraints) != nil { add(.nameConstraintsInEndEntity) }
-            if version3 && certificate.basicConstraints == nil { add(.missingBasicConstraints) }
+            if let keyUsage = certificate.keyUsage, keyUsage.contains(.keyCertSign) { found |= ProfileRule.keyCertSignWithoutCA.bit }
+            if certificate.isCritical(.nameConstraints) != nil { found |= ProfileRule.nameConstraintsInEndEntity.bit }
+            if version3 && certificate.basicConstraints == nil { found |= ProfileRule.missingBasicConstraints.bit }
         }
+        // Whether issuer and subject are one name is asked only where a rule depends on it (the
+        // comparison is the costly part, and an end entity is usually not self-issued).
         if let akiCritical = certificate.isCritical(.authorityKeyIdentifier) {
-            if akiCritical { add(.authorityKeyIdentifierCritical) }
-            if !certificate.isSelfIssued && certificate.authorityKeyIdentifierKeyID == nil {
-                add(.authorityKeyIdentifierWithoutKeyIdentifier)
-            }
-            if certificate.isSelfIssued, let aki = certificate.authorityKeyIdentifier {
-                let keyMatches = aki.keyIdentifier != nil
-                    && (certificate.subjectKeyIdentifier == nil || aki.keyIdentifier == certificate.subjectKeyIdentifier)
-                if !keyMatches || aki.authorityCertIssuer != nil || aki.authorityCertSerialNumber != nil {
-                    add(.invalidRootAuthorityKeyIdentifier)
-                }
+            if akiCritical { found |= ProfileRule.authorityKeyIdentifierCritical.bit }
+            if certificate.authorityKeyIdentifierKeyID == nil && !certificate.isSelfIssued {
+                found |= ProfileRule.authorityKeyIdentifierWithoutKeyIdentifier.bit
             }
         } else if version3 && !certificate.isSelfIssued {
-            add(.missingAuthorityKeyIdentifier)
+            found |= ProfileRule.missingAuthorityKeyIdentifier.bit
         }
-        if certificate.isCritical(.subjectKeyIdentifier) == true { add(.subjectKeyIdentifierCritical) }
-        if certificate.isCritical(.authorityInfoAccess) == true { add(.authorityInformationAccessCritical) }
-        if certificate.isCritical(.nameConstraints) == false { add(.nameConstraintsNotCritical) }
-        if certificate.nameConstraints?.firstMalformedSubtree() != nil { add(.malformedNameConstraints) }
-        if certificate.isCritical(.policyConstraints) == false { add(.policyConstraintsNotCritical) }
-        if certificate.isCritical(.inhibitAnyPolicy) == false { add(.inhibitAnyPolicyNotCritical) }
+        if certificate.isCritical(.subjectKeyIdentifier) == true { found |= ProfileRule.subjectKeyIdentifierCritical.bit }
+        if certificate.isCritical(.authorityInfoAccess) == true { found |= ProfileRule.authorityInformationAccessCritical.bit }
+        if let critical = certificate.isCritical(.nameConstraints) {
+            if !critical { found |= ProfileRule.nameConstraintsNotCritical.bit }
+            if certificate.nameConstraints?.firstMalformedSubtree() != nil { found |= ProfileRule.malformedNameConstraints.bit }
+        }
+        if certificate.isCritical(.policyConstraints) == false { found |= ProfileRule.policyConstraintsNotCritical.bit }
+        if certificate.isCritical(.inhibitAnyPolicy) == false { found |= ProfileRule.inhibitAnyPolicyNotCritical.bit }
+        var names: UInt64 = 0
         _ = certificate.forEachSubjectAlternativeName { tag, contents in
-            let value = certificate.der[contents]
             switch tag {
-            case 1: if !SubjectAltNameSyntax.isMailbox(value) { add(.invalidRFC822NameInSubjectAltName) }
-            case 2: if DNSNameSyntax.check(value, allowWildcard: true) != nil { add(.invalidDNSNameInSubjectAltName) }
-            case 6: if !SubjectAltNameSyntax.isAbsoluteURI(value) { add(.invalidURIInSubjectAltName) }
+            case 1: if !SubjectAltNameSyntax.isMailbox(certificate.der[contents]) { names |= ProfileRule.invalidRFC822NameInSubjectAltName.bit }
+            case 2:
+                if DNSNameSyntax.check(certificate.der[contents], allowWildcard: true) != nil {
+                    names |= ProfileRule.invalidDNSNameInSubjectAltName.bit
+                }
+            case 6: if !SubjectAltNameSyntax.isAbsoluteURI(certificate.der[contents]) { names |= ProfileRule.invalidURIInSubjectAltName.bit }
             default: break
             }
             return true
         }
+        found |= names
         let serial = certificate.serialNumber
-        let isNegative = (serial.first ?? 0) & 0x80 != 0
-        let isZero = serial.allSatisfy { $0 == 0 }
-        let octets = serial.first == 0 ? serial.count - 1 : serial.count
-        if isNegative || isZero || octets > 20 { add(.invalidSerialNumber) }
-        if (certificate.validityUsesGeneralizedTime.notBefore && certificate.notBefore.components.year < 2050)
-            || (certificate.validityUsesGeneralizedTime.notAfter && certificate.notAfter.components.year < 2050) {
-            add(.generalizedTimeBefore2050)
+        let first = serial.first ?? 0
+        let octets = first == 0 ? serial.count - 1 : serial.count
+        if first & 0x80 != 0 || octets > 20 || serial.allSatisfy({ $0 == 0 }) { found |= ProfileRule.invalidSerialNumber.bit }
+        let generalized = certificate.validityUsesGeneralizedTime
+        if (generalized.notBefore && certificate.notBefore.components.year < 2050)
+            || (generalized.notAfter && certificate.notAfter.components.year < 2050) {
+            found |= ProfileRule.generalizedTimeBefore2050.bit
         }
-        if !version3 { add(.notVersion3) }
-        if isCA { add(.certificateAuthorityAsEndEntity) }
-        if certificate.layout.issuerUniqueID != nil || certificate.layout.subjectUniqueID != nil { add(.uniqueIdentifierPresent) }
+        if !version3 { found |= ProfileRule.notVersion3.bit }
+        if certificate.layout.issuerUniqueID != nil || certificate.layout.subjectUniqueID != nil { found |= ProfileRule.uniqueIdentifierPresent.bit }
         return found
+    }
+
+    /// CA/B BR 7.1.2.1.3: a self-issued anchor's authorityKeyIdentifier, when present, holds only a
+    /// keyIdentifier equal to its subjectKeyIdentifier (when it has one). Asked of anchors only.
+    static func breaksRootAuthorityKeyIdentifierForm(_ certificate: Certificate) -> Bool {
+        guard certificate.isCritical(.authorityKeyIdentifier) != nil else { return false }
+        let keyID = certificate.authorityKeyIdentifierKeyID
+        let rootForm = keyID != nil && !certificate.layout.authorityKeyIdentifierHasIssuer
+            && (certificate.subjectKeyIdentifier == nil || keyID == certificate.subjectKeyIdentifier)
+        return !rootForm && certificate.isSelfIssued
     }
 }
 

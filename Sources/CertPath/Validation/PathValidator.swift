@@ -69,7 +69,10 @@ struct PathValidator {
         // (an anchor's DER is shared by every evaluation on every thread).
         var workingDSAParameters: DSAParameters? = anchor?.dsaKeyParameters
 
-        if let anchor {
+        // An anchor that is the end entity itself (a trusted self-signed server certificate, path [leaf]
+        // under itself) issues nothing: it is judged once, as the end entity (key, validity, profile and
+        // purpose in the loop below), and its constraints as a CA do not apply.
+        if let anchor, !(n == 1 && anchor == path[0]) {
             if let refusal = policy.algorithms.refusal(ofKeyOf: anchor) {
                 failures.append(.weakKey(anchor, key: refusal))
             }
@@ -80,11 +83,7 @@ struct PathValidator {
                     failures.append(.profileViolation(anchor, rule))
                 }
             }
-            // An anchor that is the end entity itself (a trusted self-signed server certificate,
-            // path [leaf] under itself) issues nothing: its constraints as a CA do not apply, and the
-            // purpose checks judge it as the end entity.
-            let anchorIsEndEntity = n == 1 && anchor == path[0]
-            if enforcement.constraints && !anchorIsEndEntity {
+            if enforcement.constraints {
                 // RFC 5937 section 3.2, with Chromium's reading: the anchor's constraints are processed
                 // as for a certificate 0 above certificate 1.
                 checkCriticalExtensions(anchor, &failures)
@@ -112,7 +111,7 @@ struct PathValidator {
                     pathLengthSource = anchor
                 }
                 if let nameConstraints = anchor.nameConstraints { constraints.append(nameConstraints) }
-                if processesPolicies {
+                if processesPolicies && anchor.hasPolicyExtension {
                     do throws(PolicyFailure) {
                         try policyProcessor.processTrustAnchor(Self.policyFacts(anchor, isSelfIssued: anchor.isSelfIssued))
                     } catch {

@@ -169,7 +169,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         /// The authorityKeyIdentifier keyIdentifier, when the extension has neither
         /// authorityCertIssuer nor authorityCertSerialNumber (then it is all there is to it).
         var authorityKeyIdentifier: Range<Int>?
-        /// Whether the authorityKeyIdentifier has authorityCertIssuer and authorityCertSerialNumber.
+        /// Whether the authorityKeyIdentifier has authorityCertIssuer or authorityCertSerialNumber (RFC
+        /// 5280 wants both or neither; either makes the accessor decode the extension whole).
         var authorityKeyIdentifierHasIssuer: Bool
     }
 
@@ -267,7 +268,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         case .authorityKeyIdentifier:
             let parts = try AuthorityKeyIdentifier.readParts(&r, build: false, &parsed.findings)
             parsed.layout.authorityKeyIdentifier = parts.keyIdentifier
-            parsed.layout.authorityKeyIdentifierHasIssuer = parts.issuer != nil
+            parsed.layout.authorityKeyIdentifierHasIssuer = parts.issuer != nil || parts.serialNumber != nil
         case .subjectKeyIdentifier: parsed.layout.subjectKeyIdentifier = try SubjectKeyIdentifier.readRange(&r)
         case .certificatePolicies: try CertificatePolicies.validate(&r, &parsed.findings)
         case .policyMappings: _ = try PolicyMappings.read(&r)
@@ -679,6 +680,13 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         let answer = compute() & ~(1 &<< 63)
         wordMemo.store(answer | (1 &<< 63), ordering: .relaxed)
         return answer
+    }
+
+    /// Whether any of certificatePolicies, policyMappings, policyConstraints and inhibitAnyPolicy is present.
+    var hasPolicyExtension: Bool {
+        let policyBits = KnownExtension.certificatePolicies.bit | KnownExtension.policyMappings.bit
+            | KnownExtension.policyConstraints.bit | KnownExtension.inhibitAnyPolicy.bit
+        return fields.knownPresent & policyBits != 0
     }
 
     /// Whether basicConstraints asserts cA.

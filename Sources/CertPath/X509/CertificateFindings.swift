@@ -33,6 +33,24 @@ public enum CertificateFinding: UInt8, Hashable, Sendable, CaseIterable, CustomS
 
     var bit: UInt16 { 1 &<< UInt16(rawValue) }
 
+    /// The case name (`duplicateExtension`), which is also the name of its ``ProfileRule`` row.
+    public var name: String {
+        switch self {
+        case .signatureAlgorithmMismatch: return "signatureAlgorithmMismatch"
+        case .uniqueIdentifierInVersion1: return "uniqueIdentifierInVersion1"
+        case .extensionsBeforeVersion3: return "extensionsBeforeVersion3"
+        case .duplicateExtension: return "duplicateExtension"
+        case .pathLengthConstraintWithoutCA: return "pathLengthConstraintWithoutCA"
+        case .keyUsageWithoutBits: return "keyUsageWithoutBits"
+        case .keyUsageUndefinedBits: return "keyUsageUndefinedBits"
+        case .duplicatePolicyIdentifier: return "duplicatePolicyIdentifier"
+        case .emptyPolicyConstraints: return "emptyPolicyConstraints"
+        case .emptyNameConstraints: return "emptyNameConstraints"
+        case .authorityKeyIdentifierIssuerWithoutSerial: return "authorityKeyIdentifierIssuerWithoutSerial"
+        case .uninterpretedPolicyQualifier: return "uninterpretedPolicyQualifier"
+        }
+    }
+
     /// The finding in words, with its clause.
     public var description: String {
         switch self {
@@ -69,6 +87,14 @@ public enum EncodingLeniency: UInt8, Hashable, Sendable, CaseIterable, CustomStr
     case explicitCAFalse
 
     var bit: UInt8 { 1 &<< rawValue }
+
+    /// The case name (`keyUsageTrailingZeroBits`).
+    public var name: String {
+        switch self {
+        case .keyUsageTrailingZeroBits: return "keyUsageTrailingZeroBits"
+        case .explicitCAFalse: return "explicitCAFalse"
+        }
+    }
 
     /// The leniency in words, with the DER rule it relaxes.
     public var description: String {

@@ -48,13 +48,19 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
         var value: UInt64 = 0
         var undefined = false
         // Bit n of the list is bit 7 - (n % 8) of octet n / 8; only octets 0 and 1 hold defined bits (0…8).
-        for (offset, position) in bits.bytes.enumerated() {
-            let octet = reader.bytes[position]
+        var offset = 0
+        for position in bits.bytes {
+            var octet = reader.bytes[position]
             if offset < 2 {
-                for bit in 0..<8 where octet & (0x80 >> bit) != 0 { value |= 1 << UInt64(offset * 8 + bit) }
+                // Bit 0 of the list is the most significant bit of the first octet: reverse the octet.
+                octet = (octet & 0xF0) >> 4 | (octet & 0x0F) << 4
+                octet = (octet & 0xCC) >> 2 | (octet & 0x33) << 2
+                octet = (octet & 0xAA) >> 1 | (octet & 0x55) << 1
+                value |= UInt64(octet) << UInt64(offset * 8)
             } else if octet != 0 {
                 undefined = true
             }
+            offset += 1
         }
         if value & ~0x1FF != 0 { undefined = true }
         value &= 0x1FF
