@@ -178,10 +178,11 @@ struct PathBuildingTests {
         #expect(top.subject.values(of: "2.5.4.11") == ["Layer 6"])
         #expect(report.bestAttempt.certificates.count == 7)
         // The same mesh with the impostor (the top layer's issuer name, another key): every name leads
-        // to an anchor, nothing is skipped, and the search runs into the signature budget.
+        // to an anchor, nothing is skipped, and the search runs into the signature budget (its cost:
+        // 42 P-256 checks of 70 units).
         let impostor = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]))
         #expect(impostor.statistics.skippedCandidates == 0)
-        #expect(impostor.primaryFailure == .budgetExhausted(.signatureChecks))
+        #expect(impostor.primaryFailure == .budgetExhausted(.signatureCost))
         // A valid path is never skipped: the withheld root makes every name and signature chain.
         let trusted = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.withheldRoot, m.anchor]))
         #expect(trusted.trustedPath?.anchor == m.withheldRoot)
@@ -208,7 +209,7 @@ struct PathBuildingTests {
         let m = try Mesh()
         try #require(m.intermediates.count == 130)
         let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
-                                   policy: Self.policy(budget: Budget(signatureChecks: 10_000, buildSteps: 100)))
+                                   policy: Self.policy(budget: Budget(signatureChecks: 10_000, signatureCost: 1_000_000, buildSteps: 100)))
         #expect(result.statistics.buildSteps == 100)
         #expect(result.primaryFailure == .budgetExhausted(.buildSteps))
     }
@@ -227,22 +228,28 @@ struct PathBuildingTests {
     /// every way up ends like that is not explored again (hundreds of build steps, not 5^5 paths).
     /// With signatures memoized by issuer key, the whole search needs one check per certificate with
     /// a candidate issuer: the leaf, 5 + 4 × 25 intermediates and the 5 top ones against the
-    /// impostor, 111; the default 100 end it first.
-    @Test("Mesh with the default budget: budgetExhausted(signatureChecks) after bounded work")
+    /// impostor, 111. The default budget ends it first, by cost: 42 P-256 checks of 70 units fit in
+    /// 3,000 (and 100 checks by count, with the cost limit lifted).
+    @Test("Mesh with the default budget: budgetExhausted(signatureCost) after bounded work")
     func meshDefaultBudget() throws {
         let m = try Mesh()
         let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]))
-        #expect(result.primaryFailure == .budgetExhausted(.signatureChecks))
-        #expect(result.statistics.signatureChecks == Budget.default.signatureChecks)
+        #expect(result.primaryFailure == .budgetExhausted(.signatureCost))
+        #expect(result.statistics.signatureChecks == 42)
+        #expect(result.statistics.signatureCost == 42 * 70)
         #expect(result.statistics.buildSteps < 1_000)
-        #expect(result.statistics.prunedExplorations > 0)
+        let byCount = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
+                                    policy: Self.policy(budget: Budget(signatureCost: 1_000_000)))
+        #expect(byCount.primaryFailure == .budgetExhausted(.signatureChecks))
+        #expect(byCount.statistics.signatureChecks == Budget.default.signatureChecks)
+        #expect(byCount.statistics.prunedExplorations > 0)
         let full = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
-                                 policy: Self.policy(budget: Budget(signatureChecks: 111)))
+                                 policy: Self.policy(budget: Budget(signatureChecks: 111, signatureCost: 1_000_000)))
         #expect(full.primaryFailure?.code == "badSignature")
         #expect(full.statistics.signatureChecks == 111)
         #expect(full.statistics.buildSteps < 1_000)
         let short = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
-                                  policy: Self.policy(budget: Budget(signatureChecks: 110)))
+                                  policy: Self.policy(budget: Budget(signatureChecks: 110, signatureCost: 1_000_000)))
         #expect(short.primaryFailure == .budgetExhausted(.signatureChecks))
     }
 
@@ -253,7 +260,7 @@ struct PathBuildingTests {
     func meshUnreachableMemo() throws {
         let m = try Mesh()
         let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
-                                   policy: Self.policy(maximumIntermediates: 5))
+                                   policy: Self.policy(budget: Budget(signatureCost: 1_000_000), maximumIntermediates: 5))
         #expect(result.primaryFailure?.code == "maximumDepthExceeded")
         #expect(result.statistics.prunedExplorations > 0)
         #expect(result.statistics.buildSteps < 1_000)

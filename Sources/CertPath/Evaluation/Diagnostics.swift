@@ -102,7 +102,15 @@ public enum Diagnostics {
         case .pinMismatch:
             return "no certificate of the path has a pinned public key"
         case .budgetExhausted(let limit):
-            return "path building stopped: the \(limit.rawValue) limit was reached"
+            switch limit {
+            case .failedIssuerCandidates:
+                return "path building gave up on a certificate's issuers: several presented certificates with its issuer's name "
+                    + "did not verify its signature and the others were not tried (the failedIssuerCandidates limit)"
+            case .signatureCost:
+                return "path building stopped: the signature verifications' estimated cost reached its limit (the signatureCost limit)"
+            case .signatureChecks, .buildSteps, .nameConstraintComparisons, .policyGraph:
+                return "path building stopped: the \(limit.rawValue) limit was reached"
+            }
         case .rejectedByCaller(let reason):
             return "refused by the application: \(reason)"
         }

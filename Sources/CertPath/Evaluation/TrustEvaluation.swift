@@ -120,6 +120,7 @@ public struct TrustEvaluation: Sendable {
         builder.run(leaf: leaf)
         let statistics = context.statistics(prunedExplorations: builder.prunedExplorations,
                                             skippedCandidates: builder.skippedCandidates,
+                                            abandonedCandidates: builder.abandonedCandidates,
                                             unrecordedAttempts: builder.unrecordedAttempts)
         if let trusted = builder.trusted, let anchor = trusted.anchor {
             return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, policyOutcome: trusted.policyOutcome,
@@ -129,7 +130,13 @@ public struct TrustEvaluation: Sendable {
         let direct = directAttempt?.failures.isEmpty == false ? directAttempt : nil
         let best = direct ?? builder.best ?? validator.validate(path: [leaf], anchor: nil, terminal: .issuerNotFound(leaf))
         var primary = best.primaryFailure ?? .issuerNotFound(leaf)
-        if let limit = context.exhausted { primary = .budgetExhausted(limit) }
+        if let limit = context.exhausted {
+            primary = .budgetExhausted(limit)
+        } else if builder.abandonedCandidates > 0 {
+            // Not every candidate was tried: the search's answer is that it stopped, not what the
+            // candidates it tried lacked.
+            primary = .budgetExhausted(.failedIssuerCandidates)
+        }
         return TrustResult.untrusted(UntrustedReport(primaryFailure: primary, bestAttempt: best, attempts: builder.attempts)).with(statistics)
     }
 

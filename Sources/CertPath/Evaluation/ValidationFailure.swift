@@ -1,6 +1,17 @@
 /// A limit of the path-building ``Budget``.
 public enum BudgetLimit: String, Hashable, Sendable {
-    case signatureChecks, buildSteps, nameConstraintComparisons, policyGraph
+    /// ``Budget/signatureChecks``: the number of signature verifications.
+    case signatureChecks
+    /// ``Budget/signatureCost``: their estimated cost together.
+    case signatureCost
+    /// ``Budget/failedIssuerCandidates``: a certificate's issuer candidates were not all tried.
+    case failedIssuerCandidates
+    /// ``Budget/buildSteps``: issuer candidates considered.
+    case buildSteps
+    /// ``Budget/nameConstraintComparisons``.
+    case nameConstraintComparisons
+    /// A size bound of the valid policy tree (RFC 5280 6.1.3 (d); ``PolicyFailure/graphTooLarge(certificateIndex:exceeded:)``).
+    case policyGraph
 }
 
 /// Why a certificate, or a whole evaluation, cannot be trusted. Cases carry their evidence.

@@ -1,13 +1,27 @@
 /// Limits on the work one evaluation may do, so that hostile inputs (meshes of cross-signed CAs,
-/// thousands of name constraints, policy-mapping explosions) end in milliseconds with
-/// ``ValidationFailure/budgetExhausted(_:)`` instead of hanging.
+/// floods of decoy issuers, thousands of name constraints, policy-mapping explosions) end in
+/// milliseconds with ``ValidationFailure/budgetExhausted(_:)`` instead of hanging.
 ///
-/// The defaults follow rustls-webpki and Go: 100 signature checks (Go's fix for CVE-2018-16875),
-/// 200,000 path-building steps (mozilla::pkix), 250,000 name-constraint comparisons, at most 8
-/// certificates in a path below its trust anchor.
+/// The defaults follow rustls-webpki and Go for counts (100 signature checks, Go's fix for
+/// CVE-2018-16875; 200,000 path-building steps, mozilla::pkix; 250,000 name-constraint
+/// comparisons; at most 8 certificates in a path below its trust anchor), and bound time: the
+/// signature checks together may cost at most 3,000 ``SignatureCost`` units (about 3 ms here), and
+/// after 4 issuer candidates of one certificate whose keys do not verify its signature, its other
+/// candidates are not tried. With these, any input of up to 100 presented certificates of ordinary
+/// size ends within 5 ms on the reference machine (Benchmarks/README.md, `hostile/decoys-*`).
 public struct Budget: Hashable, Sendable {
     /// Signature verifications per evaluation (memoized results do not count again).
     public var signatureChecks: Int
+    /// The estimated cost of those verifications together, in ``SignatureCost`` units (about one
+    /// microsecond each on the reference machine): a verification whose estimate exceeds what is
+    /// left is not made and ends the search with ``BudgetLimit/signatureCost``. Every check is
+    /// charged, a signature-cache hit included, so the answer does not depend on the cache.
+    public var signatureCost: Int
+    /// Issuer candidates of one certificate whose key does not verify its signature (or cannot be
+    /// used) after which its remaining candidates that are presented intermediates are not tried
+    /// (trust anchors always are). A search cut this way that finds no trusted path ends with
+    /// ``BudgetLimit/failedIssuerCandidates``.
+    public var failedIssuerCandidates: Int
     /// Issuer candidates considered per evaluation.
     public var buildSteps: Int
     /// Name-constraint subtree comparisons per evaluation.
@@ -16,9 +30,11 @@ public struct Budget: Hashable, Sendable {
     public var maximumPathLength: Int
 
     /// Creates a budget; every argument has the documented default.
-    public init(signatureChecks: Int = 100, buildSteps: Int = 200_000, nameConstraintComparisons: Int = 250_000,
-                maximumPathLength: Int = 8) {
+    public init(signatureChecks: Int = 100, signatureCost: Int = 3_000, failedIssuerCandidates: Int = 4,
+                buildSteps: Int = 200_000, nameConstraintComparisons: Int = 250_000, maximumPathLength: Int = 8) {
         self.signatureChecks = signatureChecks
+        self.signatureCost = signatureCost
+        self.failedIssuerCandidates = failedIssuerCandidates
         self.buildSteps = buildSteps
         self.nameConstraintComparisons = nameConstraintComparisons
         self.maximumPathLength = maximumPathLength

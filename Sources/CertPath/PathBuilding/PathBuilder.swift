@@ -16,6 +16,12 @@
 ///   path through them can end at an anchor. A hundred same-named intermediates that chain to no
 ///   anchor cost a few signature checks instead of the whole budget. (Names that do lead to an anchor
 ///   are still searched in full, within the ``Budget``.)
+/// - Once ``Budget/failedIssuerCandidates`` presented intermediates named as a certificate's issuer
+///   have failed to verify its signature (decoys: a peer may send any number of certificates with
+///   that subject and other keys), its remaining intermediate candidates are not tried; anchors
+///   always are. A search cut this way ends with ``BudgetLimit/failedIssuerCandidates`` unless a
+///   trusted path is found. Together with ``Budget/signatureCost`` this bounds the time of any
+///   input: 100 P-384 decoys cost 4 verifications instead of 100 (70 ms).
 /// - A certificate from which no anchor can be reached within `d` more certificates is remembered,
 ///   and not explored again at a depth that leaves `d` or fewer: whether an anchor is reachable
 ///   above a certificate does not depend on the path below it, unless the loop check cut a branch
@@ -49,6 +55,9 @@ struct PathBuilder {
     private(set) var prunedExplorations = 0
     /// Candidates skipped because no chain of names leads from them to an anchor.
     private(set) var skippedCandidates = 0
+    /// Candidates not tried because ``Budget/failedIssuerCandidates`` of the same certificate had
+    /// failed their signature check.
+    private(set) var abandonedCandidates = 0
     /// Attempts not kept in ``attempts`` (beyond ``ValidationPolicy/recordedAttemptsLimit``).
     private(set) var unrecordedAttempts = 0
     /// The intermediates from which names lead to an anchor; computed when first needed (only for a
@@ -100,6 +109,7 @@ struct PathBuilder {
         var outcome = Exploration()
         var explored = 0
         var enteredOneWithoutAnchor = false
+        var failedSignatures = 0
         let candidates = index.candidates(for: current, at: context.validationTime)
         for candidate in candidates {
             guard context.spendBuildStep() else { return Exploration(done: true) }
@@ -147,6 +157,10 @@ struct PathBuilder {
             }
             // The edge's signature, unless the issuer's DSA key inherits parameters only known later.
             if !issuer.hasDSAKeyWithoutParameters {
+                if failedSignatures >= context.policy.budget.failedIssuerCandidates {
+                    abandonedCandidates += 1
+                    continue
+                }
                 let terminal: ValidationFailure?
                 switch context.signature(of: current, by: issuer) {
                 case .valid: terminal = nil
@@ -156,6 +170,7 @@ struct PathBuilder {
                 case .unusableKey(let reason): terminal = .unusablePublicKey(current, reason: reason)
                 }
                 if let terminal {
+                    failedSignatures += 1
                     record(validator.validate(path: path, anchor: nil, terminal: terminal))
                     continue
                 }

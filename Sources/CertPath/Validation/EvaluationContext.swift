@@ -89,13 +89,16 @@ final class EvaluationContext {
     }
 
     /// The work done so far.
-    func statistics(prunedExplorations: Int, skippedCandidates: Int, unrecordedAttempts: Int) -> EvaluationStatistics {
+    func statistics(prunedExplorations: Int, skippedCandidates: Int, abandonedCandidates: Int,
+                    unrecordedAttempts: Int) -> EvaluationStatistics {
         var statistics = EvaluationStatistics()
         statistics.signatureChecks = policy.budget.signatureChecks - remaining.signatureChecks
+        statistics.signatureCost = policy.budget.signatureCost - remaining.signatureCost
         statistics.buildSteps = policy.budget.buildSteps - remaining.buildSteps
         statistics.nameConstraintComparisons = policy.budget.nameConstraintComparisons - remaining.nameConstraintComparisons
         statistics.prunedExplorations = prunedExplorations
         statistics.skippedCandidates = skippedCandidates
+        statistics.abandonedCandidates = abandonedCandidates
         statistics.unrecordedAttempts = unrecordedAttempts
         return statistics
     }
@@ -106,12 +109,14 @@ final class EvaluationContext {
     }
 
     /// Whether `child`'s signature verifies with `issuer`'s key (memoized; a fresh check spends one
-    /// signature check of the budget). `inheritedDSAParameters` are the working public key
+    /// signature check of the budget and its ``SignatureCost``). `inheritedDSAParameters` are the working public key
     /// parameters (RFC 5280 6.1.4 (f)) when the issuer's DSA key has none.
     func signature(of child: Certificate, by issuer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
         let memoized = !issuer.hasDSAKeyWithoutParameters
         if memoized, let known = remembered(ObjectIdentifier(child), issuer.subjectPublicKeyInfoDER) { return known }
-        guard spendSignatureCheck() else { return .budgetExhausted }
+        let cost = SignatureCost.estimate(issuer.layout.subjectPublicKeyInfo.key, in: issuer.der[...],
+                                          messageLength: child.tbsCertificateBytes.count)
+        guard spendSignatureCheck(cost: cost) else { return .budgetExhausted }
         let outcome = crypto.verify(child, issuer: issuer, inheritedDSAParameters: inheritedDSAParameters) { anchorKey(of: issuer) }
         if memoized { remember(SignatureKey(child: ObjectIdentifier(child), issuerKey: DERBytesKey(issuer.subjectPublicKeyInfoDER)), outcome) }
         return outcome
@@ -131,7 +136,10 @@ final class EvaluationContext {
     func signature(of crl: CertificateRevocationList, by signer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
         let memoized = !signer.hasDSAKeyWithoutParameters
         if memoized, let known = remembered(ObjectIdentifier(crl), signer.subjectPublicKeyInfoDER) { return known }
-        guard spendSignatureCheck() else { return .budgetExhausted }
+        // The key's cost only: CRLs are the caller's evidence, not the peer's input, and a complete
+        // CRL of a large CA is megabytes long (hashing it is linear, like parsing it).
+        let cost = SignatureCost.estimate(signer.layout.subjectPublicKeyInfo.key, in: signer.der[...], messageLength: 0)
+        guard spendSignatureCheck(cost: cost) else { return .budgetExhausted }
         let outcome = crypto.verify(crl, issuerKey: signer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
         if memoized { remember(SignatureKey(child: ObjectIdentifier(crl), issuerKey: DERBytesKey(signer.subjectPublicKeyInfoDER)), outcome) }
         return outcome
@@ -156,13 +164,19 @@ final class EvaluationContext {
         return nil
     }
 
-    /// Spends one signature check of the budget; `false` (and the budget marked exhausted) when none is left.
-    private func spendSignatureCheck() -> Bool {
+    /// Spends one signature check of the budget and its estimated `cost`; `false` (and the budget
+    /// marked exhausted) when either is not left.
+    private func spendSignatureCheck(cost: Int) -> Bool {
         guard remaining.signatureChecks > 0 else {
             exhaust(.signatureChecks)
             return false
         }
+        guard remaining.signatureCost >= cost else {
+            exhaust(.signatureCost)
+            return false
+        }
         remaining.signatureChecks -= 1
+        remaining.signatureCost -= cost
         return true
     }
 

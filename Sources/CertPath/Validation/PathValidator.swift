@@ -138,7 +138,7 @@ struct PathValidator {
                 case .invalid: failures.append(.badSignature(certificate, issuer: issuer.subject))
                 case .unsupportedAlgorithm: failures.append(.unsupportedSignatureAlgorithm(certificate, certificate.signatureAlgorithm))
                 case .unusableKey(let reason): failures.append(.unusablePublicKey(certificate, reason: reason))
-                case .budgetExhausted: failures.append(.budgetExhausted(.signatureChecks))
+                case .budgetExhausted: failures.append(.budgetExhausted(context.exhausted ?? .signatureChecks))
                 }
                 // (a)(4): issuer name chaining.
                 if !certificate.issuer.isEquivalent(to: issuer.subject) { failures.append(.issuerNameMismatch(certificate)) }

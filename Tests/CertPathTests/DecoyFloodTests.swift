@@ -1,0 +1,169 @@
+@testable import CertPath
+import CertPathDER
+import Testing
+
+/// Decoy issuers (issue 19): a peer may send any number of certificates whose subject is the
+/// leaf's issuer name and whose keys do not verify its signature. The search tries at most
+/// `Budget.failedIssuerCandidates` of them for one certificate, and the signature checks of an
+/// evaluation together spend at most `Budget.signatureCost` units, so such floods end in a few
+/// verifications whatever their key type.
+@Suite("Decoy issuers and the signature cost budget")
+struct DecoyFloodTests {
+    /// root → the real "Issuing CA" → a leaf without authorityKeyIdentifier (so no key identifier
+    /// tells the candidates apart), plus `decoys` certificates named "Issuing CA" with other keys,
+    /// each issued by the root (their own signatures are valid: only the leaf's fails under them).
+    static func flood(decoys: Int, leafKeyIdentifier: Bool = false)
+        throws -> (leaf: Certificate, real: Certificate, decoys: [Certificate], root: Certificate) {
+        let root = try SignedCertificates.root()
+        let real = try SignedCertificates.intermediate(.ca("Issuing CA"), by: root)
+        var leafSpec = CertificateSpec.server("www.customer7.test")
+        leafSpec.keyIdentifiers = leafKeyIdentifier
+        if !leafKeyIdentifier {
+            // The profile asks for key identifiers; this leaf has none, so check by RFC 5280 section 6.
+            leafSpec.extensions.insert(D.ext(KnownOID.subjectKeyIdentifier, D.octets([1, 2, 3, 4])), at: 0)
+        }
+        let leaf = try SignedCertificates.issue(leafSpec, subjectKey: TestKey(), issuer: real)
+        let decoyList = try (0..<decoys).map { _ in try SignedCertificates.intermediate(.ca("Issuing CA"), by: root).certificate }
+        return (leaf, real.certificate, decoyList, root.certificate)
+    }
+
+    static func evaluate(_ leaf: Certificate, intermediates: [Certificate], root: Certificate,
+                         _ configure: (inout ValidationPolicy) -> Void = { _ in }) throws -> TrustResult {
+        var policy = try ValidationPolicy.server(hostname: "www.customer7.test")
+        policy.profile = .pathValidation
+        configure(&policy)
+        return TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: [root]), policy: policy,
+                               validationTime: SignedCertificates.time).evaluate()
+    }
+
+    @Test("fewer decoys than the limit ahead of the real issuer: the real one is found")
+    func fewDecoysAreSearchedThrough() throws {
+        let chain = try Self.flood(decoys: 3)
+        let result = try Self.evaluate(chain.leaf, intermediates: chain.decoys + [chain.real], root: chain.root)
+        guard case .trusted(let path) = result else {
+            Issue.record("expected trusted, got \(result)")
+            return
+        }
+        #expect(path.certificates == [chain.leaf, chain.real])
+        #expect(result.statistics.abandonedCandidates == 0)
+    }
+
+    @Test("a flood of decoys ahead of the real issuer: 4 are tried, the rest abandoned, the reason is the limit")
+    func floodIsCutAtTheLimit() throws {
+        let chain = try Self.flood(decoys: 40)
+        let result = try Self.evaluate(chain.leaf, intermediates: chain.decoys + [chain.real], root: chain.root)
+        guard case .untrusted(let report) = result else {
+            Issue.record("expected untrusted, got \(result)")
+            return
+        }
+        #expect(report.primaryFailure == .budgetExhausted(.failedIssuerCandidates))
+        #expect(result.statistics.abandonedCandidates == 37)
+        #expect(result.statistics.signatureChecks == 4)
+        #expect(report.bestAttempt.failures.contains { if case .badSignature(chain.leaf, _) = $0 { return true }; return false })
+        #expect(Diagnostics.describe(report.primaryFailure).contains("the failedIssuerCandidates limit"))
+    }
+
+    @Test("the limits are the budget's: with the candidate limit raised the cost limit ends the search; with both, the real issuer is found")
+    func limitsAreConfigurable() throws {
+        let chain = try Self.flood(decoys: 40)
+        let costBound = try Self.evaluate(chain.leaf, intermediates: chain.decoys + [chain.real], root: chain.root) {
+            $0.budget.failedIssuerCandidates = 50
+        }
+        // 27 Ed25519 checks of 110 units: 2,970 of 3,000.
+        guard case .untrusted(let report) = costBound else {
+            Issue.record("expected untrusted, got \(costBound)")
+            return
+        }
+        #expect(report.primaryFailure == .budgetExhausted(.signatureCost))
+        #expect(costBound.statistics.signatureChecks == 27)
+        let result = try Self.evaluate(chain.leaf, intermediates: chain.decoys + [chain.real], root: chain.root) {
+            $0.budget.failedIssuerCandidates = 50
+            $0.budget.signatureCost = 10_000
+        }
+        guard case .trusted = result else {
+            Issue.record("expected trusted, got \(result)")
+            return
+        }
+        #expect(result.statistics.signatureChecks == 42)
+    }
+
+    @Test("with an authorityKeyIdentifier the real issuer ranks first: trusted behind 100 decoys, one leaf check")
+    func keyIdentifierRanksTheRealIssuerFirst() throws {
+        let chain = try Self.flood(decoys: 100, leafKeyIdentifier: true)
+        let result = try Self.evaluate(chain.leaf, intermediates: chain.decoys + [chain.real], root: chain.root)
+        guard case .trusted(let path) = result else {
+            Issue.record("expected trusted, got \(result)")
+            return
+        }
+        #expect(path.certificates == [chain.leaf, chain.real])
+        #expect(result.statistics.signatureChecks == 2)
+    }
+
+    @Test("anchors are always tried: the limit counts presented intermediates only")
+    func anchorsAreNotCapped() throws {
+        // Five roots named alike, the right one last; the leaf is issued directly by it.
+        let wrongRoots = try (0..<5).map { _ in try SignedCertificates.root(.ca("Shared Root Name")).certificate }
+        let root = try SignedCertificates.root(.ca("Shared Root Name"))
+        var spec = CertificateSpec.server("www.customer7.test")
+        spec.keyIdentifiers = false
+        let leaf = try SignedCertificates.issue(spec, subjectKey: TestKey(), issuer: root)
+        var policy = try ValidationPolicy.server(hostname: "www.customer7.test")
+        policy.profile = .pathValidation
+        let result = TrustEvaluation(leaf: leaf, trustStore: TrustStore(anchors: wrongRoots + [root.certificate]), policy: policy,
+                                     validationTime: SignedCertificates.time).evaluate()
+        guard case .trusted = result else {
+            Issue.record("expected trusted, got \(result)")
+            return
+        }
+    }
+
+    @Test("the signature cost budget: a check whose estimate exceeds what is left is not made")
+    func signatureCostBudget() throws {
+        let chain = try Self.flood(decoys: 0)
+        // Ed25519 checks cost 110 units each (plus 0 for a small TBS): 150 allows one, not two.
+        let result = try Self.evaluate(chain.leaf, intermediates: [chain.real], root: chain.root) { $0.budget.signatureCost = 150 }
+        guard case .untrusted(let report) = result else {
+            Issue.record("expected untrusted, got \(result)")
+            return
+        }
+        #expect(report.primaryFailure == .budgetExhausted(.signatureCost))
+        #expect(result.statistics.signatureChecks == 1)
+        #expect(result.statistics.signatureCost == 110)
+        let enough = try Self.evaluate(chain.leaf, intermediates: [chain.real], root: chain.root) { $0.budget.signatureCost = 220 }
+        guard case .trusted = enough else {
+            Issue.record("expected trusted with 220 units, got \(enough)")
+            return
+        }
+        #expect(enough.statistics.signatureCost == 220)
+    }
+
+    /// The documented table of ``SignatureCost`` (shapes only: the estimate never loads a key).
+    @Test("SignatureCost: the documented estimates", arguments: [
+        ("RSA-2048, e = 65537", rsa(modulusBits: 2048, exponent: [0x01, 0x00, 0x01]), 23),
+        ("RSA-4096, e = 65537", rsa(modulusBits: 4096, exponent: [0x01, 0x00, 0x01]), 89),
+        ("RSA-16384, e = 65537", rsa(modulusBits: 16384, exponent: [0x01, 0x00, 0x01]), 1409),
+        ("RSA-2048, e = 3", rsa(modulusBits: 2048, exponent: [0x03]), 23),
+        ("RSA-3072, a 3071-bit exponent", rsa(modulusBits: 3072, exponent: [0x7F] + [UInt8](repeating: 0xFF, count: 383)), 8852),
+        ("P-256", ec(KnownOID.secp256r1, coordinate: 32), 70),
+        ("P-384", ec(KnownOID.secp384r1, coordinate: 48), 750),
+        ("P-521", ec(KnownOID.secp521r1, coordinate: 66), 600),
+        ("Ed25519", D.seq(D.seq(D.oid(KnownOID.ed25519)), D.bits([UInt8](repeating: 1, count: 32))), 110),
+        ("Ed448", D.seq(D.seq(D.oid(KnownOID.ed448)), D.bits([UInt8](repeating: 1, count: 57))), 250),
+    ] as [(String, [UInt8], Int)])
+    func estimates(_ name: String, _ spki: [UInt8], _ units: Int) throws {
+        let key = try SubjectPublicKeyInfo(derEncoded: spki)
+        #expect(SignatureCost.estimate(for: key, messageLength: 0) == units, "\(name)")
+        #expect(SignatureCost.estimate(for: key, messageLength: 10 * 1024) == units + 10, "\(name): 1 unit per KiB signed")
+    }
+
+    static func rsa(modulusBits: Int, exponent: [UInt8]) -> [UInt8] {
+        var modulus = [UInt8](repeating: 0xFF, count: modulusBits / 8)
+        modulus[0] = 0xC1
+        let key = D.seq(D.tlv(.integer, [0x00] + modulus), D.tlv(.integer, exponent[0] & 0x80 != 0 ? [0x00] + exponent : exponent))
+        return D.seq(D.seq(D.oid(KnownOID.rsaEncryption), D.tlv(.null, [])), D.bits(key))
+    }
+
+    static func ec(_ curve: OID, coordinate: Int) -> [UInt8] {
+        D.seq(D.seq(D.oid(KnownOID.ecPublicKey), D.oid(curve)), D.bits([0x04] + [UInt8](repeating: 0x11, count: 2 * coordinate)))
+    }
+}
