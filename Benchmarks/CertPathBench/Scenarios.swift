@@ -114,19 +114,19 @@ final class Benchmark {
         self.filter = filter
     }
 
-    private func selected(_ name: String) -> Bool {
+    func selected(_ name: String) -> Bool {
         filter.isEmpty || filter.contains { text in
             // A filter ending in "$" names a scenario whole: `threads/rsa-2048/signature-cache$`.
             text.hasSuffix("$") ? name == text.dropLast() : name.contains(text)
         }
     }
 
-    private func note(_ text: String) {
+    func note(_ text: String) {
         notes.append(text)
         print("note: \(text)")
     }
 
-    private func record(_ result: Result) {
+    func record(_ result: Result) {
         results.append(result)
         Report.printRow(result)
     }
@@ -147,6 +147,9 @@ final class Benchmark {
         try mesh()
         try pathological()
         try hostileLists()
+        try decoys()
+        try hostileNameConstraints()
+        try batchInput()
         try threads()
     }
 
@@ -416,6 +419,74 @@ final class Benchmark {
             record(name, "Certificate(derEncoded:) of a \(der.count / 1000) kB certificate: \(what)", timed,
                    target: "≤ 50 ms (0.5 µs an entry)") { stats, _ in stats.median <= 50_000 }
         }
+    }
+
+    // MARK: Decoy issuers
+
+    /// 99 decoys ahead of the real intermediate, then the real one (``Decoys``): the leaf and 100
+    /// intermediates parsed from DER and evaluated, as a TLS stack receiving them would. Every kind
+    /// must end within 5 ms, by ``Budget/failedIssuerCandidates`` or ``Budget/signatureCost``.
+    private func decoys() throws {
+        var seed: UInt64 = 0x5EED
+        let kinds: [(String, String, Inputs.Chain, [UInt8], () -> [UInt8])] = [
+            ("hostile/decoys-99-p-256", "P-256 keys", inputs.ecdsa, Decoys.ecdsaWithSHA256, { Decoys.ec("prime256v1") }),
+            ("hostile/decoys-99-p-384", "P-384 keys", inputs.ecdsa, Decoys.ecdsaWithSHA256, { Decoys.ec("secp384r1") }),
+            ("hostile/decoys-99-p-521", "P-521 keys", inputs.ecdsa, Decoys.ecdsaWithSHA256, { Decoys.ec("secp521r1") }),
+            ("hostile/decoys-99-rsa-2048-e2047", "RSA-2048 keys with 2047-bit public exponents", inputs.rsa, Decoys.sha256WithRSA,
+             { Decoys.rsaLargeExponent(&seed) }),
+        ]
+        for (name, what, chain, algorithm, spki) in kinds {
+            guard selected(name) else { continue }
+            let decoys = try Decoys.certificates(like: chain.intermediate, count: 99, algorithm: algorithm, spki: spki)
+            let intermediatesDER = decoys.map(\.der) + [chain.intermediateDER]
+            let leafDER = chain.leafDER
+            let store = TrustStore(anchors: [chain.root])
+            let policy = try ValidationPolicy.server(hostname: Self.hostname)
+            let verifier = SignatureVerifier(keyCache: PublicKeyCache())
+            func run() -> TrustResult {
+                let leaf = try! Certificate(derEncoded: leafDER)
+                let intermediates = intermediatesDER.map { try! Certificate(derEncoded: $0) }
+                return TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: store, policy: policy,
+                                       validationTime: Self.validationTime, signatureVerifier: verifier).evaluate()
+            }
+            let result = run()
+            guard case .untrusted(let report) = result, case .budgetExhausted(let limit) = report.primaryFailure else {
+                fatalError("\(name): expected budgetExhausted, got \(result)")
+            }
+            var quick = settings
+            quick.runs = min(settings.runs, 9)
+            let timed = Harness.measure(quick) { consume(run()) }
+            record(name, "parse a leaf and 100 intermediates (99 decoys with \(what), then the real one) and evaluate: "
+                   + "budgetExhausted(\(limit)) after \(result.statistics.signatureChecks) signature checks", timed,
+                   target: "≤ 5 ms") { stats, _ in stats.median <= 5000 }
+        }
+    }
+
+    /// The name-constraint comparison budget spent whole (``HostileNameConstraints``: 1,000 subtrees
+    /// × 300 names, more than the default 250,000 comparisons), parsing included.
+    private func hostileNameConstraints() throws {
+        let name = "hostile/name-constraints-budget"
+        guard selected(name) else { return }
+        let chain = inputs.ecdsa
+        let pair = try HostileNameConstraints.chain(issuer: chain.root, subtrees: 1000, names: 300)
+        let store = TrustStore(anchors: [chain.root])
+        var policy = ValidationPolicy()
+        policy.purpose = .any
+        let verifier = SignatureVerifier(keyCache: PublicKeyCache())
+        func run() -> TrustResult {
+            let leaf = try! Certificate(derEncoded: pair.leaf)
+            let intermediate = try! Certificate(derEncoded: pair.intermediate)
+            return TrustEvaluation(leaf: leaf, intermediates: [intermediate], trustStore: store, policy: policy,
+                                   validationTime: Self.validationTime, signatureVerifier: verifier).evaluate()
+        }
+        let result = run()
+        guard case .untrusted(let report) = result else { fatalError("\(name): expected untrusted, got \(result)") }
+        var quick = settings
+        quick.runs = min(settings.runs, 9)
+        let timed = Harness.measure(quick) { consume(run()) }
+        record(name, "parse and evaluate a leaf of 300 DNS names under an intermediate of 1,000 permitted dNSName subtrees: "
+               + "\(Diagnostics.describe(report.primaryFailure)); \(result.statistics.nameConstraintComparisons) comparisons", timed,
+               target: "≤ 5 ms") { stats, _ in stats.median <= 5000 }
     }
 
     // MARK: Threads

@@ -238,8 +238,12 @@ enum BatchCommand {
     /// The certificates of a line's `chain`: PEM text, one base64 DER certificate, or an array of them.
     static func certificates(_ value: Any?) throws(CLIError) -> [Certificate] {
         func der(_ text: String, _ what: String) throws(CLIError) -> Certificate {
-            let compact = text.filter { !$0.isWhitespace }
-            guard let bytes = Base64.decode(compact) else {
+            // Whitespace (RFC 4648 3.3: tolerated line breaks) dropped from the UTF-8 bytes; filtering
+            // the String by Character cost four times the certificate's parsing.
+            var compact: [UInt8] = []
+            compact.reserveCapacity(text.utf8.count)
+            for byte in text.utf8 where !(byte == 0x20 || (0x09...0x0D).contains(byte)) { compact.append(byte) }
+            guard let bytes = Base64.decode(bytes: compact) else {
                 throw CLIError("\(what) is \(what.hasSuffix("]") ? "not valid base64" : "neither PEM text nor valid base64")")
             }
             guard bytes.first == 0x30 else { throw CLIError("\(what) is base64 but not of a DER certificate") }

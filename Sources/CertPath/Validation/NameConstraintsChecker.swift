@@ -137,7 +137,8 @@
 // plus one per 64 bytes of a directoryName subtree of the name's form (its comparison normalizes
 // RDN after RDN: see `extraCost(of:)`), so a certificate with many names against many subtrees
 // stops with `budgetExhausted` after at most `comparisons` steps instead of running quadratically.
-// The caller shares one budget across a whole path evaluation (about 250,000 elsewhere in CertPath).
+// The caller shares one budget across a whole path evaluation (250,000 by default, `Budget`); each
+// comparison reads prepared bytes (PreparedSubtrees.swift): about 7 ns on the reference machine.
 
 /// The outcome of checking one certificate's names against one nameConstraints extension
 /// (RFC 5280 6.1.3 (b)(c)).
@@ -388,22 +389,18 @@ enum NameConstraintForm: Int {
 /// The state of one `check` call: the extension's subtrees (all well-formed once names are
 /// checked) and which forms they mention.
 private struct Checker {
-    let permitted: [GeneralSubtree]
-    let excluded: [GeneralSubtree]
+    let permitted: PreparedSubtrees
+    let excluded: PreparedSubtrees
     /// Forms with at least one permitted subtree.
-    let permittedForms: UInt16
+    var permittedForms: UInt16 { permitted.forms }
     /// Forms with at least one permitted or excluded subtree.
     let constrainedForms: UInt16
 
     init(_ constraints: NameConstraints) {
-        permitted = constraints.permittedSubtrees ?? []
-        excluded = constraints.excludedSubtrees ?? []
-        var permittedForms: UInt16 = 0
-        for subtree in permitted { permittedForms |= NameConstraintForm(subtree.base).bit }
-        var constrainedForms = permittedForms
-        for subtree in excluded { constrainedForms |= NameConstraintForm(subtree.base).bit }
-        self.permittedForms = permittedForms
-        self.constrainedForms = constrainedForms
+        // Each subtree's syntax is read here, once per extension and certificate, not once per comparison.
+        permitted = PreparedSubtrees(constraints.permittedSubtrees ?? [])
+        excluded = PreparedSubtrees(constraints.excludedSubtrees ?? [])
+        constrainedForms = permitted.forms | excluded.forms
     }
 
     func constrains(_ form: NameConstraintForm) -> Bool { constrainedForms & form.bit != 0 }
@@ -425,32 +422,19 @@ private struct Checker {
         case .failure(.malformed): return violation(.malformedName)
         case .failure(.uriWithoutDomainHost): return violation(.uriWithoutDomainHost)
         }
-        for subtree in excluded {
-            guard budget > 0 else { return .budgetExhausted }
-            budget -= 1
-            guard NameConstraintForm(subtree.base) == form else { continue }
-            let extra = NameConstraintsChecker.extraCost(of: subtree.base)
-            guard budget >= extra else { return .budgetExhausted }
-            budget -= extra
-            switch NameConstraintMatching.match(presented, subtree.base, .excluded) {
-            case .match: return violation(.withinExcludedSubtree(subtree))
-            case .noMatch: continue
-            case .malformedConstraint: return violation(.malformedConstraint(subtree))
-            }
+        let bytes = PresentedName(presented)
+        switch excluded.scan(bytes, presented, form: form, .excluded, &budget) {
+        case .match(let index): return violation(.withinExcludedSubtree(excluded.subtrees[index]))
+        case .malformedConstraint(let index): return violation(.malformedConstraint(excluded.subtrees[index]))
+        case .budgetExhausted: return .budgetExhausted
+        case .noMatch: break
         }
         guard permittedForms & form.bit != 0 else { return nil }
-        for subtree in permitted {
-            guard budget > 0 else { return .budgetExhausted }
-            budget -= 1
-            guard NameConstraintForm(subtree.base) == form else { continue }
-            let extra = NameConstraintsChecker.extraCost(of: subtree.base)
-            guard budget >= extra else { return .budgetExhausted }
-            budget -= extra
-            switch NameConstraintMatching.match(presented, subtree.base, .permitted) {
-            case .match: return nil
-            case .noMatch: continue
-            case .malformedConstraint: return violation(.malformedConstraint(subtree))
-            }
+        switch permitted.scan(bytes, presented, form: form, .permitted, &budget) {
+        case .match: return nil
+        case .malformedConstraint(let index): return violation(.malformedConstraint(permitted.subtrees[index]))
+        case .budgetExhausted: return .budgetExhausted
+        case .noMatch: break
         }
         return violation(.notWithinPermittedSubtrees)
     }

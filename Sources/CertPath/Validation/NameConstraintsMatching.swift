@@ -92,13 +92,13 @@ enum NameConstraintMatching {
 
     /// A dNSName or URI constraint: everything, or a domain with or without a leading dot (always
     /// without for a dNSName).
-    private enum HostConstraint {
+    enum HostConstraint {
         case all
         case domain(ArraySlice<UInt8>, leadingDot: Bool)
     }
 
     /// An rfc822Name constraint (4.2.1.10).
-    private enum MailConstraint {
+    enum MailConstraint {
         case all
         case mailbox(local: ArraySlice<UInt8>, domain: ArraySlice<UInt8>)
         case host(ArraySlice<UInt8>)
@@ -156,12 +156,46 @@ enum NameConstraintMatching {
         return true
     }
 
+    /// A subtree base read once for comparison with many names: its form's syntax validated and
+    /// split (a directoryName into its RDN SETs), so a comparison reads no syntax again.
+    enum Constraint {
+        case dns(HostConstraint)
+        case uri(HostConstraint)
+        case email(MailConstraint)
+        /// Address and mask, 8 or 32 octets.
+        case ip(ArraySlice<UInt8>)
+        /// The constraint's RDN SETs, in order.
+        case directory([ArraySlice<UInt8>])
+        /// Not valid syntax for its form (``malformation(ofConstraint:)`` says why).
+        case malformed
+        /// A form CertPath does not compare (otherName, x400Address, ediPartyName, registeredID).
+        case uninterpreted
+    }
+
+    /// `base` prepared for ``match(_:_:_:)``.
+    static func constraint(_ base: GeneralName) -> Constraint {
+        switch base {
+        case .dNSName(let bytes): return dnsConstraint(bytes).map(Constraint.dns) ?? .malformed
+        case .uniformResourceIdentifier(let bytes): return uriConstraint(bytes).map(Constraint.uri) ?? .malformed
+        case .rfc822Name(let bytes): return mailConstraint(bytes).map(Constraint.email) ?? .malformed
+        case .iPAddress(let bytes): return bytes.count == 8 || bytes.count == 32 ? .ip(bytes) : .malformed
+        case .directoryName(let name): return rdnSets(name).map(Constraint.directory) ?? .malformed
+        case .otherName, .x400Address, .ediPartyName, .registeredID: return .uninterpreted
+        }
+    }
+
     /// Compares `presented` with `base` (of any form; different forms never match).
     static func match(_ presented: ConstrainedName, _ base: GeneralName, _ mode: Mode) -> Outcome {
-        switch (presented, base) {
-        case (.dns(let name, let wildcard), .dNSName(let bytes)):
-            guard let constraint = dnsConstraint(bytes) else { return .malformedConstraint }
-            guard case .domain(let domain, _) = constraint else { return .match }
+        match(presented, constraint(base), mode)
+    }
+
+    /// Compares `presented` with a prepared subtree base (different forms never match).
+    static func match(_ presented: ConstrainedName, _ constraint: Constraint, _ mode: Mode) -> Outcome {
+        switch (presented, constraint) {
+        case (_, .malformed):
+            return .malformedConstraint
+        case (.dns(let name, let wildcard), .dns(let host)):
+            guard case .domain(let domain, _) = host else { return .match }
             if !wildcard { return isEqualOrSubdomain(name, of: domain) ? .match : .noMatch }
             // `*.name` covers every `<label>.name`. All of them are within `domain` exactly when `name`
             // is `domain` or below it; then some of them are, too.
@@ -170,9 +204,8 @@ enum NameConstraintMatching {
             // label (excluded `bar.example.com` vs `*.example.com`).
             if mode == .excluded, isOneLabelAbove(domain, name) { return .match }
             return .noMatch
-        case (.email(let local, let domain), .rfc822Name(let bytes)):
-            guard let constraint = mailConstraint(bytes) else { return .malformedConstraint }
-            switch constraint {
+        case (.email(let local, let domain), .email(let mail)):
+            switch mail {
             case .all: return .match
             case .mailbox(let constraintLocal, let constraintDomain):
                 return local.elementsEqual(constraintLocal) && equalIgnoringCase(domain, constraintDomain) ? .match : .noMatch
@@ -181,14 +214,12 @@ enum NameConstraintMatching {
             case .domain(let parent):
                 return isProperSubdomain(domain, of: parent) ? .match : .noMatch
             }
-        case (.uriHost(let host), .uniformResourceIdentifier(let bytes)):
-            guard let constraint = uriConstraint(bytes) else { return .malformedConstraint }
-            guard case .domain(let domain, let leadingDot) = constraint else { return .match }
+        case (.uriHost(let host), .uri(let uri)):
+            guard case .domain(let domain, let leadingDot) = uri else { return .match }
             let within = leadingDot ? isProperSubdomain(host, of: domain) : equalIgnoringCase(host, domain)
             return within ? .match : .noMatch
-        case (.ip(let address), .iPAddress(let bytes)):
+        case (.ip(let address), .ip(let bytes)):
             // (The mask was found contiguous by the extension's validation, before any comparison.)
-            guard bytes.count == 8 || bytes.count == 32 else { return .malformedConstraint }
             guard bytes.count == 2 * address.count else { return .noMatch }  // other family
             let base = bytes.startIndex
             let mask = base + address.count
@@ -198,8 +229,7 @@ enum NameConstraintMatching {
                 offset += 1
             }
             return .match
-        case (.directory(let sets), .directoryName(let constraint)):
-            guard let prefix = rdnSets(constraint) else { return .malformedConstraint }
+        case (.directory(let sets), .directory(let prefix)):
             guard prefix.count <= sets.count else { return .noMatch }
             for index in prefix.indices where !rdnEquivalent(prefix[index], sets[index]) { return .noMatch }
             return .match
