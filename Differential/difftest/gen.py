@@ -178,7 +178,7 @@ GRAMMAR = {
                         "ip_in_dns", "ipv6", "ip_wrong", "email_only", "uri_only", "empty",
                         "absent", "crit_empty_subject", "crit_with_subject",
                         "noncrit_empty_subject", "cn_not_in_san", "invalid_extra",
-                        "empty_label", "wrong_host", "two_names", "idn_ulabel_cn"], 8),
+                        "empty_label", "wrong_host", "two_names", "idn_ulabel_cn", "cn_case"], 8),
     "nc": (CA, ["perm_dns_ok", "perm_dns_no", "excl_dns", "excl_dns_other", "perm_dns_dot",
                 "perm_dns_parent_other", "perm_ip_ok", "perm_ip_no", "excl_ip", "ip_badmask",
                 "perm_email", "perm_dirname_ok", "perm_dirname_no", "excl_dirname", "empty",
@@ -525,7 +525,7 @@ def _apply_san(c, arg, state):
     elif arg == "noncrit_empty_subject":
         c.subject = []
     elif arg == "cn_not_in_san":
-        c.subject = c.subject[:2] + [[(OID["cn"], "utf8", "other.example.com")]]
+        _set_cn(c, "other.example.com")
         s["names"] = [("dns", HOST), ("dns", "extra.example.com")]
     elif arg == "invalid_extra":
         s["names"] = [("dns", HOST), ("dns", "under_score.example.com")]
@@ -536,9 +536,28 @@ def _apply_san(c, arg, state):
     elif arg == "two_names":
         s["names"] = [("dns", "mail.example.com"), ("dns", HOST)]
     elif arg == "idn_ulabel_cn":
-        c.subject = c.subject[:2] + [[(OID["cn"], "utf8", "www.exämple.com")]]
+        _set_cn(c, "www.exämple.com")
+    elif arg == "cn_case":
+        _set_cn(c, HOST.upper())
+    if arg not in CN_KEPT and c.san is not None:
+        # the commonName follows the subjectAltName, as issued certificates do (CA/B BR 7.1.4.3:
+        # a copy of one SAN value); cn_not_in_san and cn_case test that rule on their own
+        first = c.san["names"][0] if c.san["names"] else None
+        _set_cn(c, first[1] if first and first[0] in ("dns", "ip") else None)
     if host:
         state["host"] = host
+
+
+CN_KEPT = {"absent", "cn_not_in_san", "idn_ulabel_cn", "crit_empty_subject", "noncrit_empty_subject",
+           "crit_with_subject", "invalid_extra", "empty_label", "two_names", "cn_case"}
+
+
+def _set_cn(c, value):
+    """Replace the commonName of c's subject by value (None: remove it); no-op on an empty subject."""
+    if not c.subject:
+        return
+    rest = [rdn for rdn in c.subject if rdn[0][0] != OID["cn"]]
+    c.subject = rest + ([[(OID["cn"], "utf8", value)]] if value is not None else [])
 
 
 NC_FORMS = {
@@ -683,12 +702,9 @@ def _decoy(certs, keys, skis, idx, kind, seed):
         c.bc = {"critical": True, "ca": False, "pathlen": None, "explicit_false": False}
         c.ku = {"critical": True, "bits": ["digitalSignature"]}
     issuer_index = idx - 1
-    ski = hashlib.sha1(spki_der(key)).digest()
-    if kind != "wrong_key":
-        ski = skis[idx]
-    # a decoy carries no SKI of its own when its key differs: only the names lead to it
-    if kind == "wrong_key":
-        c.ski = None
+    # every decoy carries the genuine certificate's subjectKeyIdentifier (for wrong_key a lie), so
+    # names and key identifiers alike lead to it: only its signature check or its validity tells
+    ski = skis[idx]
     return _encode(c, key, keys[issuer_index], certs[issuer_index].subject, certs[issuer_index],
                    ski, skis[issuer_index])
 

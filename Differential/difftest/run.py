@@ -20,6 +20,10 @@ PAIRS = {
     "webpki": {"certpath": "cp_webpki", "peer": "pyca", "profile": "webpki"},
     "rfc5280": {"certpath": "cp_rfc5280", "peer": "openssl", "profile": "rfc5280"},
 }
+# Both peers check the trust anchor's own certificate (pyca's CA profile applies to the root in the
+# store; OpenSSL -x509_strict checks every certificate of the chain), so CertPath runs with the
+# like-for-like `--anchor-checks full` (README: why).
+CERTPATH_OPTIONS = ["--anchor-checks", "full"]
 GROUP = 1000  # chains per `certpath batch` process (their roots are that process's anchors)
 
 
@@ -165,7 +169,7 @@ def certpath_group(certpath, results, profile, workdir, tag):
         if r["purpose"] == "server":
             line["name"] = r["host"]
         lines.append(json.dumps(line))
-    p = subprocess.run([certpath, "batch", "--anchors", anchors, "--profile", profile],
+    p = subprocess.run([certpath, "batch", "--anchors", anchors, "--profile", profile] + CERTPATH_OPTIONS,
                        input="\n".join(lines) + "\n", capture_output=True, text=True)
     os.remove(anchors)
     if p.returncode == 2:
@@ -196,9 +200,20 @@ def evaluate(specs, certpath, workdir, workers):
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(workers, initializer=_init, initargs=(workdir,)) as pool:
         results = list(pool.imap(evaluate_peers, jobs, chunksize=8))
+    # Chains built from one seed (minimisation trials of one chain) share their root's name and key:
+    # in one batch, the anchors of one would be anchors of the other. So no group holds two of them.
+    groups = []
+    for r, spec in zip(results, (s for _, s in jobs)):
+        for g in groups:
+            if len(g["items"]) < GROUP and spec["seed"] not in g["seeds"]:
+                break
+        else:
+            g = {"items": [], "seeds": set()}
+            groups.append(g)
+        g["items"].append(r)
+        g["seeds"].add(spec["seed"])
     for profile in ("webpki", "rfc5280"):
-        for g in range(0, len(results), GROUP):
-            group = results[g : g + GROUP]
-            for r, v in zip(group, certpath_group(certpath, group, profile, workdir, "g%d" % g)):
+        for n, g in enumerate(groups):
+            for r, v in zip(g["items"], certpath_group(certpath, g["items"], profile, workdir, "g%d" % n)):
                 r["cp_" + profile] = v
     return {r["key"]: r for r in results}
