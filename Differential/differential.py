@@ -101,7 +101,14 @@ def minimise(evaluator, tasks):
     while True:
         pending = [t for t in tasks if t["i"] < len(t["cur"])]
         if not pending:
-            break
+            # a pass is over: go round again for the tasks that lost a mutation in it (a mutation
+            # kept only because of one removed later may go now), until nothing changes
+            again = [t for t in tasks if t.get("changed")]
+            if not again:
+                break
+            for t in again:
+                t["i"], t["changed"] = 0, False
+            continue
         rounds += 1
         trials = {}
         for n, t in enumerate(pending):
@@ -112,6 +119,7 @@ def minimise(evaluator, tasks):
         for n, t in enumerate(pending):
             if pair_verdicts(results[n], t["pair"]) == t["target"]:
                 t["cur"] = t["trial"]["mutations"]
+                t["changed"] = True
             else:
                 t["i"] += 1
     for t in tasks:

@@ -709,6 +709,14 @@ def _decoy(certs, keys, skis, idx, kind, seed):
                    ski, skis[issuer_index])
 
 
+def _serial_content(c):
+    """The content octets of c's serialNumber, as encoded (authorityCertSerialNumber copies them)."""
+    if c.serial_raw:
+        return c.serial_raw
+    tlv = der.integer(c.serial)
+    return tlv[_hdr(tlv):]
+
+
 def _encode(c, key, issuer_key, issuer_name, issuer_cert, ski, issuer_ski):
     exts = []
     if c.bc is not None:
@@ -732,11 +740,11 @@ def _encode(c, key, issuer_key, issuer_name, issuer_cert, ski, issuer_ski):
             value = der.seq(der.implicit_prim(0, kid))
         elif c.aki == "issuer_serial":
             value = der.seq(der.implicit_cons(1, der.explicit(4, der.name(issuer_cert.issuer or issuer_cert.subject))),
-                            der.implicit_prim(2, der.integer(issuer_cert.serial)[2:]))
+                            der.implicit_prim(2, _serial_content(issuer_cert)))
         elif c.aki == "keyid_and_issuer":
             value = der.seq(der.implicit_prim(0, issuer_ski),
                             der.implicit_cons(1, der.explicit(4, der.name(issuer_cert.issuer or issuer_cert.subject))),
-                            der.implicit_prim(2, der.integer(issuer_cert.serial)[2:]))
+                            der.implicit_prim(2, _serial_content(issuer_cert)))
         else:
             value = der.seq(der.implicit_prim(0, issuer_ski))
         exts.append(_ext("aki", c.aki == "critical", value))
