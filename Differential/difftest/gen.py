@@ -709,6 +709,11 @@ def _decoy(certs, keys, skis, idx, kind, seed):
                    ski, skis[issuer_index])
 
 
+def _hdr(tlv):
+    """Length of a TLV's tag and length octets."""
+    return 2 if tlv[1] < 0x80 else 2 + (tlv[1] & 0x7F)
+
+
 def _serial_content(c):
     """The content octets of c's serialNumber, as encoded (authorityCertSerialNumber copies them)."""
     if c.serial_raw:
