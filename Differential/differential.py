@@ -6,12 +6,13 @@
   differential.py render [--report FILE]  write Differential/TRIAGE.md from triage.json (+ a report)
 
 A campaign generates chains 0..N-1 of SEED (difftest/gen.py), runs every validator, and for each
-disagreement of a pair (CertPath webpki vs pyca, CertPath rfc5280 vs OpenSSL) finds the smallest
-subset of the chain's mutations that still gives the same two verdicts (greedy removal, chains
-rebuilt without the removed mutation). A family is that subset with the pair's verdicts; each
-must have an entry in triage.json. The campaign fails (exit 1) on an untriaged family, on a family
-triaged `certpath_wrong`, and on any CertPath false accept (CertPath accepts where the triage
-says the chain must be rejected). Everything is a pure function of N and SEED.
+disagreement of a pair (CertPath webpki vs pyca, CertPath rfc5280 vs OpenSSL; one way only:
+CertPath vs the oracle's clauses, CertPath webpki vs CertPath rfc5280) finds the smallest subset
+of the chain's mutations that still gives the same two verdicts (greedy removal to a fixpoint,
+chains rebuilt without the removed mutation). A family is that subset with the pair's verdicts;
+each must have an entry in triage.json. The campaign fails (exit 1) on an untriaged family, on a
+family triaged `certpath_wrong`, and on any CertPath false accept (CertPath accepts where the
+triage, or an untriaged oracle clause, says reject). Everything is a pure function of N and SEED.
 """
 
 import argparse
@@ -284,8 +285,9 @@ def campaign(args):
             "\n  ".join("%s: %s %s" % (v, "accept" if fam["verdicts"][v]["ok"] else "reject",
                                        fam["verdicts"][v]["why"][:160]) for v in VALIDATORS)), file=sys.stderr)
     for k in sorted(set(wrong) | set(false_accepts)):
+        clause = triage[k]["clause"] if k in triage else "; ".join(families[k]["oracle"])
         print("CertPath wrong: %s (%d chains; reproducer %s; %s)" % (
-            k, families[k]["chains"], families[k]["reproducer"], triage[k]["clause"]), file=sys.stderr)
+            k, families[k]["chains"], families[k]["reproducer"], clause), file=sys.stderr)
     for k in sorted(unsure):
         print("unsure (triaged, not failing): %s; %s" % (k, triage[k]["clause"]), file=sys.stderr)
     print("differential: %d chains (seed %s, %d agree; %d disagreements minimised in %d rounds, "
@@ -332,6 +334,13 @@ def render(args):
     if report:
         out += ["Campaign: %d chains (seed %s), %d families, %d disagreements." % (
             report["chains"], report["seed"], len(report["families"]), report["disagreements"]), ""]
+    order = {"certpath_wrong": 0, "unsure": 1, "both_defensible": 2, "certpath_right": 3}
+    out += ["| family | chains | verdict | expected | clause |", "|---|--:|---|---|---|"]
+    for e in sorted(triage["families"], key=lambda x: (order[x["verdict"]], x["family"])):
+        fam = seen.get(e["family"])
+        out.append("| `%s` | %s | %s | %s | %s |" % (e["family"].replace("|", "\\|"), fam["chains"] if fam else "–", e["verdict"],
+                                                  e["expected"], e["clause"].replace("|", "/")))
+    out.append("")
     groups = {}
     for e in triage["families"]:
         groups.setdefault(e["verdict"], []).append(e)
