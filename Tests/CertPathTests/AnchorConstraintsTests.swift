@@ -156,4 +156,45 @@ struct AnchorConstraintsTests {
                                      validationTime: SignedCertificates.time).evaluate()
         #expect(result.isTrusted, "\(result.primaryFailure.map(Diagnostics.describe) ?? "")")
     }
+
+    /// Differential campaign, families `name=mismatch@root`, `name=rdn_order@root`,
+    /// `kid=aki_issuer_serial@root + name=mismatch@root`: an anchor that is not self-issued (an
+    /// intermediate trusted directly) without authorityKeyIdentifier, or with one lacking
+    /// keyIdentifier, passed `.full` anchor checks under webPKI while rfc5280 refused it. RFC 5280
+    /// 4.2.1.1 exempts only self-signed certificates; BR 7.1.2.1's "MAY" is for self-signed roots.
+    @Test("Under .full anchor checks an anchor that is not self-issued needs authorityKeyIdentifier, under every profile")
+    func anchorAuthorityKeyIdentifier() throws {
+        let root = try SignedCertificates.root()
+        var anchorSpec = CertificateSpec.ca("Customer 7 CA", pathLength: 0)
+        anchorSpec.keyIdentifiers = false
+        anchorSpec.extensions.insert(D.ext(KnownOID.subjectKeyIdentifier, D.octets([7, 7, 7, 7])), at: 0)
+        let anchor = try SignedCertificates.intermediate(anchorSpec, by: root)
+        var leafSpec = CertificateSpec.server("www.customer7.test")
+        leafSpec.keyIdentifiers = false
+        leafSpec.extensions.insert(D.ext(KnownOID.authorityKeyIdentifier, D.seq(D.ctx(0, [7, 7, 7, 7]))), at: 0)
+        let leaf = try SignedCertificates.issue(leafSpec, subjectKey: TestKey(), issuer: anchor)
+        for profile in [CertificateProfile.webPKI, .rfc5280] {
+            var policy = try ValidationPolicy.server(hostname: "www.customer7.test")
+            policy.profile = profile
+            policy.anchorEnforcement = .full
+            let result = TrustEvaluation(leaf: leaf, trustStore: TrustStore(anchors: [anchor.certificate]), policy: policy,
+                                         validationTime: SignedCertificates.time).evaluate()
+            #expect(result.trustResultFailures.contains(.profileViolation(anchor.certificate, .missingAuthorityKeyIdentifier)),
+                    "\(profile): \(result.primaryFailure.map(Diagnostics.describe) ?? "trusted")")
+        }
+        // A self-signed root without authorityKeyIdentifier is fine under both (4.2.1.1's exemption).
+        var rootSpec = CertificateSpec.ca("Private Root")
+        rootSpec.keyIdentifiers = false
+        let bareRoot = try SignedCertificates.root(rootSpec)
+        let issued = try SignedCertificates.issue(.server("www.customer7.test"), subjectKey: TestKey(), issuer: bareRoot)
+        for profile in [CertificateProfile.webPKI, .rfc5280] {
+            var policy = try ValidationPolicy.server(hostname: "www.customer7.test")
+            policy.profile = profile
+            policy.anchorEnforcement = .full
+            let result = TrustEvaluation(leaf: issued, trustStore: TrustStore(anchors: [bareRoot.certificate]), policy: policy,
+                                         validationTime: SignedCertificates.time).evaluate()
+            #expect(!result.trustResultFailures.contains(.profileViolation(bareRoot.certificate, .missingAuthorityKeyIdentifier)),
+                    "\(profile)")
+        }
+    }
 }
