@@ -314,7 +314,7 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
         switch position {
         case .endEntity: return endEntityRules
         case .intermediate: return intermediateRules
-        case .anchor: return anchorRules
+        case .anchor: return profile == .webPKI ? webPKIAnchorRules : anchorRules
         }
     }
 
@@ -325,16 +325,14 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
         .commonNameNotInSubjectAltName, .extendedKeyUsageMissing, .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical,
         .extendedKeyUsageInRoot,
     ])
-    // A root's serial number and unique identifiers are its own business (real roots have serial 0).
-    // The authorityKeyIdentifier rules apply as anywhere: their findings already exempt self-issued
-    // certificates (RFC 5280 4.2.1.1; a self-signed root needs none, BR 7.1.2.1), so an anchor that is
-    // not self-issued (an intermediate trusted directly) needs one under every profile (BR 7.1.2.2,
-    // 7.1.2.10.5; found by the differential campaign: webPKI had exempted every anchor).
+    // A root's serial number and unique identifiers are its own business (real roots have serial 0);
+    // a root needs no authorityKeyIdentifier under the BRs (7.1.2.1).
     private static let anchorRules = ~bits([
         .certificateAuthorityAsEndEntity, .subjectAltNameCriticalWithSubject, .invalidSerialNumber, .uniqueIdentifierPresent,
         .commonNameNotInSubjectAltName, .extendedKeyUsageMissing, .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose,
         .extendedKeyUsageCritical,
     ])
+    private static let webPKIAnchorRules = anchorRules & ~bits([.missingAuthorityKeyIdentifier, .authorityKeyIdentifierWithoutKeyIdentifier])
 }
 
 extension Certificate {
