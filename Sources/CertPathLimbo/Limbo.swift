@@ -161,7 +161,8 @@ public struct LimboHarness: Sendable {
     /// Creates a harness; `publicSuffixListPath` defaults to Debian's location.
     public init(publicSuffixListPath: String = "/usr/share/publicsuffix/public_suffix_list.dat") {
         if let text = try? String(contentsOfFile: publicSuffixListPath, encoding: .utf8) {
-            publicSuffixList = PublicSuffixList(text: text)
+            // The pedantic reading the feature names: both sections (`*.s3.amazonaws.com` refused).
+            publicSuffixList = PublicSuffixList(text: text, sections: .all)
         } else {
             publicSuffixList = nil
         }

@@ -65,26 +65,26 @@ struct DecoyFloodTests {
 
     @Test("the limits are the budget's: with the candidate limit raised the cost limit ends the search; with both, the real issuer is found")
     func limitsAreConfigurable() throws {
-        let chain = try Self.flood(decoys: 40)
+        let chain = try Self.flood(decoys: 60)
         let costBound = try Self.evaluate(chain.leaf, intermediates: chain.decoys + [chain.real], root: chain.root) {
-            $0.budget.failedIssuerCandidates = 50
+            $0.budget.failedIssuerCandidates = 100
         }
-        // 27 Ed25519 checks of 110 units: 2,970 of 3,000.
+        // 45 Ed25519 checks of 110 units: 4,950 of 5,000.
         guard case .untrusted(let report) = costBound else {
             Issue.record("expected untrusted, got \(costBound)")
             return
         }
         #expect(report.primaryFailure == .budgetExhausted(.signatureCost))
-        #expect(costBound.statistics.signatureChecks == 27)
+        #expect(costBound.statistics.signatureChecks == 45)
         let result = try Self.evaluate(chain.leaf, intermediates: chain.decoys + [chain.real], root: chain.root) {
-            $0.budget.failedIssuerCandidates = 50
+            $0.budget.failedIssuerCandidates = 100
             $0.budget.signatureCost = 10_000
         }
         guard case .trusted = result else {
             Issue.record("expected trusted, got \(result)")
             return
         }
-        #expect(result.statistics.signatureChecks == 42)
+        #expect(result.statistics.signatureChecks == 62)
     }
 
     @Test("with an authorityKeyIdentifier the real issuer ranks first: trusted behind 100 decoys, one leaf check")
@@ -143,17 +143,19 @@ struct DecoyFloodTests {
         ("RSA-4096, e = 65537", rsa(modulusBits: 4096, exponent: [0x01, 0x00, 0x01]), 89),
         ("RSA-16384, e = 65537", rsa(modulusBits: 16384, exponent: [0x01, 0x00, 0x01]), 1409),
         ("RSA-2048, e = 3", rsa(modulusBits: 2048, exponent: [0x03]), 23),
-        ("RSA-3072, a 3071-bit exponent", rsa(modulusBits: 3072, exponent: [0x7F] + [UInt8](repeating: 0xFF, count: 383)), 8852),
+        ("RSA-2048, a 64-bit exponent", rsa(modulusBits: 2048, exponent: [0xFF] + [UInt8](repeating: 0xFF, count: 7)), 83),
+        ("RSA-3072, a 3071-bit exponent (refused when loaded)", rsa(modulusBits: 3072, exponent: [0x7F] + [UInt8](repeating: 0xFF, count: 383)), 1),
         ("P-256", ec(KnownOID.secp256r1, coordinate: 32), 70),
-        ("P-384", ec(KnownOID.secp384r1, coordinate: 48), 750),
-        ("P-521", ec(KnownOID.secp521r1, coordinate: 66), 600),
+        ("P-384", ec(KnownOID.secp384r1, coordinate: 48), 800),
+        ("P-521", ec(KnownOID.secp521r1, coordinate: 66), 650),
         ("Ed25519", D.seq(D.seq(D.oid(KnownOID.ed25519)), D.bits([UInt8](repeating: 1, count: 32))), 110),
         ("Ed448", D.seq(D.seq(D.oid(KnownOID.ed448)), D.bits([UInt8](repeating: 1, count: 57))), 250),
     ] as [(String, [UInt8], Int)])
     func estimates(_ name: String, _ spki: [UInt8], _ units: Int) throws {
         let key = try SubjectPublicKeyInfo(derEncoded: spki)
         #expect(SignatureCost.estimate(for: key, messageLength: 0) == units, "\(name)")
-        #expect(SignatureCost.estimate(for: key, messageLength: 10 * 1024) == units + 10, "\(name): 1 unit per KiB signed")
+        // 1 unit per KiB signed, except for a key the load refuses (no hashing either).
+        #expect(SignatureCost.estimate(for: key, messageLength: 10 * 1024) == (units == 1 ? 1 : units + 10), "\(name)")
     }
 
     static func rsa(modulusBits: Int, exponent: [UInt8]) -> [UInt8] {

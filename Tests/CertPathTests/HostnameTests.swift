@@ -212,7 +212,7 @@ struct HostnameTests {
         c(dns("example.co.uk"), "example.co.uk", .match, "the list only restricts wildcards", psl: true),
     ]
 
-    /// A small list in the public_suffix_list.dat format, with both sections.
+    /// A small list in the public_suffix_list.dat format, with both sections, read with both.
     static let inlineList = PublicSuffixList(
         text: """
             // ===BEGIN ICANN DOMAINS===
@@ -230,7 +230,7 @@ struct HostnameTests {
             // Amazon
             s3.amazonaws.com
             // ===END PRIVATE DOMAINS===
-            """)
+            """, sections: .all)
 
     @Test("hostname and address matching table", arguments: cases)
     func table(_ testCase: Case) {
@@ -417,6 +417,20 @@ struct HostnameTests {
         #expect(!many.isPublicSuffix(try DNSName("r5000.test")))
     }
 
+    @Test("sections: rules between the PRIVATE markers are used only with .private")
+    func sections() throws {
+        let text = "early.test\n// ===BEGIN ICANN DOMAINS===\ncom\n// ===END ICANN DOMAINS===\n"
+            + "// ===BEGIN PRIVATE DOMAINS===\n// Example Inc.\nprivate.test\n// ===END PRIVATE DOMAINS===\nlate.test\n"
+        let icann = PublicSuffixList(text: text)
+        let all = PublicSuffixList(text: text, sections: .all)
+        let onlyPrivate = PublicSuffixList(text: text, sections: .private)
+        #expect(icann.ruleCount == 3 && all.ruleCount == 4 && onlyPrivate.ruleCount == 1)
+        let privateName = try DNSName("private.test"), early = try DNSName("early.test"), late = try DNSName("late.test")
+        #expect(!icann.isPublicSuffix(privateName) && all.isPublicSuffix(privateName))
+        #expect(icann.isPublicSuffix(early) && icann.isPublicSuffix(late))
+        #expect(onlyPrivate.isPublicSuffix(privateName) && !onlyPrivate.isPublicSuffix(early))
+    }
+
     static let systemListPath = "/usr/share/publicsuffix/public_suffix_list.dat"
 
     @Test(
@@ -425,14 +439,25 @@ struct HostnameTests {
     func systemList() throws {
         let text = try String(contentsOfFile: Self.systemListPath, encoding: .utf8)
         let list = PublicSuffixList(text: text)
-        #expect(list.ruleCount > 5000)
-        #expect(list.skippedLineCount == 0)
+        let all = PublicSuffixList(text: text, sections: .all)
+        #expect(list.ruleCount > 5000 && all.ruleCount > list.ruleCount)
+        #expect(list.skippedLineCount == 0 && all.skippedLineCount == 0)
         let options = PresentedIdentifierMatching.Options(publicSuffixList: list)
-        let refused = [("*.co.uk", "example.co.uk"), ("*.s3.amazonaws.com", "bucket.s3.amazonaws.com"),
-                       ("*.github.io", "user.github.io"), ("*.xn--55qx5d.cn", "a.xn--55qx5d.cn")]
+        let pedantic = PresentedIdentifierMatching.Options(publicSuffixList: all)
+        let refused = [("*.co.uk", "example.co.uk"), ("*.com", "example.com"), ("*.xn--55qx5d.cn", "a.xn--55qx5d.cn")]
         for (pattern, host) in refused {
-            #expect(!PresentedIdentifierMatching.matches(
+            for options in [options, pedantic] {
+                #expect(!PresentedIdentifierMatching.matches(
+                    presentedDNSName: Array(pattern.utf8)[...], reference: try DNSName(host), options: options), "\(pattern)")
+            }
+        }
+        // The PRIVATE section (review finding: GitHub Pages' and S3's real certificates): used only
+        // with `.all`, as x509-limbo's pedantic reading; Chromium and the default leave it out.
+        for (pattern, host) in [("*.s3.amazonaws.com", "bucket.s3.amazonaws.com"), ("*.github.io", "user.github.io")] {
+            #expect(PresentedIdentifierMatching.matches(
                 presentedDNSName: Array(pattern.utf8)[...], reference: try DNSName(host), options: options), "\(pattern)")
+            #expect(!PresentedIdentifierMatching.matches(
+                presentedDNSName: Array(pattern.utf8)[...], reference: try DNSName(host), options: pedantic), "\(pattern)")
         }
         #expect(PresentedIdentifierMatching.matches(
             presentedDNSName: Array("*.example.co.uk".utf8)[...], reference: try DNSName("www.example.co.uk"),

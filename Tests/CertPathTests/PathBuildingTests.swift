@@ -179,7 +179,7 @@ struct PathBuildingTests {
         #expect(report.bestAttempt.certificates.count == 7)
         // The same mesh with the impostor (the top layer's issuer name, another key): every name leads
         // to an anchor, nothing is skipped, and the search runs into the signature budget (its cost:
-        // 42 P-256 checks of 70 units).
+        // 71 P-256 checks of 70 units).
         let impostor = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]))
         #expect(impostor.statistics.skippedCandidates == 0)
         #expect(impostor.primaryFailure == .budgetExhausted(.signatureCost))
@@ -228,15 +228,15 @@ struct PathBuildingTests {
     /// every way up ends like that is not explored again (hundreds of build steps, not 5^5 paths).
     /// With signatures memoized by issuer key, the whole search needs one check per certificate with
     /// a candidate issuer: the leaf, 5 + 4 × 25 intermediates and the 5 top ones against the
-    /// impostor, 111. The default budget ends it first, by cost: 42 P-256 checks of 70 units fit in
-    /// 3,000 (and 100 checks by count, with the cost limit lifted).
+    /// impostor, 111. The default budget ends it first, by cost: 71 P-256 checks of 70 units fit in
+    /// 5,000 (and 100 checks by count, with the cost limit lifted).
     @Test("Mesh with the default budget: budgetExhausted(signatureCost) after bounded work")
     func meshDefaultBudget() throws {
         let m = try Mesh()
         let result = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]))
         #expect(result.primaryFailure == .budgetExhausted(.signatureCost))
-        #expect(result.statistics.signatureChecks == 42)
-        #expect(result.statistics.signatureCost == 42 * 70)
+        #expect(result.statistics.signatureChecks == 71)
+        #expect(result.statistics.signatureCost == 71 * 70)
         #expect(result.statistics.buildSteps < 1_000)
         let byCount = Self.evaluate(m.leaf, m.intermediates, TrustStore(anchors: [m.impostor]),
                                     policy: Self.policy(budget: Budget(signatureCost: 1_000_000)))

@@ -63,6 +63,32 @@ struct RevocationEvidenceTests {
         #expect(try Self.evaluate(crl, .accept, chain).isTrusted)
     }
 
+    /// Review finding: with `.accept`, a revoked leaf was trusted when the signature budget ran out
+    /// before its CRL's signature was checked (a P-384 chain with CRLs was enough under the cost
+    /// budget). A status left open by the budget now fails in every mode.
+    @Test("The budget running out during revocation checking fails the path in every mode, .accept included")
+    func budgetDuringRevocationFailsClosed() throws {
+        let chain = try Self.chain()
+        let crl = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: [Self.number])
+        for mode in UndeterminedRevocationStatus.allCases {
+            var policy = try ValidationPolicy.server(hostname: "leaf.test")
+            policy.crls = CRLStore([crl])
+            policy.undeterminedRevocationStatus = mode
+            // Two checks for the path (leaf by CA, CA by root); none left for the CRL.
+            policy.budget.signatureChecks = 2
+            let result = TrustEvaluation(leaf: chain.leaf, intermediates: [chain.intermediate.certificate],
+                                         trustStore: TrustStore(anchors: [chain.root]), policy: policy,
+                                         validationTime: SignedCertificates.time).evaluate()
+            #expect(!result.isTrusted, "\(mode)")
+            #expect(result.primaryFailure == .budgetExhausted(.signatureChecks), "\(mode)")
+            policy.budget.signatureChecks = 3
+            let enough = TrustEvaluation(leaf: chain.leaf, intermediates: [chain.intermediate.certificate],
+                                         trustStore: TrustStore(anchors: [chain.root]), policy: policy,
+                                         validationTime: SignedCertificates.time).evaluate()
+            #expect(enough.primaryFailure?.code == "revoked", "\(mode)")
+        }
+    }
+
     @Test("A conforming CRL that does not list the certificate: good")
     func conformingSilent() throws {
         let chain = try Self.chain()

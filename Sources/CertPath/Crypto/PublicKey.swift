@@ -102,7 +102,9 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     /// Loads a decoded public key into libcrypto.
     ///
     /// Checks made here: RSA modulus odd, at most 16384 bits, exponent odd, at least 3 and below the
-    /// modulus (and at most 64 bits when the modulus exceeds 3072 bits, libcrypto's limit); EC point
+    /// modulus and at most 64 bits long (libcrypto's own limit above 3072-bit moduli, applied to every
+    /// size: a 2047-bit exponent makes one verification cost a private-key operation, and Go, BoringSSL
+    /// and ring refuse exponents above 31 or 33 bits); EC point
     /// in SEC 1 compressed or uncompressed form, of the curve's length, with coordinates below the
     /// field prime and on the curve (the three curves have cofactor 1, so that is membership of the
     /// group); EdDSA keys of 32 or 57 bytes. Leading zero bytes of RSA components are ignored.
@@ -155,7 +157,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
             throw .invalidKey("RSA public exponent is not below the modulus")
         }
         let exponentBits = e.count * 8 - eFirst.leadingZeroBitCount
-        guard bits <= 3072 || exponentBits <= 64 else {
+        guard exponentBits <= 64 else {
             throw .unsupportedKey("RSA-\(bits) with a public exponent of \(exponentBits) bits (above 64)")
         }
 

@@ -10,7 +10,14 @@
 /// Format read (the list's own specification): one rule per line, read up to the first
 /// whitespace; lines starting with `//` are comments; a rule is a name (`co.uk`), a wildcard rule
 /// whose left-most label is `*` (`*.ck`), or an exception rule starting with `!` (`!www.ck`).
-/// Rules of the ICANN and the PRIVATE sections are both used. Rules written with Unicode labels
+/// The list has two sections, marked by the comments `===BEGIN ICANN DOMAINS===` and `===BEGIN
+/// PRIVATE DOMAINS===`: suffixes registries sell under (`co.uk`), and suffixes a company delegates
+/// itself (`github.io`, `s3.amazonaws.com`). Which are used is ``Sections``: by default the ICANN
+/// section only, as Chromium does ("prevent *.com or *.co.uk … but do not prevent *.appspot.com"):
+/// a company may get `*.github.io` for the namespace it controls (BR 3.2.2.6), and such
+/// certificates are in wide use. ``Sections/all`` adds the PRIVATE section (x509-limbo's
+/// `pedantic-public-suffix-wildcard` reading). Rules before any marker, as in a list written by
+/// hand, belong to the ICANN section. Rules written with Unicode labels
 /// (`公司.cn`) are converted to A-labels with Punycode (RFC 3492) so that they compare with the
 /// A-labels of certificates; the list's labels are already in the normalized form IDNA would
 /// produce, so no further mapping is done. Lines that are not valid rules — a `*` other than as the
@@ -42,13 +49,32 @@ public struct PublicSuffixList: Sendable {
     /// The number of non-comment, non-blank lines skipped because they were not valid rules.
     public private(set) var skippedLineCount = 0
 
+    /// Which sections of the list are used (see the type).
+    public struct Sections: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Suffixes under which registries sell names (`com`, `co.uk`), and rules before any marker.
+        public static let icann = Sections(rawValue: 1)
+        /// Suffixes companies delegate themselves (`github.io`, `s3.amazonaws.com`).
+        public static let `private` = Sections(rawValue: 2)
+        /// Both.
+        public static let all: Sections = [.icann, .private]
+    }
+
+    /// The sections this list was read with.
+    public let sections: Sections
+
     /// Parses the text of a `public_suffix_list.dat` file (see the type's documentation for the
     /// format). Never fails: invalid lines (and rules longer than 1024 bytes, more than any name can
     /// need) are skipped and counted in ``skippedLineCount``. Linear in the size of the text.
     ///
-    /// - Parameter text: the whole file, UTF-8, with `\n` or `\r\n` line ends; a byte order mark
-    ///   at the start is ignored.
-    public init(text: String) {
+    /// - Parameters:
+    ///   - text: the whole file, UTF-8, with `\n` or `\r\n` line ends; a byte order mark at the start
+    ///     is ignored.
+    ///   - sections: the sections whose rules are used; ``Sections/icann`` by default.
+    public init(text: String, sections: Sections = .icann) {
+        self.sections = sections
+        var inPrivate = false
         // Lines are found in the UTF-8 bytes (no array of lines: the text may be large); a byte
         // order mark at the start is not part of the first rule.
         var children: [[[UInt8]: Int]] = [[:]]
@@ -61,7 +87,11 @@ public struct PublicSuffixList: Sendable {
             let ruleEnd = utf8[lineStart..<lineEnd].firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0B || $0 == 0x0C }
                 ?? lineEnd
             let rule = Substring(utf8[lineStart..<ruleEnd])
-            if !rule.isEmpty && !rule.hasPrefix("//") {
+            if rule.hasPrefix("//") {
+                let line = Substring(utf8[lineStart..<lineEnd])
+                if line.contains("===BEGIN PRIVATE DOMAINS===") { inPrivate = true }
+                if line.contains("===END PRIVATE DOMAINS===") || line.contains("===BEGIN ICANN DOMAINS===") { inPrivate = false }
+            } else if !rule.isEmpty && sections.contains(inPrivate ? .private : .icann) {
                 if !add(rule: rule, children: &children) { skippedLineCount += 1 }
             }
             lineStart = lineEnd < utf8.endIndex ? utf8.index(after: lineEnd) : lineEnd
@@ -74,8 +104,8 @@ public struct PublicSuffixList: Sendable {
         }
     }
 
-    /// Whether `name` is itself a public suffix under this list: `co.uk`, `com`, and (with the
-    /// PRIVATE section) `s3.amazonaws.com` are; `example.co.uk` is not. Any single-label name is a
+    /// Whether `name` is itself a public suffix under this list: `co.uk`, `com`, and (with
+    /// ``Sections/private``) `s3.amazonaws.com` are; `example.co.uk` is not. Any single-label name is a
     /// public suffix through the implicit `*` rule.
     public func isPublicSuffix(_ name: DNSName) -> Bool {
         isPublicSuffix(dottedName: name.bytes[...])

@@ -136,10 +136,10 @@ final class EvaluationContext {
     func signature(of crl: CertificateRevocationList, by signer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
         let memoized = !signer.hasDSAKeyWithoutParameters
         if memoized, let known = remembered(ObjectIdentifier(crl), signer.subjectPublicKeyInfoDER) { return known }
-        // The key's cost only: CRLs are the caller's evidence, not the peer's input, and a complete
-        // CRL of a large CA is megabytes long (hashing it is linear, like parsing it).
-        let cost = SignatureCost.estimate(signer.layout.subjectPublicKeyInfo.key, in: signer.der[...], messageLength: 0)
-        guard spendSignatureCheck(cost: cost) else { return .budgetExhausted }
+        // Counted, not costed: CRLs are the caller's evidence, not the peer's input (the cost budget
+        // bounds what a peer's chain can make the evaluation spend), and a complete CRL of a large CA
+        // is megabytes long (hashing it is linear, like parsing it).
+        guard spendSignatureCheck(cost: 0) else { return .budgetExhausted }
         let outcome = crypto.verify(crl, issuerKey: signer.subjectPublicKeyInfo, inheritedDSAParameters: inheritedDSAParameters)
         if memoized { remember(SignatureKey(child: ObjectIdentifier(crl), issuerKey: DERBytesKey(signer.subjectPublicKeyInfoDER)), outcome) }
         return outcome

@@ -198,6 +198,13 @@ final class RevocationChecker {
         case .revoked(let entry, _):
             return .revoked(certificate, date: entry.revocationDate, reason: entry.effectiveReason.description)
         case .undetermined(let covered, let rejections):
+            // A status left open because the budget ran out fails in every mode: "undetermined" must
+            // mean the evidence did not settle it, never that checking stopped early (else a revoked
+            // certificate passes under `.accept` once enough signature work precedes its CRL).
+            if let limit = context.exhausted ?? (rejections.contains { if case .budgetExhausted = $0 { return true }; return false }
+                                                   ? BudgetLimit.signatureChecks : nil) {
+                return .budgetExhausted(limit)
+            }
             guard rejectsUndetermined(certificate) else { return nil }
             var reason = Self.explain(covered: covered, rejections)
             let points = certificate.cRLDistributionPoints?.count ?? 0
