@@ -183,12 +183,23 @@ enum CertificateView {
     }
 
     /// Every extension of `certificate`, in encoded order, decoded.
+    /// A repeated extension (RFC 5280 4.2: validation refuses the certificate) is shown undecoded,
+    /// with its own bytes: the decoded accessors describe the first occurrence, and showing that
+    /// value again would hide what the repeat says.
     static func extensionViews(_ certificate: Certificate) -> [ExtensionView] {
-        certificate.extensions.map { ext in
-            let known = KnownExtension.allCases.first { $0.oid == ext.oid }
-            let (text, json) = known.map { decode($0, certificate, ext) } ?? unknown(ext)
-            return ExtensionView(name: known.map { String(describing: $0) } ?? undecodedNames[ext.oid] ?? "unknown", oid: ext.oid.description,
-                                 critical: ext.isCritical, decoded: known != nil, text: text, json: json)
+        var seen = Set<OID>()
+        return certificate.extensions.map { ext in
+            let repeated = !seen.insert(ext.oid).inserted
+            let known = repeated ? nil : KnownExtension.allCases.first { $0.oid == ext.oid }
+            var (text, json) = known.map { decode($0, certificate, ext) } ?? unknown(ext)
+            var name = known.map { String(describing: $0) } ?? undecodedNames[ext.oid] ?? "unknown"
+            if repeated {
+                let first = KnownExtension.allCases.first { $0.oid == ext.oid }.map { String(describing: $0) } ?? name
+                name = "\(first) (repeated)"
+                text = ["repeated extension (RFC 5280 4.2 allows each extension once): " + (text.first ?? "")]
+            }
+            return ExtensionView(name: name, oid: ext.oid.description, critical: ext.isCritical, decoded: known != nil,
+                                 text: text, json: json)
         }
     }
 

@@ -194,6 +194,13 @@ enum VerifyCommand {
     /// The warning when the system anchors are wanted and none were found, saying what was tried.
     static func systemAnchorsWarning() -> String? {
         let system = SystemTrustStore.shared
+        // SSL_CERT_FILE naming nothing readable, while SSL_CERT_DIR supplies anchors: say so (the
+        // caller meant that file; what is trusted comes from the directory alone).
+        if !system.store.entries.isEmpty, let file = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !file.isEmpty,
+           !system.sources.contains(file) {
+            return "warning: SSL_CERT_FILE \(Output.safe(Output.echo(file))) is missing, not a regular file, unreadable, over 64 MiB "
+                + "or without certificates; the system anchors come from SSL_CERT_DIR alone"
+        }
         guard system.store.entries.isEmpty else { return nil }
         let tried: String
         if let first = system.tried.first, system.tried.count == 1 {

@@ -1,10 +1,30 @@
 import CertPath
 import CertPathLimbo
 import Foundation
+import TestSupport
 import Testing
 
 /// `certpath show`: every field and extension, in text and JSON, consistent with `verify`.
 @Suite struct ShowCLITests {
+    /// Review finding: a repeated extension was shown with the first occurrence's value (the second
+    /// basicConstraints of `two_basic_constraints.pem` is `cA TRUE, pathLenConstraint 0`, shown as the
+    /// first's `cA TRUE`). A repeat is now shown undecoded, with its own bytes.
+    @Test func repeatedExtensionShowsItsOwnBytes() throws {
+        guard let vectors = CryptographyVectors.folder else {
+            print("SKIPPED ShowCLITests.repeatedExtensionShowsItsOwnBytes: cryptography-vectors is not installed")
+            return
+        }
+        let file = vectors.appendingPathComponent("x509/custom/two_basic_constraints.pem").path
+        let run = try CLI.run(["show", file])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("""
+                basicConstraints (critical):
+                  cA: TRUE
+                basicConstraints (repeated) (2.5.29.19) (critical):
+                  repeated extension (RFC 5280 4.2 allows each extension once): not decoded by CertPath: 30060101ff020100
+            """), "\(run.stdout)")
+    }
+
     @Test func humanOutputShowsEveryField() throws {
         let run = try CLI.run(["show", "rsa/server-chain.pem"])
         #expect(run.status == 0)

@@ -349,6 +349,14 @@ import TestSupport
         let empty = try CLI.run(arguments)
         #expect(empty.status == 1)
         #expect(empty.stderr.contains("warning: no system anchors found"))
+        // Review finding: SSL_CERT_FILE naming nothing, beside a usable SSL_CERT_DIR, was silent.
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: root, toPath: directory.appendingPathComponent("root.pem").path)
+        let missingFile = try CLI.run(arguments, environment: ["SSL_CERT_FILE": "/nonexistent", "SSL_CERT_DIR": directory.path])
+        #expect(missingFile.status == 0)
+        #expect(missingFile.stderr == "certpath verify: warning: SSL_CERT_FILE /nonexistent is missing, not a regular file, unreadable, "
+                + "over 64 MiB or without certificates; the system anchors come from SSL_CERT_DIR alone\n")
     }
 
     func keyPin(_ file: String) throws -> String {

@@ -40,7 +40,7 @@ public enum Diagnostics {
             if let certificate, c == certificate { return "the path ends at this root, which is not a trusted anchor" }
             return "the path ends at the root \(name(c)), which is not a trusted anchor"
         case .hostnameMismatch(_, let reference, let presented):
-            let names = presented.isEmpty ? "no DNS or IP names" : presented.joined(separator: ", ")
+            let names = presented.isEmpty ? "no DNS or IP names" : listed(presented)
             // The reference is an IP address whose text a dNSName carries: say why that is no match.
             let textualIP = IPAddress(reference) != nil && presented.contains("DNS:" + reference)
             // A wildcard that covers the reference by every other rule was refused by the public
@@ -58,7 +58,7 @@ public enum Diagnostics {
                 + (textualIP ? " (an IP address matches only IP entries, never a DNS name holding its text)" : "")
                 + (underSuffix.map { " (\($0.dropFirst(4)) is a wildcard directly under a public suffix, refused as the public suffix list requires)" } ?? "")
         case .nameMismatch(_, let expected, let presented):
-            let names = presented.isEmpty ? "no names" : presented.joined(separator: ", ")
+            let names = presented.isEmpty ? "no names" : listed(presented)
             return "the client certificate does not carry \(expected); it carries \(names)"
         case .malformed(let description, let error):
             return "\(description) is malformed: \(error)"
@@ -114,6 +114,15 @@ public enum Diagnostics {
         case .rejectedByCaller(let reason):
             return "refused by the application: \(reason)"
         }
+    }
+
+    /// The most names a message lists; a certificate may carry a hundred thousand.
+    static let listedNamesLimit = 16
+
+    /// `names` joined with commas, the first ``listedNamesLimit`` of them and how many more.
+    static func listed(_ names: [String]) -> String {
+        guard names.count > listedNamesLimit else { return names.joined(separator: ", ") }
+        return names.prefix(listedNamesLimit).joined(separator: ", ") + " and \(names.count - listedNamesLimit) more"
     }
 
     /// Plain words for a certificate-policy failure (RFC 5280 6.1.3 (d)–(f), 6.1.4 (a), 6.1.5 (g);
