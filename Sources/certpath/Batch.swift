@@ -243,6 +243,7 @@ enum BatchCommand {
             var compact: [UInt8] = []
             compact.reserveCapacity(text.utf8.count)
             for byte in text.utf8 where !(byte == 0x20 || (0x09...0x0D).contains(byte)) { compact.append(byte) }
+            guard !compact.isEmpty else { throw CLIError("\(what) is empty") }
             guard let bytes = Base64.decode(bytes: compact) else {
                 throw CLIError("\(what) is \(what.hasSuffix("]") ? "not valid base64" : "neither PEM text nor valid base64")")
             }

@@ -152,7 +152,9 @@ enum Output {
     /// Text from a certificate (names, SANs, messages quoting them) made safe for a terminal:
     /// control characters become `\xNN`, so a crafted name cannot move the cursor or fake a line,
     /// and the invisible bidirectional formatting characters (U+061C, U+200E, U+200F,
-    /// U+202A–U+202E, U+2066–U+2069) become `\u{NNNN}`, so a name cannot display reordered.
+    /// U+202A–U+202E, U+2066–U+2069) become `\u{NNNN}`, so a name cannot display reordered; so do the
+    /// line and paragraph separators U+2028 and U+2029 (a line break to some terminals), and the
+    /// invisible U+00AD, U+200B and U+FEFF (a name that looks like another).
     static func safe(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -160,7 +162,9 @@ enum Output {
                 let hex = String(scalar.value, radix: 16)
                 out += "\\x" + (hex.count < 2 ? "0" : "") + hex
             } else if scalar.value == 0x061C || scalar.value == 0x200E || scalar.value == 0x200F
-                        || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
+                        || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+                        || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF
+                        || scalar.value == 0x200B || scalar.value == 0x00AD {
                 out += "\\u{" + String(scalar.value, radix: 16) + "}"
             } else {
                 out.unicodeScalars.append(scalar)

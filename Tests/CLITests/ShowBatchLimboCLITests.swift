@@ -191,12 +191,13 @@ import Testing
         #expect(run.status == 2)
         #expect(run.stderr.hasSuffix("found only line 1: X block, line 3: X block, line 5: X block, line 7: X block, line 9: X block, "
             + "line 11: X block, line 13: X block, line 15: X block, line 17: X block, line 19: X block and 15 more)\n"), "\(run.stderr)")
-        let escaped = directory.appendingPathComponent("name\u{1B}]0;title\u{07}\u{202E}.pem")
+        let escaped = directory.appendingPathComponent("name\u{1B}]0;title\u{07}\u{202E}\u{2028}\u{FEFF}.pem")
         try FileManager.default.copyItem(at: CLI.samplePKI.appendingPathComponent("rsa/root.pem"), to: escaped)
         run = try CLI.run(["show", escaped.path])
         #expect(run.status == 0)
-        #expect(run.stdout.hasPrefix("\(directory.path)/name\\x1b]0;title\\x07\\u{202e}.pem: certificate 1 of 1\n"), "\(run.stdout.prefix(200))")
-        #expect(!run.stdout.contains("\u{1B}") && !run.stdout.contains("\u{202E}"))
+        #expect(run.stdout.hasPrefix("\(directory.path)/name\\x1b]0;title\\x07\\u{202e}\\u{2028}\\u{feff}.pem: certificate 1 of 1\n"),
+                "\(run.stdout.prefix(200))")
+        #expect(!run.stdout.contains("\u{1B}") && !run.stdout.contains("\u{202E}") && !run.stdout.contains("\u{2028}"))
     }
 }
 

@@ -94,7 +94,9 @@ public struct AlgorithmProfile: Hashable, Sendable {
         case .ec(let curve, _): return refusal(curve)
         case .ed25519, .ed448: return eddsaRefusal
         case .dsa: return allowDSA ? nil : "DSA keys are not allowed"
-        case .unsupported: return "\(key.summary) keys are not supported"
+        case .unsupported(let algorithm, let curve?):
+            return "keys of algorithm \(algorithm) on the curve \(curve) are not supported (CertPath verifies P-256, P-384 and P-521)"
+        case .unsupported(let algorithm, nil): return "keys of algorithm \(algorithm) are not supported"
         }
     }
 
