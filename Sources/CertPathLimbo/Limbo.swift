@@ -23,6 +23,16 @@ public struct LimboSuite: Decodable, Sendable {
         version = try container.decode(Int.self, forKey: .version)
         guard version == Self.schemaVersion else { throw LimboSuiteError.unsupportedVersion(version) }
         testcases = try container.decode([LimboTestcase].self, forKey: .testcases)
+        // What the schema constrains beyond JSON types: a case that breaks it is a malformed suite,
+        // not a case to skip or to count as a mismatch.
+        for testcase in testcases {
+            guard ["SUCCESS", "FAILURE"].contains(testcase.expected_result) else {
+                throw LimboSuiteError.malformedTestcase(id: testcase.id, reason: "expected_result must be SUCCESS or FAILURE")
+            }
+            if let time = testcase.validation_time, UnixTime(rfc3339: time) == nil {
+                throw LimboSuiteError.malformedTestcase(id: testcase.id, reason: "validation_time is not an RFC 3339 time")
+            }
+        }
     }
 
     /// Reads a suite from JSON.
@@ -37,12 +47,17 @@ public struct LimboSuite: Decodable, Sendable {
 public enum LimboSuiteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The suite's `version` is not ``LimboSuite/schemaVersion``.
     case unsupportedVersion(Int)
+    /// A test case breaks the schema: an `expected_result` other than SUCCESS or FAILURE, a
+    /// `validation_time` that is not RFC 3339.
+    case malformedTestcase(id: String, reason: String)
 
     /// `x509-limbo schema version 2 is not supported (this harness implements version 1)`.
     public var description: String {
         switch self {
         case .unsupportedVersion(let version):
             return "x509-limbo schema version \(version) is not supported (this harness implements version \(LimboSuite.schemaVersion))"
+        case .malformedTestcase(let id, let reason):
+            return "test case \(id): \(reason)"
         }
     }
 }

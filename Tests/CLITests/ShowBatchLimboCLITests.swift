@@ -436,6 +436,25 @@ import Testing
         }
     }
 
+    /// Review finding: an `expected_result` of `MAYBE` ran as a mismatch and a bad `validation_time`
+    /// made the case SKIPPED; both are a malformed suite (status 2).
+    @Test func schemaValuesAreChecked() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = try JSONSerialization.jsonObject(with: try Self.suite(version: 1, peer: "junk")) as! [String: Any]
+        var testcase = (good["testcases"] as! [[String: Any]])[0]
+        for (key, value, reason) in [("expected_result", "MAYBE", "expected_result must be SUCCESS or FAILURE"),
+                                     ("validation_time", "yesterday", "validation_time is not an RFC 3339 time")] {
+            testcase[key] = value
+            let file = directory.appendingPathComponent("\(key).json")
+            try JSONSerialization.data(withJSONObject: ["version": 1, "testcases": [testcase]]).write(to: file)
+            let run = try CLI.run(["limbo", file.path])
+            #expect(run.status == 2)
+            #expect(run.stderr == "certpath limbo: \(file.path): test case sample::peer: \(reason)\n")
+            testcase = (good["testcases"] as! [[String: Any]])[0]
+        }
+    }
+
     @Test func hugeIncludeAndOutputAreTruncated() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
