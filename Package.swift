@@ -18,7 +18,8 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "CertPathDER"),
-        .target(name: "CertPath", dependencies: ["CertPathDER", "CLibCrypto"]),
+        .target(name: "CertPathX509", dependencies: ["CertPathDER"]),
+        .target(name: "CertPath", dependencies: ["CertPathDER", "CertPathX509", "CLibCrypto"]),
         .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
         .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathLimbo"]),
         // Benchmarks (`swift run -c release certpath-bench`, see Benchmarks/README.md). CBenchSupport

@@ -300,8 +300,8 @@ struct SubjectPublicKeyLayout: Hashable, Sendable {
         let p: Range<Int>, q: Range<Int>, g: Range<Int>
 
         /// The parameters with views into `bytes`.
-        func materialize(_ bytes: ArraySlice<UInt8>) -> CertPath.DSAParameters {
-            CertPath.DSAParameters(p: bytes[p], q: bytes[q], g: bytes[g])
+        func materialize(_ bytes: ArraySlice<UInt8>) -> CertPathX509.DSAParameters {
+            CertPathX509.DSAParameters(p: bytes[p], q: bytes[q], g: bytes[g])
         }
     }
 

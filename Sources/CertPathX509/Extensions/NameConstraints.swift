@@ -54,7 +54,7 @@ public struct GeneralSubtree: Hashable, Sendable {
         if hasNonDefaultBounds {
             return "it has a minimum other than 0 or a maximum (RFC 5280 4.2.1.10: the minimum MUST be zero, and maximum MUST be absent)"
         }
-        return NameConstraintMatching.malformation(ofConstraint: base)
+        return NameConstraintSyntax.malformation(ofConstraint: base)
     }
 }
 
