@@ -1,1 +1,2 @@
 @_exported import CertPathDER
+@_exported import CertPathX509

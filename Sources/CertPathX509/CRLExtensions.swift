@@ -55,7 +55,7 @@ public struct CRLNumber: Hashable, Comparable, Sendable, CustomStringConvertible
     ///
     /// - Throws: ``DERError``: `.negativeInteger`; `.integerTooLarge` beyond 20 octets (RFC 5280 5.2.3:
     ///   "CRL issuers MUST NOT use CRLNumber values longer than 20 octets"); DER errors.
-    static func decode(_ ext: Extension, _ expected: String) throws(DERError) -> CRLNumber {
+    package static func decode(_ ext: Extension, _ expected: String) throws(DERError) -> CRLNumber {
         var reader = DERReader(ext.value)
         let element = try reader.readInteger(expected)
         try reader.finish(expected)
@@ -113,7 +113,7 @@ public enum RevocationReason: UInt8, Hashable, Sendable, CaseIterable, CustomStr
     /// Decodes `CRLReason ::= ENUMERATED` from an extension value.
     ///
     /// - Throws: ``DERError``: `.invalidValue` for 7, values above 10 or negative values; DER errors.
-    static func decode(_ ext: Extension) throws(DERError) -> RevocationReason {
+    package static func decode(_ ext: Extension) throws(DERError) -> RevocationReason {
         var reader = DERReader(ext.value)
         let element = try reader.read(.enumerated, "CRLReason")
         try reader.finish("CRLReason")
@@ -167,7 +167,7 @@ public struct IssuingDistributionPoint: Hashable, Sendable {
     /// - Throws: ``DERError``: `.explicitDefault` for a BOOLEAN encoded FALSE (X.690 11.5);
     ///   `.invalidValue` for an empty SEQUENCE or more than one of the three `onlyContains…` asserted
     ///   (RFC 5280 5.2.5); DER and DistributionPointName errors.
-    static func decode(_ ext: Extension) throws(DERError) -> IssuingDistributionPoint {
+    package static func decode(_ ext: Extension) throws(DERError) -> IssuingDistributionPoint {
         try ext.parse(.sequence, "IssuingDistributionPoint") { (r: inout DERReader) throws(DERError) -> IssuingDistributionPoint in
             let start = ext.value.startIndex
             guard !r.isAtEnd else {
@@ -248,11 +248,11 @@ public enum CRLDefect: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The CRL extensions CertPath decodes and therefore recognizes (RFC 5280 5.2).
-enum KnownCRLExtension: CaseIterable {
+package enum KnownCRLExtension: CaseIterable {
     case authorityKeyIdentifier, issuerAltName, cRLNumber, deltaCRLIndicator, issuingDistributionPoint
     case freshestCRL, authorityInfoAccess
 
-    var oid: OID {
+    package var oid: OID {
         switch self {
         case .authorityKeyIdentifier: return KnownOID.authorityKeyIdentifier
         case .issuerAltName: return KnownOID.issuerAltName
@@ -264,14 +264,14 @@ enum KnownCRLExtension: CaseIterable {
         }
     }
 
-    static func identify(_ oid: OID) -> KnownCRLExtension? { allCases.first { $0.oid == oid } }
+    package static func identify(_ oid: OID) -> KnownCRLExtension? { allCases.first { $0.oid == oid } }
 }
 
 /// The CRL entry extensions CertPath decodes and therefore recognizes (RFC 5280 5.3).
-enum KnownCRLEntryExtension: CaseIterable {
+package enum KnownCRLEntryExtension: CaseIterable {
     case reasonCode, invalidityDate, certificateIssuer
 
-    var oid: OID {
+    package var oid: OID {
         switch self {
         case .reasonCode: return CRLExtensionOID.reasonCode
         case .invalidityDate: return CRLExtensionOID.invalidityDate
@@ -279,17 +279,17 @@ enum KnownCRLEntryExtension: CaseIterable {
         }
     }
 
-    static func identify(_ oid: OID) -> KnownCRLEntryExtension? { allCases.first { $0.oid == oid } }
+    package static func identify(_ oid: OID) -> KnownCRLEntryExtension? { allCases.first { $0.oid == oid } }
 }
 
-enum CRLExtensionList {
+package enum CRLExtensionList {
     /// Reads `Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension` (the SEQUENCE itself is next in
     /// `reader`), with the rules of RFC 5280 4.1 / 5.1: `critical` DEFAULT FALSE never encoded FALSE,
     /// each extension at most once.
     ///
     /// - Throws: ``DERError``: `.invalidValue` for an empty list, `.duplicate` for a repeated OID,
     ///   `.explicitDefault` for `critical FALSE`, DER errors.
-    static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> [Extension] {
+    package static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> [Extension] {
         let list = try reader.read(.sequence, expected)
         var inner = try reader.contents(of: list, expected)
         guard !inner.isAtEnd else {

@@ -35,7 +35,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public let der: [UInt8]
     /// What parsing found: offsets into ``der`` and the small decoded values, kept as one value so
     /// that parsing hands it over without copying it field by field.
-    let fields: Parsed
+    package let fields: Parsed
     /// ``isSelfIssued`` once known: 0 not yet, 1 no, 2 yes. (Comparing two different names costs
     /// more than the rest of a cached evaluation's name work; a search asks for an intermediate's
     /// answer at least twice. Relaxed ordering suffices: any thread computes the same answer.)
@@ -69,9 +69,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public var inhibitAnyPolicy: Int? { fields.inhibitAnyPolicy }
 
     /// Offsets in ``der`` of everything kept as a view.
-    var layout: Layout { fields.layout }
+    package var layout: Layout { fields.layout }
     /// Every extension in encoded order, as offsets (read again from ``der`` on each access).
-    var extensionRecords: [ExtensionRecord] {
+    package var extensionRecords: [ExtensionRecord] {
         var records: [ExtensionRecord] = []
         forEachExtensionRecord { records.append($0); return true }
         return records
@@ -79,7 +79,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// Calls `body` with each extension's record, in encoded order, until it returns `false`.
     /// Reads the Extensions SEQUENCE again from ``der`` (parsing keeps only the known extensions).
-    func forEachExtensionRecord(_ body: (ExtensionRecord) -> Bool) {
+    package func forEachExtensionRecord(_ body: (ExtensionRecord) -> Bool) {
         der.withUnsafeBufferPointer { buffer in
             let list = fields.extensionList
             var cursor = list.lowerBound
@@ -105,7 +105,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// A tuple read and written by a switch on the index. (The standard library's `InlineArray`
     /// was tried: the compiler could then not move a ``Parsed`` out of the parser, and parsing
     /// copied it four times; reaching the tuple's elements through `withUnsafeBytes(of:)` copied it too.)
-    struct KnownExtensionTable: Sendable {
+    package struct KnownExtensionTable: Sendable {
         private var storage: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>,
                               Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>)
             = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
@@ -113,7 +113,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         /// The range at `index`.
         ///
         /// - Precondition: `0 <= index < KnownExtension.count` (checked).
-        subscript(index: Int) -> Range<Int> {
+        package subscript(index: Int) -> Range<Int> {
             @inline(__always) get {
                 switch index {
                 case 0: return storage.0
@@ -156,32 +156,32 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Offsets in ``der`` of the parts of a certificate that accessors return as views.
-    struct Layout: Sendable, Equatable {
-        var serialNumber: Range<Int>
-        var signatureAlgorithm: Range<Int>
-        var issuer: Range<Int>
-        var subject: Range<Int>
-        var subjectPublicKeyInfo: SubjectPublicKeyLayout
-        var issuerUniqueID: Range<Int>?
-        var subjectUniqueID: Range<Int>?
-        var signature: Range<Int>
-        var subjectKeyIdentifier: Range<Int>?
+    package struct Layout: Sendable, Equatable {
+        package var serialNumber: Range<Int>
+        package var signatureAlgorithm: Range<Int>
+        package var issuer: Range<Int>
+        package var subject: Range<Int>
+        package var subjectPublicKeyInfo: SubjectPublicKeyLayout
+        package var issuerUniqueID: Range<Int>?
+        package var subjectUniqueID: Range<Int>?
+        package var signature: Range<Int>
+        package var subjectKeyIdentifier: Range<Int>?
         /// The authorityKeyIdentifier keyIdentifier, when the extension has neither
         /// authorityCertIssuer nor authorityCertSerialNumber (then it is all there is to it).
-        var authorityKeyIdentifier: Range<Int>?
+        package var authorityKeyIdentifier: Range<Int>?
         /// Whether the authorityKeyIdentifier has authorityCertIssuer or authorityCertSerialNumber (RFC
         /// 5280 wants both or neither; either makes the accessor decode the extension whole).
-        var authorityKeyIdentifierHasIssuer: Bool
+        package var authorityKeyIdentifierHasIssuer: Bool
     }
 
     /// One extension (RFC 5280 4.1): where its extnID and extnValue contents are, its
     /// criticality and which known extension it is. Made on demand by ``extensionRecords``: parsing
     /// keeps only the known extensions' values (``Parsed/knownValues``).
-    struct ExtensionRecord: Sendable, Equatable {
-        let oid: Range<Int>
-        let value: Range<Int>
-        let isCritical: Bool
-        let known: KnownExtension?
+    package struct ExtensionRecord: Sendable, Equatable {
+        package let oid: Range<Int>
+        package let value: Range<Int>
+        package let isCritical: Bool
+        package let known: KnownExtension?
     }
 
     /// Parses a DER certificate.
@@ -199,34 +199,34 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What ``init(derEncoded:)`` finds.
-    struct Parsed {
-        var tbs = 0..<0
-        var version = Version.v1
-        var signatureAlgorithm = SignatureAlgorithm.ed25519
-        var notBefore = UnixTime(secondsSinceEpoch: 0)
-        var notAfter = UnixTime(secondsSinceEpoch: 0)
-        var validityUsesGeneralizedTime = (notBefore: false, notAfter: false)
-        var signatureUnusedBits: UInt8 = 0
-        var basicConstraints: BasicConstraints? = nil
-        var keyUsage: KeyUsage? = nil
-        var policyConstraints: PolicyConstraints? = nil
-        var inhibitAnyPolicy: Int? = nil
-        var layout = Layout(serialNumber: 0..<0, signatureAlgorithm: 0..<0, issuer: 0..<0, subject: 0..<0,
+    package struct Parsed {
+        package var tbs = 0..<0
+        package var version = Version.v1
+        package var signatureAlgorithm = SignatureAlgorithm.ed25519
+        package var notBefore = UnixTime(secondsSinceEpoch: 0)
+        package var notAfter = UnixTime(secondsSinceEpoch: 0)
+        package var validityUsesGeneralizedTime = (notBefore: false, notAfter: false)
+        package var signatureUnusedBits: UInt8 = 0
+        package var basicConstraints: BasicConstraints? = nil
+        package var keyUsage: KeyUsage? = nil
+        package var policyConstraints: PolicyConstraints? = nil
+        package var inhibitAnyPolicy: Int? = nil
+        package var layout = Layout(serialNumber: 0..<0, signatureAlgorithm: 0..<0, issuer: 0..<0, subject: 0..<0,
                             subjectPublicKeyInfo: SubjectPublicKeyLayout(der: 0..<0, key: .ed25519(0..<0), isRestrictedToRSASSAPSS: false),
                             issuerUniqueID: nil, subjectUniqueID: nil, signature: 0..<0, subjectKeyIdentifier: nil,
                             authorityKeyIdentifier: nil, authorityKeyIdentifierHasIssuer: false)
         /// The contents of the Extensions SEQUENCE (empty when there are none).
-        var extensionList = 0..<0
+        package var extensionList = 0..<0
         /// The extnValue contents of each known extension present, at its ``KnownExtension/index``
         /// (held in the object: no table to allocate, and a lookup is one load).
-        var knownValues = KnownExtensionTable()
+        package var knownValues = KnownExtensionTable()
         /// ``KnownExtension/bit`` of each known extension present, and of those marked critical.
-        var knownPresent: UInt16 = 0
-        var knownCritical: UInt16 = 0
+        package var knownPresent: UInt16 = 0
+        package var knownCritical: UInt16 = 0
         /// Whether an extension CertPath does not know is marked critical.
-        var hasUnknownCritical = false
+        package var hasUnknownCritical = false
         /// Prose rules broken and DER leniencies used (``CertificateFinding``, ``EncodingLeniency``).
-        var findings = ParseFindings()
+        package var findings = ParseFindings()
     }
 
     /// The parser: every rule, with the error naming the first one broken.
@@ -234,7 +234,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Structures are entered with ``DERReader/descend(into:_:)`` and left with
     /// ``DERReader/ascend(_:_:)`` in straight-line code (no closure per level); an error ends the
     /// parse, so the reader is never used after one.
-    static func parse(_ reader: inout DERReader) throws(DERError) -> Parsed {
+    package static func parse(_ reader: inout DERReader) throws(DERError) -> Parsed {
         var parsed = Parsed()
         let certificateElement = try reader.read(.sequence, "Certificate")
         try reader.finish("Certificate")
@@ -415,10 +415,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// subjectPublicKeyInfo.
     public var subjectPublicKeyInfo: SubjectPublicKeyInfo { layout.subjectPublicKeyInfo.materialize(der[...]) }
     /// The complete DER of subjectPublicKeyInfo (what key caches and pins are keyed by).
-    var subjectPublicKeyInfoDER: ArraySlice<UInt8> { der[layout.subjectPublicKeyInfo.der] }
+    package var subjectPublicKeyInfoDER: ArraySlice<UInt8> { der[layout.subjectPublicKeyInfo.der] }
     /// Whether subject, SubjectPublicKeyInfo and subjectAltName (or its absence) are the same
     /// bytes in both certificates (RFC 4158 5.2's loop key), compared in place.
-    func hasSameLoopKey(as other: Certificate) -> Bool {
+    package func hasSameLoopKey(as other: Certificate) -> Bool {
         let san = value(of: .subjectAltName), otherSAN = other.value(of: .subjectAltName)
         guard layout.subject.count == other.layout.subject.count,
               layout.subjectPublicKeyInfo.der.count == other.layout.subjectPublicKeyInfo.der.count,
@@ -437,42 +437,42 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the issuer is an empty Name (an empty SEQUENCE), without making the view.
-    var hasEmptyIssuer: Bool { layout.issuer.count == 2 }
+    package var hasEmptyIssuer: Bool { layout.issuer.count == 2 }
     /// Whether the subject is an empty Name (an empty SEQUENCE), without making the view.
-    var hasEmptySubject: Bool { layout.subject.count == 2 }
+    package var hasEmptySubject: Bool { layout.subject.count == 2 }
     /// Whether the subject key is RSA (including RSASSA-PSS-restricted keys).
-    var hasRSAKey: Bool {
+    package var hasRSAKey: Bool {
         if case .rsa = layout.subjectPublicKeyInfo.key { return true }
         return false
     }
     /// Whether the subject key is an elliptic-curve key (id-ecPublicKey on a supported curve).
-    var hasECKey: Bool {
+    package var hasECKey: Bool {
         if case .ec = layout.subjectPublicKeyInfo.key { return true }
         return false
     }
     /// Whether the subject key is DSA without domain parameters (they are inherited, RFC 3279 2.3.2).
-    var hasDSAKeyWithoutParameters: Bool {
+    package var hasDSAKeyWithoutParameters: Bool {
         if case .dsa(nil, _) = layout.subjectPublicKeyInfo.key { return true }
         return false
     }
     /// Whether the subject key is DSA, with or without domain parameters.
-    var hasDSAKey: Bool {
+    package var hasDSAKey: Bool {
         if case .dsa = layout.subjectPublicKeyInfo.key { return true }
         return false
     }
     /// The domain parameters of a DSA subject key that carries them; `nil` for any other key.
-    var dsaKeyParameters: DSAParameters? {
+    package var dsaKeyParameters: DSAParameters? {
         guard case .dsa(let parameters?, _) = layout.subjectPublicKeyInfo.key else { return nil }
         return parameters.materialize(der[...])
     }
     /// The RSA modulus length in bits (RFC 8017 3.1), read in place; `nil` for any other key.
-    var rsaModulusBits: Int? {
+    package var rsaModulusBits: Int? {
         guard case .rsa(let modulus, _) = layout.subjectPublicKeyInfo.key else { return nil }
         guard !modulus.isEmpty else { return 0 }
         return SubjectPublicKey.bitLength(octets: modulus.count, leading: der[modulus.lowerBound])
     }
     /// The subject public key, decoded (what ``subjectPublicKeyInfo`` holds as `key`).
-    var subjectPublicKey: SubjectPublicKey { layout.subjectPublicKeyInfo.subjectPublicKey(der[...]) }
+    package var subjectPublicKey: SubjectPublicKey { layout.subjectPublicKeyInfo.subjectPublicKey(der[...]) }
     /// issuerUniqueID bits (v2/v3 only).
     public var issuerUniqueID: ArraySlice<UInt8>? { layout.issuerUniqueID.map { der[$0] } }
     /// The number of bits of issuerUniqueID: its octets × 8 less the BIT STRING's unused bits.
@@ -495,13 +495,13 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The offsets in ``der`` of a known extension's extnValue contents, if present.
-    func value(of known: KnownExtension) -> Range<Int>? {
+    package func value(of known: KnownExtension) -> Range<Int>? {
         fields.knownPresent & known.bit != 0 ? fields.knownValues[known.index] : nil
     }
 
     /// Whether a known extension is present and marked critical (`nil` when absent), from the
     /// masks kept by parsing.
-    func isCritical(_ known: KnownExtension) -> Bool? {
+    package func isCritical(_ known: KnownExtension) -> Bool? {
         fields.knownPresent & known.bit == 0 ? nil : fields.knownCritical & known.bit != 0
     }
 
@@ -520,7 +520,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public var extendedKeyUsage: ExtendedKeyUsage? { decode(.extKeyUsage) { (r: inout DERReader) throws(DERError) in try ExtendedKeyUsage.read(&r) } }
     /// Whether extKeyUsage lists `purpose` or anyExtendedKeyUsage; `nil` when there is no
     /// extKeyUsage extension. Reads the extension without building its list.
-    func extendedKeyUsageAllows(_ purpose: OID) -> Bool? {
+    package func extendedKeyUsageAllows(_ purpose: OID) -> Bool? {
         guard let value = value(of: .extKeyUsage) else { return nil }
         let any = KnownOID.anyExtendedKeyUsage
         return der.withUnsafeBufferPointer { buffer -> Bool in
@@ -543,7 +543,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Calls `body` with the tag number (`2` dNSName, `7` iPAddress…) and the offsets in ``der`` of
     /// the contents of each subjectAltName GeneralName, in order, until it returns `false`; returns
     /// whether it never did, or `nil` without a subjectAltName. Builds no list.
-    func forEachSubjectAlternativeName(_ body: (UInt8, Range<Int>) -> Bool) -> Bool? {
+    package func forEachSubjectAlternativeName(_ body: (UInt8, Range<Int>) -> Bool) -> Bool? {
         guard let value = value(of: .subjectAltName) else { return nil }
         return der.withUnsafeBufferPointer { buffer -> Bool? in
             var index = value.lowerBound
@@ -578,7 +578,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         return decode(.authorityKeyIdentifier, AuthorityKeyIdentifier.read)
     }
     /// The authorityKeyIdentifier keyIdentifier (4.2.1.1), when present.
-    var authorityKeyIdentifierKeyID: ArraySlice<UInt8>? {
+    package var authorityKeyIdentifierKeyID: ArraySlice<UInt8>? {
         layout.authorityKeyIdentifierHasIssuer ? authorityKeyIdentifier?.keyIdentifier : layout.authorityKeyIdentifier.map { der[$0] }
     }
     /// subjectKeyIdentifier (4.2.1.2), when present.
@@ -589,7 +589,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
     /// The policyIdentifier of each PolicyInformation of certificatePolicies, in order; `nil` when
     /// the extension is absent. Reads the extension without building PolicyInformation values.
-    var policyIdentifiers: [OID]? {
+    package var policyIdentifiers: [OID]? {
         guard let value = value(of: .certificatePolicies) else { return nil }
         return der.withUnsafeBufferPointer { buffer -> [OID] in
             var identifiers: [OID] = []
@@ -643,7 +643,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether some critical extension is one CertPath does not process.
-    var hasUnrecognizedCriticalExtension: Bool { fields.hasUnknownCritical }
+    package var hasUnrecognizedCriticalExtension: Bool { fields.hasUnknownCritical }
 
     /// Whether issuer and subject are the same name under RFC 5280 7.1 ("self-issued", RFC 5280 6.1).
     public var isSelfIssued: Bool {
@@ -674,7 +674,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// same certificates; a check over a large subjectAltName repeated for each of them made a 1 MB
     /// mesh of intermediates take 40 s within the step budget.) Threads may compute it at the same
     /// time; all compute the same one.
-    func memoizedWord(_ compute: () -> UInt64) -> UInt64 {
+    package func memoizedWord(_ compute: () -> UInt64) -> UInt64 {
         let known = wordMemo.load(ordering: .relaxed)
         if known & (1 &<< 63) != 0 { return known & ~(1 &<< 63) }
         let answer = compute() & ~(1 &<< 63)
@@ -683,7 +683,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether any of certificatePolicies, policyMappings, policyConstraints and inhibitAnyPolicy is present.
-    var hasPolicyExtension: Bool {
+    package var hasPolicyExtension: Bool {
         let policyBits = KnownExtension.certificatePolicies.bit | KnownExtension.policyMappings.bit
             | KnownExtension.policyConstraints.bit | KnownExtension.inhibitAnyPolicy.bit
         return fields.knownPresent & policyBits != 0
@@ -704,9 +704,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Lowercase hex rendering of bytes, and the value of one hex digit.
-enum Hex {
+package enum Hex {
     /// The value of the ASCII hex digit `byte` (`0-9`, `a-f`, `A-F`), `nil` for anything else.
-    static func value(ofDigit byte: UInt8) -> UInt8? {
+    package static func value(ofDigit byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
@@ -718,7 +718,7 @@ enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// `0a1b…`, or with a separator (`0a:1b:…`).
-    static func encode<C: Collection<UInt8>>(_ bytes: C, separator: String = "") -> String {
+    package static func encode<C: Collection<UInt8>>(_ bytes: C, separator: String = "") -> String {
         var out = ""
         out.reserveCapacity(bytes.count * (2 + separator.utf8.count))
         var first = true

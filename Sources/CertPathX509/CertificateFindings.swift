@@ -31,7 +31,7 @@ public enum CertificateFinding: UInt8, Hashable, Sendable, CaseIterable, CustomS
     /// the extension is critical).
     case uninterpretedPolicyQualifier
 
-    var bit: UInt16 { 1 &<< UInt16(rawValue) }
+    package var bit: UInt16 { 1 &<< UInt16(rawValue) }
 
     /// The case name (`duplicateExtension`), which is also the name of its ``ProfileRule`` row.
     public var name: String {
@@ -86,7 +86,7 @@ public enum EncodingLeniency: UInt8, Hashable, Sendable, CaseIterable, CustomStr
     /// leaf certificates).
     case explicitCAFalse
 
-    var bit: UInt8 { 1 &<< rawValue }
+    package var bit: UInt8 { 1 &<< rawValue }
 
     /// The case name (`keyUsageTrailingZeroBits`).
     public var name: String {
@@ -108,11 +108,11 @@ public enum EncodingLeniency: UInt8, Hashable, Sendable, CaseIterable, CustomStr
 }
 
 /// What parsing found besides the fields: ``CertificateFinding`` and ``EncodingLeniency`` bits.
-struct ParseFindings: Sendable {
-    var findings: UInt16 = 0
-    var leniencies: UInt8 = 0
+package struct ParseFindings: Sendable {
+    package var findings: UInt16 = 0
+    package var leniencies: UInt8 = 0
 
-    mutating func insert(_ finding: CertificateFinding) { findings |= finding.bit }
-    mutating func insert(_ leniency: EncodingLeniency) { leniencies |= leniency.bit }
-    func contains(_ finding: CertificateFinding) -> Bool { findings & finding.bit != 0 }
+    package mutating func insert(_ finding: CertificateFinding) { findings |= finding.bit }
+    package mutating func insert(_ leniency: EncodingLeniency) { leniencies |= leniency.bit }
+    package func contains(_ finding: CertificateFinding) -> Bool { findings & finding.bit != 0 }
 }

@@ -50,7 +50,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Where a GeneralName appears, which decides the iPAddress length rule.
-    enum Context {
+    package enum Context {
         /// subjectAltName, issuerAltName, AKI issuer, distribution points: iPAddress of 4 or 16 octets
         /// (RFC 5280 4.2.1.6), refused when decoding.
         case name
@@ -65,7 +65,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``DERError``: malformed DER; `.unexpectedTag` for a tag outside `[0]`…`[8]` or with
     ///   the wrong constructed bit; `.invalidString` for non-IA5 text; `.invalidValue` for an
     ///   iPAddress other than 4 or 16 octets in context `.name` (any length in `.constraint`).
-    static func read(_ reader: inout DERReader, _ context: Context, _ expected: String) throws(DERError) -> GeneralName {
+    package static func read(_ reader: inout DERReader, _ context: Context, _ expected: String) throws(DERError) -> GeneralName {
         let found = try validate(&reader, context, expected)
         let element = found.element
         let bytes = reader.bytes
@@ -88,7 +88,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     ///
     /// `expected` names the field for error messages (callers pass literals; not a closure, so that
     /// the function is not copied for each caller).
-    static func validate(
+    package static func validate(
         _ reader: inout DERReader, _ context: Context, _ expected: String
     ) throws(DERError) -> (element: DERElement, inner: (lowerBound: Range<Int>, upperBound: Range<Int>)) {
         let element = try reader.readElement("GeneralName in \(expected)")
@@ -136,7 +136,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     /// Reads `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName`.
     ///
     /// - Throws: ``DERError``, with `.invalidValue` for an empty sequence.
-    static func readSequence(_ reader: inout DERReader, _ context: Context, _ expected: String) throws(DERError) -> [GeneralName] {
+    package static func readSequence(_ reader: inout DERReader, _ context: Context, _ expected: String) throws(DERError) -> [GeneralName] {
         let element = try reader.read(.sequence, expected)
         let sequence = try reader.descend(into: element, expected)
         let names = try readNames(&reader, element, context, expected)
@@ -147,7 +147,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     /// Reads the contents of a GeneralNames (already entered), requiring at least one name. With
     /// `build` false the names are only validated and the result is empty.
     @inline(__always)  // with `build` a constant, the unused list costs nothing
-    static func readNames(
+    package static func readNames(
         _ inner: inout DERReader, _ element: DERElement, _ context: Context, _ expected: String, build: Bool = true
     ) throws(DERError) -> [GeneralName] {
         guard _fastPath(!inner.isAtEnd) else {

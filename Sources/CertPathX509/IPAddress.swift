@@ -118,7 +118,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     private static let dot = UInt8(ascii: ".")
 
     /// Parses `text` as IPv6 when it contains a colon, otherwise as a strict IPv4 dotted quad.
-    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    package static func parse(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard !text.isEmpty, text.count <= 64 else { return nil }  // the longest valid text is 45 bytes
         if text.contains(colon) {
             return parseIPv6(text)

@@ -145,14 +145,14 @@ public enum KnownOID {
 
 /// The contents octets of an OID of at most 16 octets packed into two words: a trivially copyable
 /// key for tables of known OIDs (comparing keys never touches reference-counted storage).
-struct ShortOIDKey: Hashable, Sendable {
-    let count: Int
-    let low: UInt64
-    let high: UInt64
+package struct ShortOIDKey: Hashable, Sendable {
+    package let count: Int
+    package let low: UInt64
+    package let high: UInt64
 
     /// The key of `encoded`, or `nil` when it is longer than 16 octets.
     @inline(__always)
-    init?(_ encoded: UnsafeBufferPointer<UInt8>) {
+    package init?(_ encoded: UnsafeBufferPointer<UInt8>) {
         guard encoded.count <= 16, let start = encoded.baseAddress else {
             guard encoded.isEmpty else { return nil }
             self.count = 0

@@ -30,7 +30,7 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
     /// The complete DER encoding of the Name (the RDNSequence SEQUENCE).
     public let der: ArraySlice<UInt8>
 
-    init(validatedDER der: ArraySlice<UInt8>) { self.der = der }
+    package init(validatedDER der: ArraySlice<UInt8>) { self.der = der }
 
     /// Parses a standalone DER Name.
     ///
@@ -50,7 +50,7 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``DERError``: malformed DER; `.invalidValue` for an empty RDN; `.unsortedSet` for a
     ///   multi-valued RDN out of DER order; `.invalidString` for a string value outside its alphabet.
-    static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> Name {
+    package static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> Name {
         Name(validatedDER: reader.bytes[try readRange(&reader, expected)])
     }
 
@@ -58,7 +58,7 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
     ///
     /// `expected` names the field for error messages (a literal costs nothing; it is not a closure
     /// so that the function is not copied for each caller).
-    static func readRange(_ reader: inout DERReader, _ expected: String) throws(DERError) -> Range<Int> {
+    package static func readRange(_ reader: inout DERReader, _ expected: String) throws(DERError) -> Range<Int> {
         let element = try reader.read(.sequence, expected)
         let name = try reader.descend(into: element, expected)
         while !reader.isAtEnd {
@@ -112,7 +112,7 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Calls `body` with the attributes of each RDN in order. ``der`` was validated when the name was read.
-    func forEachRDN(_ body: ([AttributeTypeAndValue]) -> Void) {
+    package func forEachRDN(_ body: ([AttributeTypeAndValue]) -> Void) {
         var reader = DERReader(der)
         do throws(DERError) {
             var sequence = try reader.contents(of: try reader.read(.sequence, "Name"), "Name")
@@ -135,7 +135,7 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether `body` holds for the UTF-8 of every string value of `type`, in order (the values
     /// ``values(of:)`` returns), without building strings for values already in UTF-8.
-    func allStringValues(of type: OID, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+    package func allStringValues(of type: OID, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         let result = der.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) -> Bool? in
             var holds = true
             let complete = NameWalker.forEachAttribute(buffer) { (_, typeRange, tag, value, _) -> Bool in
@@ -190,7 +190,7 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// RFC 4514 2.4 escaping.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         let scalars = Array(text.unicodeScalars)
         for (index, scalar) in scalars.enumerated() {

@@ -30,7 +30,7 @@ extension Name {
 
     /// ``normalizedKey``'s bytes by the general construction (every string type transcoded through
     /// `String`), which the ASCII construction must reproduce.
-    func generalNormalizedKey() -> [UInt8] {
+    package func generalNormalizedKey() -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(der.count)
         forEachRDN { attributes in
@@ -56,7 +56,7 @@ extension Name {
         }
     }
 
-    static func bytesEqual(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+    package static func bytesEqual(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
         a.withUnsafeBufferPointer { x in
             b.withUnsafeBufferPointer { y in
                 x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
@@ -66,7 +66,7 @@ extension Name {
 
     /// A hash of ``normalizedKey`` (this process's seeded `Hasher` over its bytes), computed without
     /// building the key when ``writeASCIINormalizedKey(into:)`` applies.
-    var normalizedKeyHash: Int {
+    package var normalizedKeyHash: Int {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: der.count * 2 + 16) { buffer in
             var hasher = Hasher()
             if let count = writeASCIINormalizedKey(into: buffer) {
@@ -166,7 +166,7 @@ extension Name {
     }
 
     /// RFC 4518 insignificant space handling and case folding of one value.
-    static func prepareString(_ text: String) -> String {
+    package static func prepareString(_ text: String) -> String {
         var folded = ""
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -187,13 +187,13 @@ extension Name {
 /// Reading of a validated Name's DER for comparison, without building values: RDNs, their
 /// attributes, and RFC 4518 preparation of ASCII strings (whitespace U+0009–U+000D and U+0020
 /// trimmed and folded to one space, A–Z lowercased, as the general preparation does for ASCII).
-enum NameWalker {
-    enum Comparison { case equal, different, undecided }
+package enum NameWalker {
+    package enum Comparison { case equal, different, undecided }
 
     /// Reads one TLV at `index` (DER already validated; bounds still checked): its tag, the range
     /// of its contents and of its whole encoding.
     @inline(__always)
-    static func element(_ p: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) -> (tag: UInt8, value: Range<Int>, encoded: Range<Int>)? {
+    package static func element(_ p: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) -> (tag: UInt8, value: Range<Int>, encoded: Range<Int>)? {
         let start = index
         guard end - start >= 2 else { return nil }
         let tag = p[start]
@@ -216,7 +216,7 @@ enum NameWalker {
     /// Calls `body(isSingleValuedRDN, typeContents, valueTag, valueContents, valueEncoding)` for each
     /// attribute in order; stops when `body` returns `false`. Returns whether every attribute was
     /// visited (`false` also for a structure that does not read).
-    static func forEachAttribute(
+    package static func forEachAttribute(
         _ p: UnsafeBufferPointer<UInt8>,
         _ body: (Bool, Range<Int>, UInt8, Range<Int>, Range<Int>) -> Bool
     ) -> Bool {
@@ -242,18 +242,18 @@ enum NameWalker {
 
     /// Whether every byte is below 0x80.
     @inline(__always)
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var combined: UInt8 = 0
         for byte in bytes { combined |= byte }
         return combined < 0x80
     }
 
     @inline(__always)
-    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+    package static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
 
     /// The RFC 4518 prepared form of an ASCII string, byte by byte.
     @inline(__always)
-    static func forEachPreparedASCII(_ text: UnsafeBufferPointer<UInt8>, _ body: (UInt8) -> Void) {
+    package static func forEachPreparedASCII(_ text: UnsafeBufferPointer<UInt8>, _ body: (UInt8) -> Void) {
         var pendingSpace = false
         var started = false
         for byte in text {
@@ -271,7 +271,7 @@ enum NameWalker {
     }
 
     /// Whether the prepared forms of two ASCII strings are equal.
-    static func preparedASCIIEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func preparedASCIIEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         // Common case first: same length, compared case-insensitively byte by byte; a difference
         // other than a space is final unless whitespace needs folding (then the general loop).
         if a.count == b.count {
@@ -321,7 +321,7 @@ enum NameWalker {
     /// other types than PrintableString, UTF8String, BMPString and UniversalString byte for byte
     /// (tag included); an RDN encoded exactly as the other's (multi-valued ones too) is equal
     /// without reading it. `undecided` when something needs the general comparison.
-    static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Comparison {
+    package static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Comparison {
         a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in
                 compare(pa, pb)

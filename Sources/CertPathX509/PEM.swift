@@ -31,7 +31,7 @@ public enum PEM {
     }
 
     /// What a skipped block is called in ``Skipped/kind``: its label (cut after 64 characters) and "block".
-    static func skippedKind(_ label: String) -> String {
+    package static func skippedKind(_ label: String) -> String {
         label.isEmpty ? "block with an empty label" : "\(QuotedText.cut(label)) block"
     }
 
@@ -168,19 +168,19 @@ public enum PEM {
     /// The lines of a text, in order: the bytes between line ends, which are CRLF, CR or LF (RFC 7468
     /// 3, `eol`); the last line may end without one.
     private struct LineCursor {
-        let text: [UInt8]
+        package let text: [UInt8]
         /// Offset of the next line's first byte.
-        var start: Int
+        package var start: Int
         /// 1-based number of the line ``next()`` returned last (0 before the first).
         private(set) var number = 0
 
-        init(text: [UInt8], start: Int) {
+        package init(text: [UInt8], start: Int) {
             self.text = text
             self.start = start
         }
 
         /// The next line without its line end, or `nil` after the last.
-        mutating func next() -> ArraySlice<UInt8>? {
+        package mutating func next() -> ArraySlice<UInt8>? {
             guard start < text.count else { return nil }
             var end = start
             while end < text.count, text[end] != 0x0A, text[end] != 0x0D { end += 1 }
@@ -204,7 +204,7 @@ public enum PEM {
     }
 
     /// What a file of one DER object or PEM text holds (``readDEROrPEM(_:der:)``).
-    enum FileContents<Object> {
+    package enum FileContents<Object> {
         case der(Object)
         case pem(Document)
         case derError(DERError)
@@ -215,7 +215,7 @@ public enum PEM {
     /// files): DER when it starts with a SEQUENCE tag (0x30) and parses with `parse`; PEM
     /// otherwise, and also when it starts with 0x30 (the text "0") without being DER but has a
     /// BEGIN line that makes a block; else the DER error stands, since it says more.
-    static func readDEROrPEM<Object>(_ bytes: [UInt8], der parse: ([UInt8]) throws(DERError) -> Object) -> FileContents<Object> {
+    package static func readDEROrPEM<Object>(_ bytes: [UInt8], der parse: ([UInt8]) throws(DERError) -> Object) -> FileContents<Object> {
         var derError: DERError?
         if bytes.first == 0x30 {
             do throws(DERError) { return .der(try parse(bytes)) } catch {

@@ -1,15 +1,15 @@
 // Words of an input echoed in an error message, bounded: a huge line must not make a huge message.
 
-enum QuotedText {
+package enum QuotedText {
     /// `word` in double quotes, cut after `limit` Unicode scalars (then `"…" (N bytes)`, N the
     /// whole word's UTF-8 length).
-    static func quoted(_ word: String, limit: Int = 64) -> String {
+    package static func quoted(_ word: String, limit: Int = 64) -> String {
         guard let prefix = prefix(word, limit: limit) else { return "\"\(word)\"" }
         return "\"\(prefix)…\" (\(word.utf8.count) bytes)"
     }
 
     /// `word` cut after `limit` Unicode scalars, with `…` when something was cut.
-    static func cut(_ word: String, limit: Int = 64) -> String {
+    package static func cut(_ word: String, limit: Int = 64) -> String {
         prefix(word, limit: limit).map { $0 + "…" } ?? word
     }
 

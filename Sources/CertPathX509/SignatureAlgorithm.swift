@@ -68,7 +68,7 @@ extension SignatureAlgorithm {
     ///
     /// `expected` names the field for error messages (not a closure, so that the function is not
     /// copied for each caller; callers pass literals).
-    static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> SignatureAlgorithm {
+    package static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> SignatureAlgorithm {
         let start = reader.position
         let identifier = try reader.descend(.sequence, expected)
         let oidElement = try reader.readObjectIdentifier("\(expected) algorithm")
@@ -102,10 +102,10 @@ extension SignatureAlgorithm {
 
     /// What an algorithm allows as parameters: NULL or nothing (PKCS #1), nothing (ECDSA, EdDSA, DSA),
     /// RSASSA-PSS-params.
-    enum ParameterRule { case nullOrAbsent, absent, pss }
+    package enum ParameterRule { case nullOrAbsent, absent, pss }
 
     /// Recognised signature algorithm identifiers and the parameter rule of each.
-    static let table: [(oid: OID, algorithm: SignatureAlgorithm, parameters: ParameterRule)] = [
+    package static let table: [(oid: OID, algorithm: SignatureAlgorithm, parameters: ParameterRule)] = [
         (KnownOID.sha256WithRSAEncryption, .rsaPKCS1v15(.sha256), .nullOrAbsent),
         (KnownOID.ecdsaWithSHA256, .ecdsa(.sha256), .absent),
         (KnownOID.ecdsaWithSHA384, .ecdsa(.sha384), .absent),
@@ -129,7 +129,7 @@ extension SignatureAlgorithm {
     /// The algorithm and parameter rule of ``table``'s entry whose OID has the contents octets of
     /// `key`, by a switch over the keys' integers (no table to load; generated from ``table``, and
     /// a test checks that they agree).
-    static func recognized(_ key: ShortOIDKey) -> (algorithm: SignatureAlgorithm, parameters: ParameterRule)? {
+    package static func recognized(_ key: ShortOIDKey) -> (algorithm: SignatureAlgorithm, parameters: ParameterRule)? {
         switch (key.count, key.low, key.high) {
         case (9, 0x01010DF78648862A, 0xB): return (.rsaPKCS1v15(.sha256), .nullOrAbsent)  // 1.2.840.113549.1.1.11 sha256WithRSAEncryption
         case (8, 0x0203043DCE48862A, 0x0): return (.ecdsa(.sha256), .absent)  // 1.2.840.10045.4.3.2 ecdsa-with-SHA256
@@ -154,7 +154,7 @@ extension SignatureAlgorithm {
     }
 
     /// RSASSA-PSS-params (RFC 4055 3.1), which DER encodes without the DEFAULT (SHA-1) values.
-    static func readPSSParameters(_ r: inout DERReader, oid: OID, _ expected: @autoclosure () -> String) throws(DERError) -> SignatureAlgorithm {
+    package static func readPSSParameters(_ r: inout DERReader, oid: OID, _ expected: @autoclosure () -> String) throws(DERError) -> SignatureAlgorithm {
         try r.sequence("RSASSA-PSS-params of \(expected())") { (p: inout DERReader) throws(DERError) -> SignatureAlgorithm in
             var supported = true
             var hash: HashAlgorithm = .sha1
@@ -206,7 +206,7 @@ extension SignatureAlgorithm {
 
     /// Reads a hash AlgorithmIdentifier (parameters NULL or absent, RFC 4055 2.1).
     /// - Returns: the hash, or `nil` for a hash CertPath does not know (the caller reports the algorithm unsupported).
-    static func readHashAlgorithm(_ r: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> HashAlgorithm? {
+    package static func readHashAlgorithm(_ r: inout DERReader, _ expected: @autoclosure () -> String) throws(DERError) -> HashAlgorithm? {
         try r.sequence(expected()) { (h: inout DERReader) throws(DERError) -> HashAlgorithm? in
             let element = try h.readObjectIdentifier(expected())
             if !h.isAtEnd { try h.readNull("NULL parameters of \(expected())") }

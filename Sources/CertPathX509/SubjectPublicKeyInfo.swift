@@ -66,7 +66,7 @@ public enum SubjectPublicKey: Hashable, Sendable {
 
     /// The length in bits of a positive big-endian integer of `octets` octets whose first is `leading`
     /// (at least 1 octet, minimal encoding).
-    static func bitLength(octets: Int, leading: UInt8) -> Int {
+    package static func bitLength(octets: Int, leading: UInt8) -> Int {
         (octets - 1) * 8 + (8 - leading.leadingZeroBitCount)
     }
 
@@ -111,12 +111,12 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     /// Why this key may not verify a signature made with `algorithm` under RFC 4055, or `nil`:
     /// an id-RSASSA-PSS key verifies only RSASSA-PSS signatures (1.2), and one with parameters only
     /// signatures with its hash and mask generation function and a salt at least as long (3.3).
-    func refusal(of algorithm: SignatureAlgorithm) -> String? {
+    package func refusal(of algorithm: SignatureAlgorithm) -> String? {
         Self.refusal(of: algorithm, restrictedToRSASSAPSS: isRestrictedToRSASSAPSS, parameters: rsassaPSSParameters)
     }
 
     /// ``refusal(of:)`` for a key described by its restriction and parameters.
-    static func refusal(of algorithm: SignatureAlgorithm, restrictedToRSASSAPSS: Bool, parameters: SignatureAlgorithm?) -> String? {
+    package static func refusal(of algorithm: SignatureAlgorithm, restrictedToRSASSAPSS: Bool, parameters: SignatureAlgorithm?) -> String? {
         guard restrictedToRSASSAPSS else { return nil }
         guard case .rsaPSS(let hash, let saltLength) = algorithm else {
             return "the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)"
@@ -155,12 +155,12 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     ///   (RSA without NULL parameters, EdDSA with parameters, a point or key of the wrong length, a
     ///   non-positive RSA modulus or exponent); `.unsupported` for explicit or implicit EC domain
     ///   parameters (RFC 5480 2.1.1 allows only namedCurve).
-    static func read(_ reader: inout DERReader) throws(DERError) -> SubjectPublicKeyInfo {
+    package static func read(_ reader: inout DERReader) throws(DERError) -> SubjectPublicKeyInfo {
         try readLayout(&reader).materialize(reader.bytes)
     }
 
     /// ``read(_:)``, returning where the parts are instead of views of them.
-    static func readLayout(_ reader: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout {
+    package static func readLayout(_ reader: inout DERReader) throws(DERError) -> SubjectPublicKeyLayout {
         let element = try reader.read(.sequence, "SubjectPublicKeyInfo")
         let info = try reader.descend(into: element, "SubjectPublicKeyInfo")
         let algorithmElement = try reader.read(.sequence, "SubjectPublicKeyInfo algorithm")
@@ -294,19 +294,19 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
 
 /// Where the parts of a SubjectPublicKeyInfo are, as offsets in the buffer it was read from: what
 /// ``SubjectPublicKeyInfo/readLayout(_:)`` finds, kept by ``Certificate`` without holding views.
-struct SubjectPublicKeyLayout: Hashable, Sendable {
+package struct SubjectPublicKeyLayout: Hashable, Sendable {
     /// Offsets of DSA domain parameters.
-    struct DSAParameters: Hashable, Sendable {
-        let p: Range<Int>, q: Range<Int>, g: Range<Int>
+    package struct DSAParameters: Hashable, Sendable {
+        package let p: Range<Int>, q: Range<Int>, g: Range<Int>
 
         /// The parameters with views into `bytes`.
-        func materialize(_ bytes: ArraySlice<UInt8>) -> CertPathX509.DSAParameters {
+        package func materialize(_ bytes: ArraySlice<UInt8>) -> CertPathX509.DSAParameters {
             CertPathX509.DSAParameters(p: bytes[p], q: bytes[q], g: bytes[g])
         }
     }
 
     /// The decoded key, as offsets (mirrors ``SubjectPublicKey``).
-    enum Key: Hashable, Sendable {
+    package enum Key: Hashable, Sendable {
         case rsa(modulus: Range<Int>, publicExponent: Range<Int>)
         case ec(NamedCurve, point: Range<Int>)
         case ed25519(Range<Int>)
@@ -319,14 +319,14 @@ struct SubjectPublicKeyLayout: Hashable, Sendable {
     }
 
     /// The complete SubjectPublicKeyInfo encoding.
-    let der: Range<Int>
-    let key: Key
-    let isRestrictedToRSASSAPSS: Bool
+    package let der: Range<Int>
+    package let key: Key
+    package let isRestrictedToRSASSAPSS: Bool
 
     /// ``SubjectPublicKeyInfo/rsassaPSSParameters``, read again from the validated DER in `bytes`
     /// (the buffer the offsets are indices of). Not kept in the layout: only id-RSASSA-PSS keys have
     /// them, and the layout is copied with every parsed certificate.
-    func rsassaPSSParameters(_ bytes: ArraySlice<UInt8>) -> SignatureAlgorithm? {
+    package func rsassaPSSParameters(_ bytes: ArraySlice<UInt8>) -> SignatureAlgorithm? {
         guard isRestrictedToRSASSAPSS else { return nil }
         var reader = DERReader(bytes)
         do throws(DERError) {
@@ -347,7 +347,7 @@ struct SubjectPublicKeyLayout: Hashable, Sendable {
     }
 
     /// The key with views into `bytes` (the buffer the offsets are indices of).
-    func subjectPublicKey(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKey {
+    package func subjectPublicKey(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKey {
         switch key {
         case .rsa(let modulus, let exponent): return .rsa(modulus: bytes[modulus], publicExponent: bytes[exponent])
         case .ec(let curve, let point): return .ec(curve: curve, point: bytes[point])
@@ -363,7 +363,7 @@ struct SubjectPublicKeyLayout: Hashable, Sendable {
     }
 
     /// The SubjectPublicKeyInfo with views into `bytes`.
-    func materialize(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKeyInfo {
+    package func materialize(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKeyInfo {
         SubjectPublicKeyInfo(der: bytes[der], key: subjectPublicKey(bytes), isRestrictedToRSASSAPSS: isRestrictedToRSASSAPSS,
                              rsassaPSSParameters: rsassaPSSParameters(bytes))
     }

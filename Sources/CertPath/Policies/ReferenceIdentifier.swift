@@ -255,11 +255,7 @@ enum DNSNameSyntax {
     }
 
     @inline(__always)
-    static func isLetterOrDigit(_ byte: UInt8) -> Bool {
-        let lower = byte | 0x20
-        return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-    }
+    static func isLetterOrDigit(_ byte: UInt8) -> Bool { HostNameCharacters.isLetterOrDigit(byte) }
 
     /// Checks `name` (no trailing dot expected: one would be an empty last label) against the
     /// preferred name syntax. With `allowWildcard`, a left-most label that is exactly `*` is
@@ -323,38 +319,9 @@ enum DNSNameSyntax {
 
 /// RFC 5321 4.1.2 Dot-string local parts; allocation-free.
 enum RFC822Syntax {
-    /// RFC 5322 3.2.3 `atext`: letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
-    static func isAtext(_ byte: UInt8) -> Bool {
-        if DNSNameSyntax.isLetterOrDigit(byte) { return true }
-        switch byte {
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
-            UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-            UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "?"),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "{"),
-            UInt8(ascii: "|"), UInt8(ascii: "}"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
-    }
-
     /// The first violation of the Dot-string rules in `local`, offsets relative to its start.
     static func checkLocalPart(_ local: ArraySlice<UInt8>) -> ReferenceIdentifierError? {
-        if local.isEmpty { return .invalidLocalPart(offset: 0) }
-        let base = local.startIndex
-        var previousWasDot = true  // a dot may not come first
-        for index in local.indices {
-            let byte = local[index]
-            if byte == DNSNameSyntax.dot {
-                if previousWasDot { return .invalidLocalPart(offset: index - base) }
-                previousWasDot = true
-            } else if isAtext(byte) {
-                previousWasDot = false
-            } else {
-                return .invalidLocalPart(offset: index - base)
-            }
-        }
-        if previousWasDot { return .invalidLocalPart(offset: local.count - 1) }
+        if let offset = HostNameCharacters.firstDotStringViolation(local) { return .invalidLocalPart(offset: offset) }
         if local.count > 64 { return .localPartTooLong(length: local.count) }
         return nil
     }

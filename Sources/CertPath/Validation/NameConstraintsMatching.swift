@@ -90,6 +90,9 @@ enum NameConstraintMatching {
         case match, noMatch, malformedConstraint
     }
 
+    typealias HostConstraint = NameConstraintSyntax.HostConstraint
+    typealias MailConstraint = NameConstraintSyntax.MailConstraint
+
     /// A subtree base read once for comparison with many names: its form's syntax validated and
     /// split (a directoryName into its RDN SETs), so a comparison reads no syntax again.
     enum Constraint {
@@ -109,9 +112,9 @@ enum NameConstraintMatching {
     /// `base` prepared for ``match(_:_:_:)``.
     static func constraint(_ base: GeneralName) -> Constraint {
         switch base {
-        case .dNSName(let bytes): return dnsConstraint(bytes).map(Constraint.dns) ?? .malformed
-        case .uniformResourceIdentifier(let bytes): return uriConstraint(bytes).map(Constraint.uri) ?? .malformed
-        case .rfc822Name(let bytes): return mailConstraint(bytes).map(Constraint.email) ?? .malformed
+        case .dNSName(let bytes): return NameConstraintSyntax.dnsConstraint(bytes).map(Constraint.dns) ?? .malformed
+        case .uniformResourceIdentifier(let bytes): return NameConstraintSyntax.uriConstraint(bytes).map(Constraint.uri) ?? .malformed
+        case .rfc822Name(let bytes): return NameConstraintSyntax.mailConstraint(bytes).map(Constraint.email) ?? .malformed
         case .iPAddress(let bytes): return bytes.count == 8 || bytes.count == 32 ? .ip(bytes) : .malformed
         case .directoryName(let name): return rdnSets(name).map(Constraint.directory) ?? .malformed
         case .otherName, .x400Address, .ediPartyName, .registeredID: return .uninterpreted
@@ -294,5 +297,4 @@ extension NameConstraintSyntax {
         if DNSNameSyntax.lastLabelIsNumeric(host) { return .failure(.uriWithoutDomainHost) }  // IPv4address
         return .success(host)
     }
-
-    @inline(__always)}
+}

@@ -6,18 +6,18 @@ import Darwin
 
 /// Bytes as a dictionary key, hashed and compared in bulk (`ArraySlice`'s own conformance goes byte
 /// by byte, which made a cache hit slower than loading an RSA key).
-struct DERBytesKey: Hashable, Sendable {
-    let bytes: ArraySlice<UInt8>
+package struct DERBytesKey: Hashable, Sendable {
+    package let bytes: ArraySlice<UInt8>
 
-    init(_ bytes: ArraySlice<UInt8>) {
+    package init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
-    static func == (lhs: DERBytesKey, rhs: DERBytesKey) -> Bool {
+    package static func == (lhs: DERBytesKey, rhs: DERBytesKey) -> Bool {
         guard lhs.bytes.count == rhs.bytes.count else { return false }
         return lhs.bytes.withUnsafeBytes { l in
             rhs.bytes.withUnsafeBytes { r in

@@ -12,7 +12,7 @@ import CertPathDER
 /// The first four are held inline and compared one by one (no heap allocation); from the fifth
 /// on, a `Set` of them all (hashed with the process's random seed, so a chosen list cannot make
 /// the hashes collide) makes each insertion O(length).
-struct SeenByteStrings {
+package struct SeenByteStrings {
     private var first = (0..<0, 0..<0, 0..<0, 0..<0)
     private var count = 0
     /// Every string recorded, once there are more than four.
@@ -46,14 +46,14 @@ struct SeenByteStrings {
     }
 
     /// An empty collection.
-    init() {}
+    package init() {}
 
     /// Records the bytes at `range` of `reader`'s buffer.
     ///
     /// - Returns: `false` when equal bytes were recorded before (nothing is recorded then).
     /// - Precondition: `range` lies within `reader.bytes`; every range recorded is of the same buffer,
     ///   which outlives this collection.
-    mutating func insert(_ range: Range<Int>, of reader: DERReader) -> Bool {
+    package mutating func insert(_ range: Range<Int>, of reader: DERReader) -> Bool {
         // (`many!` mutates the set in place; `if let` would copy it on every insertion.)
         if many != nil { return many!.insert(Self.bytes(range, of: reader)).inserted }
         if count > 0, reader.bytesEqual(first.0, range) { return false }

@@ -6,11 +6,11 @@ public struct AccessDescription: Hashable, Sendable {
     public let accessLocation: GeneralName
 }
 
-enum AuthorityInformationAccess {
+package enum AuthorityInformationAccess {
     /// Decodes `AuthorityInfoAccessSyntax ::= SEQUENCE SIZE (1..MAX) OF AccessDescription`.
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list.
-    static func decode(_ ext: Extension) throws(DERError) -> [AccessDescription] {
+    package static func decode(_ ext: Extension) throws(DERError) -> [AccessDescription] {
         var reader = DERReader(ext.value)
         return try read(&reader)
     }
@@ -18,7 +18,7 @@ enum AuthorityInformationAccess {
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
     /// validates and returns an empty list.
     @inline(__always)  // with `build` a constant, the unused list costs nothing
-    static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [AccessDescription] {
+    package static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [AccessDescription] {
         let list = try reader.descend(.sequence, "AuthorityInfoAccessSyntax")
         var descriptions: [AccessDescription] = []
         var count = 0
@@ -41,7 +41,7 @@ enum AuthorityInformationAccess {
     }
 
     /// ``read(_:build:)`` without building the list: validation only.
-    static func validate(_ reader: inout DERReader) throws(DERError) {
+    package static func validate(_ reader: inout DERReader) throws(DERError) {
         _ = try read(&reader, build: false)
     }
 }

@@ -19,14 +19,14 @@ public struct BasicConstraints: Hashable, Sendable {
     ///   pathLenConstraint field unless the cA boolean is asserted",
     ///   ``CertificateFinding/pathLengthConstraintWithoutCA``) and ignored: the value has
     ///   `pathLenConstraint` nil.
-    static func decode(_ ext: Extension) throws(DERError) -> BasicConstraints {
+    package static func decode(_ ext: Extension) throws(DERError) -> BasicConstraints {
         var reader = DERReader(ext.value)
         var findings = ParseFindings()
         return try read(&reader, &findings)
     }
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds.
-    static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> BasicConstraints {
+    package static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> BasicConstraints {
         let sequence = try reader.descend(.sequence, "BasicConstraints")
         var isCA = false
         if let element = try reader.readOptional(.boolean, "BasicConstraints cA") {

@@ -9,7 +9,7 @@ public struct PolicyInformation: Hashable, Sendable {
 }
 
 /// The certificatePolicies extension (RFC 5280 4.2.1.4).
-enum CertificatePolicies {
+package enum CertificatePolicies {
     /// Decodes `certificatePolicies ::= SEQUENCE SIZE (1..MAX) OF PolicyInformation`.
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list or a PolicyQualifierInfo that is not
@@ -17,13 +17,13 @@ enum CertificatePolicies {
     ///   policy OID MUST NOT appear more than once", ``CertificateFinding/duplicatePolicyIdentifier``;
     ///   both are listed) and a qualifier other than an id-qt-cps IA5String or an id-qt-unotice
     ///   UserNotice SEQUENCE (``CertificateFinding/uninterpretedPolicyQualifier``).
-    static func decode(_ ext: Extension) throws(DERError) -> [PolicyInformation] {
+    package static func decode(_ ext: Extension) throws(DERError) -> [PolicyInformation] {
         var reader = DERReader(ext.value)
         return try read(&reader)
     }
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
-    static func read(_ reader: inout DERReader) throws(DERError) -> [PolicyInformation] {
+    package static func read(_ reader: inout DERReader) throws(DERError) -> [PolicyInformation] {
         var findings = ParseFindings()
         return try read(&reader, build: true, &findings)
     }
@@ -36,7 +36,7 @@ enum CertificatePolicies {
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds; with
     /// `build` false it only validates and returns an empty list.
     @inline(__always)  // with `build` a constant, the unused list costs nothing
-    static func read(_ reader: inout DERReader, build: Bool, _ findings: inout ParseFindings) throws(DERError) -> [PolicyInformation] {
+    package static func read(_ reader: inout DERReader, build: Bool, _ findings: inout ParseFindings) throws(DERError) -> [PolicyInformation] {
         let list = try reader.descend(.sequence, "certificatePolicies")
         var policies: [PolicyInformation] = []
         var identifiers = SeenByteStrings()
@@ -78,7 +78,7 @@ enum CertificatePolicies {
     }
 
     /// ``read(_:build:_:)`` without building the list: validation only.
-    static func validate(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) {
+    package static func validate(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) {
         _ = try read(&reader, build: false, &findings)
     }
 }

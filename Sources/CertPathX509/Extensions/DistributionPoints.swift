@@ -27,7 +27,7 @@ public struct ReasonFlags: OptionSet, Hashable, Sendable {
     /// Decodes a ReasonFlags BIT STRING element (named bit list DER rules).
     ///
     /// - Throws: ``DERError``; `.invalidValue` for bits beyond aACompromise.
-    static func read(_ reader: DERReader, _ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> ReasonFlags {
+    package static func read(_ reader: DERReader, _ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> ReasonFlags {
         let bits = try reader.bitString(DERElement(tag: .bitString, offset: element.offset, value: element.value), expected(), namedBits: true)
         guard _fastPath(bits.bitCount <= 9) else { throw DERError(.invalidValue, at: element.offset, expected: "\(expected()) bits 0…8") }
         return ReasonFlags(rawValue: UInt16(reader.namedBits(bits)))
@@ -48,7 +48,7 @@ public struct DistributionPoint: Hashable, Sendable {
     ///
     /// - Throws: ``DERError``; `.invalidValue` when both distributionPoint and cRLIssuer are absent
     ///   (4.2.1.13: "MUST NOT consist of only the reasons field").
-    static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> DistributionPoint {
+    package static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> DistributionPoint {
         let start = reader.position
         let point = try reader.descend(.sequence, "DistributionPoint")
         var name: DistributionPointName? = nil
@@ -79,7 +79,7 @@ public struct DistributionPoint: Hashable, Sendable {
     }
 
     /// Reads a DistributionPointName CHOICE (the contents of its EXPLICIT-like `[0]` wrapper).
-    static func readName(_ n: inout DERReader) throws(DERError) -> DistributionPointName {
+    package static func readName(_ n: inout DERReader) throws(DERError) -> DistributionPointName {
         try readName(&n, build: true)!
     }
 
@@ -118,11 +118,11 @@ public struct DistributionPoint: Hashable, Sendable {
     }
 }
 
-enum CRLDistributionPoints {
+package enum CRLDistributionPoints {
     /// Decodes `CRLDistributionPoints ::= SEQUENCE SIZE (1..MAX) OF DistributionPoint`.
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list.
-    static func decode(_ ext: Extension) throws(DERError) -> [DistributionPoint] {
+    package static func decode(_ ext: Extension) throws(DERError) -> [DistributionPoint] {
         var reader = DERReader(ext.value)
         return try read(&reader)
     }
@@ -130,7 +130,7 @@ enum CRLDistributionPoints {
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
     /// validates and returns an empty list.
     @inline(__always)  // with `build` a constant, the unused list costs nothing
-    static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [DistributionPoint] {
+    package static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [DistributionPoint] {
         let list = try reader.descend(.sequence, "CRLDistributionPoints")
         var points: [DistributionPoint] = []
         var count = 0
@@ -146,7 +146,7 @@ enum CRLDistributionPoints {
     }
 
     /// ``read(_:build:)`` without building the list: validation only.
-    static func validate(_ reader: inout DERReader) throws(DERError) {
+    package static func validate(_ reader: inout DERReader) throws(DERError) {
         _ = try read(&reader, build: false)
     }
 }

@@ -27,7 +27,7 @@ public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
     /// Decodes `ExtKeyUsageSyntax ::= SEQUENCE SIZE (1..MAX) OF KeyPurposeId`.
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list.
-    static func decode(_ ext: Extension) throws(DERError) -> ExtendedKeyUsage {
+    package static func decode(_ ext: Extension) throws(DERError) -> ExtendedKeyUsage {
         var reader = DERReader(ext.value)
         return try read(&reader)
     }
@@ -35,7 +35,7 @@ public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
     /// validates and returns an empty list.
     @inline(__always)  // with `build` a constant, the unused list costs nothing
-    static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> ExtendedKeyUsage {
+    package static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> ExtendedKeyUsage {
         let list = try reader.descend(.sequence, "ExtKeyUsageSyntax")
         guard _fastPath(!reader.isAtEnd) else {
             throw DERError(.invalidValue, at: reader.position, expected: "at least one KeyPurposeId (RFC 5280 4.2.1.12)")
@@ -54,7 +54,7 @@ public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// ``read(_:build:)`` without building the list: validation only.
-    static func validate(_ reader: inout DERReader) throws(DERError) {
+    package static func validate(_ reader: inout DERReader) throws(DERError) {
         _ = try read(&reader, build: false)
     }
 }

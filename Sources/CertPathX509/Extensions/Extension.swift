@@ -18,7 +18,7 @@ public struct Extension: Hashable, Sendable {
     /// Parses ``value`` as exactly one element tagged `tag`, running `body` over its contents.
     ///
     /// - Throws: ``DERError`` from `body`, or for a wrong tag or trailing data.
-    func parse<T>(_ tag: DERTag, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
+    package func parse<T>(_ tag: DERTag, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
         try DERReader.parse(value, tag, expected(), body)
     }
 }
@@ -26,7 +26,7 @@ public struct Extension: Hashable, Sendable {
 extension DERReader {
     /// What ``Extension``'s `parse` does, over the extnValue this reader spans: exactly one element
     /// tagged `tag`, `body` run over its contents, nothing after it.
-    mutating func extensionValue<T>(
+    package mutating func extensionValue<T>(
         _ tag: DERTag, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
         let result = try nested(tag, expected(), body)
@@ -63,10 +63,10 @@ public enum KnownExtension: CaseIterable, Sendable {
     }
 
     /// How many cases there are (the size of tables indexed by ``index``).
-    static let count = 14
+    package static let count = 14
 
     /// A distinct number per case, `0..<count`, in declaration order: an index into tables.
-    var index: Int {
+    package var index: Int {
         switch self {
         case .basicConstraints: return 0
         case .keyUsage: return 1
@@ -86,10 +86,10 @@ public enum KnownExtension: CaseIterable, Sendable {
     }
 
     /// A distinct bit per case (`1 << index`), for sets of known extensions.
-    var bit: UInt16 { UInt16(truncatingIfNeeded: 1 &<< index) }
+    package var bit: UInt16 { UInt16(truncatingIfNeeded: 1 &<< index) }
 
     /// The known extension with this OID, if any.
-    static func identify(_ oid: OID) -> KnownExtension? {
+    package static func identify(_ oid: OID) -> KnownExtension? {
         oid.encoded.withUnsafeBufferPointer { identify(encoded: $0) }
     }
 
@@ -97,7 +97,7 @@ public enum KnownExtension: CaseIterable, Sendable {
     /// encoded `55 1D n`) are told apart by their last octet, authorityInfoAccess
     /// (1.3.6.1.5.5.7.1.1) by all eight.
     @inline(__always)
-    static func identify(encoded bytes: UnsafeBufferPointer<UInt8>) -> KnownExtension? {
+    package static func identify(encoded bytes: UnsafeBufferPointer<UInt8>) -> KnownExtension? {
         if bytes.count == 3 {
             guard bytes[0] == 0x55, bytes[1] == 0x1D else { return nil }
             switch bytes[2] {

@@ -13,13 +13,13 @@ public struct AuthorityKeyIdentifier: Hashable, Sendable {
     /// - Throws: ``DERError`` for malformed DER or structure. Only one of authorityCertIssuer and
     ///   authorityCertSerialNumber present (RFC 5280 4.2.1.1's module and X.509 require both or
     ///   neither) is recorded, ``CertificateFinding/authorityKeyIdentifierIssuerWithoutSerial``.
-    static func decode(_ ext: Extension) throws(DERError) -> AuthorityKeyIdentifier {
+    package static func decode(_ ext: Extension) throws(DERError) -> AuthorityKeyIdentifier {
         var reader = DERReader(ext.value)
         return try read(&reader)
     }
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
-    static func read(_ reader: inout DERReader) throws(DERError) -> AuthorityKeyIdentifier {
+    package static func read(_ reader: inout DERReader) throws(DERError) -> AuthorityKeyIdentifier {
         var findings = ParseFindings()
         let parts = try readParts(&reader, build: true, &findings)
         return AuthorityKeyIdentifier(keyIdentifier: parts.keyIdentifier.map { reader.bytes[$0] }, authorityCertIssuer: parts.issuer,
@@ -28,7 +28,7 @@ public struct AuthorityKeyIdentifier: Hashable, Sendable {
 
     /// ``read(_:)``, returning the offsets of keyIdentifier and authorityCertSerialNumber contents;
     /// with `build` false the authorityCertIssuer names are only validated (an empty list when present).
-    static func readParts(_ reader: inout DERReader, build: Bool, _ findings: inout ParseFindings) throws(DERError)
+    package static func readParts(_ reader: inout DERReader, build: Bool, _ findings: inout ParseFindings) throws(DERError)
         -> (keyIdentifier: Range<Int>?, issuer: [GeneralName]?, serialNumber: Range<Int>?) {
         let sequence = try reader.descend(.sequence, "AuthorityKeyIdentifier")
         let keyID = try reader.readOptional(.contextSpecific(0), "AuthorityKeyIdentifier keyIdentifier")
@@ -52,22 +52,22 @@ public struct AuthorityKeyIdentifier: Hashable, Sendable {
 }
 
 /// The subjectKeyIdentifier extension (RFC 5280 4.2.1.2): `KeyIdentifier ::= OCTET STRING`.
-enum SubjectKeyIdentifier {
+package enum SubjectKeyIdentifier {
     /// Decodes the key identifier.
     ///
     /// - Throws: ``DERError`` for anything but one OCTET STRING.
-    static func decode(_ ext: Extension) throws(DERError) -> ArraySlice<UInt8> {
+    package static func decode(_ ext: Extension) throws(DERError) -> ArraySlice<UInt8> {
         var reader = DERReader(ext.value)
         return try read(&reader)
     }
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
-    static func read(_ reader: inout DERReader) throws(DERError) -> ArraySlice<UInt8> {
+    package static func read(_ reader: inout DERReader) throws(DERError) -> ArraySlice<UInt8> {
         reader.bytes[try readRange(&reader)]
     }
 
     /// ``read(_:)``, returning the offsets of the key identifier.
-    static func readRange(_ reader: inout DERReader) throws(DERError) -> Range<Int> {
+    package static func readRange(_ reader: inout DERReader) throws(DERError) -> Range<Int> {
         let element = try reader.readOctetString("SubjectKeyIdentifier")
         try reader.finish("SubjectKeyIdentifier")
         return element.value

@@ -34,14 +34,14 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
     ///   no bit set (4.2.1.3: "at least one of the bits MUST be set to 1";
     ///   ``CertificateFinding/keyUsageWithoutBits``), a bit beyond decipherOnly
     ///   (``CertificateFinding/keyUsageUndefinedBits``, the extra bits dropped from the value).
-    static func decode(_ ext: Extension) throws(DERError) -> KeyUsage {
+    package static func decode(_ ext: Extension) throws(DERError) -> KeyUsage {
         var reader = DERReader(ext.value)
         var findings = ParseFindings()
         return try read(&reader, &findings)
     }
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds.
-    static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> KeyUsage {
+    package static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> KeyUsage {
         let element = try reader.read(.bitString, "KeyUsage")
         try reader.finish("KeyUsage")
         let bits = try reader.bitString(element, "KeyUsage")

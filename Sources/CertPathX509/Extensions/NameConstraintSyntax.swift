@@ -18,7 +18,7 @@ package enum NameConstraintSyntax {
             if byte == dot {
                 guard labelLength > 0 else { return false }
                 labelLength = 0
-            } else if DNSNameSyntax.isLetterOrDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
+            } else if HostNameCharacters.isLetterOrDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
                 labelLength += 1
                 guard labelLength <= 63 else { return false }
             } else {
@@ -34,7 +34,7 @@ package enum NameConstraintSyntax {
         guard let index = bytes.firstIndex(of: at), bytes.lastIndex(of: at) == index else { return nil }
         let local = bytes[..<index]
         let domain = bytes[(index + 1)...]
-        guard RFC822Syntax.checkLocalPart(local) == nil, isValid(domain) else { return nil }
+        guard HostNameCharacters.firstDotStringViolation(local) == nil, local.count <= 64, isValid(domain) else { return nil }
         return (local, domain)
     }
 
@@ -83,13 +83,13 @@ package enum NameConstraintSyntax {
 
     /// Characters a URI component allows beyond unreserved, sub-delims and percent-encodings.
     private struct URIExtras: OptionSet {
-        let rawValue: UInt8
+        package let rawValue: UInt8
         /// `:` and `@` (pchar, RFC 3986 3.3).
-        static let pcharExtras = URIExtras(rawValue: 1)
+        package static let pcharExtras = URIExtras(rawValue: 1)
         /// `:` alone (userinfo, RFC 3986 3.2.1).
-        static let colon = URIExtras(rawValue: 2)
-        static let slash = URIExtras(rawValue: 4)
-        static let question = URIExtras(rawValue: 8)
+        package static let colon = URIExtras(rawValue: 2)
+        package static let slash = URIExtras(rawValue: 4)
+        package static let question = URIExtras(rawValue: 8)
     }
 
     /// `authority = [ userinfo "@" ] host [ ":" port ]` (RFC 3986 3.2). Neither userinfo nor host may

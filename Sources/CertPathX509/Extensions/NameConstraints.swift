@@ -42,7 +42,7 @@ public struct GeneralSubtree: Hashable, Sendable {
     public init(base: GeneralName) { self.init(base: base, hasNonDefaultBounds: false) }
 
     /// Creates a subtree as decoded, recording whether its bounds were other than the default.
-    init(base: GeneralName, hasNonDefaultBounds: Bool) {
+    package init(base: GeneralName, hasNonDefaultBounds: Bool) {
         self.base = base
         self.hasNonDefaultBounds = hasNonDefaultBounds
     }
@@ -50,7 +50,7 @@ public struct GeneralSubtree: Hashable, Sendable {
     /// Why this subtree cannot be used for name-constraint processing (RFC 5280 4.2.1.10), as a
     /// phrase naming the rule; `nil` when it can. Non-default bounds are reported before the base's
     /// syntax. Linear in the base, allocation-free.
-    var malformation: String? {
+    package var malformation: String? {
         if hasNonDefaultBounds {
             return "it has a minimum other than 0 or a maximum (RFC 5280 4.2.1.10: the minimum MUST be zero, and maximum MUST be absent)"
         }
@@ -101,7 +101,7 @@ public struct NameConstraints: Hashable, Sendable {
     /// - Returns: the subtree, whether it is in `excludedSubtrees` (`false`: `permittedSubtrees`),
     ///   and why, as a phrase naming the RFC rule (a literal: nothing is allocated).
     /// - Complexity: linear in the size of the extension; no budget is needed.
-    func firstMalformedSubtree() -> (subtree: GeneralSubtree, excluded: Bool, reason: String)? {
+    package func firstMalformedSubtree() -> (subtree: GeneralSubtree, excluded: Bool, reason: String)? {
         if let permittedSubtrees {
             for subtree in permittedSubtrees {
                 if let reason = subtree.malformation { return (subtree, false, reason) }
@@ -127,19 +127,19 @@ public struct NameConstraints: Hashable, Sendable {
     ///   prose: both fields are OPTIONAL) is recorded, ``CertificateFinding/emptyNameConstraints``;
     ///   `.explicitDefault` for `minimum 0` encoded; `.negativeInteger` for a negative minimum or maximum
     ///   (BaseDistance ::= INTEGER (0..MAX)).
-    static func decode(_ ext: Extension) throws(DERError) -> NameConstraints {
+    package static func decode(_ ext: Extension) throws(DERError) -> NameConstraints {
         var reader = DERReader(ext.value)
         return try read(&reader)
     }
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
-    static func read(_ reader: inout DERReader) throws(DERError) -> NameConstraints {
+    package static func read(_ reader: inout DERReader) throws(DERError) -> NameConstraints {
         var findings = ParseFindings()
         return try read(&reader, &findings)
     }
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds.
-    static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> NameConstraints {
+    package static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> NameConstraints {
         return try reader.extensionValue(.sequence, "NameConstraints") { (r: inout DERReader) throws(DERError) -> NameConstraints in
             let permitted = try r.nestedOptional(.contextSpecific(0, constructed: true), "permittedSubtrees", readSubtrees)
             let excluded = try r.nestedOptional(.contextSpecific(1, constructed: true), "excludedSubtrees", readSubtrees)

@@ -19,14 +19,14 @@ public struct PolicyConstraints: Hashable, Sendable {
     /// - Throws: ``DERError``: integer errors for negative or huge counts. An empty sequence
     ///   (4.2.1.11: "MUST NOT issue … where policy constraints is an empty sequence") is recorded,
     ///   ``CertificateFinding/emptyPolicyConstraints``, and constrains nothing.
-    static func decode(_ ext: Extension) throws(DERError) -> PolicyConstraints {
+    package static func decode(_ ext: Extension) throws(DERError) -> PolicyConstraints {
         var reader = DERReader(ext.value)
         var findings = ParseFindings()
         return try read(&reader, &findings)
     }
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds.
-    static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> PolicyConstraints {
+    package static func read(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) -> PolicyConstraints {
         return try reader.extensionValue(.sequence, "PolicyConstraints") { (r: inout DERReader) throws(DERError) -> PolicyConstraints in
             func skipCerts(_ number: UInt8, _ name: String) throws(DERError) -> Int? {
                 guard let element = try r.readOptional(.contextSpecific(number), name) else { return nil }
@@ -40,17 +40,17 @@ public struct PolicyConstraints: Hashable, Sendable {
     }
 }
 
-enum PolicyMappings {
+package enum PolicyMappings {
     /// Decodes `PolicyMappings ::= SEQUENCE SIZE (1..MAX) OF SEQUENCE { issuerDomainPolicy, subjectDomainPolicy }`.
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list.
-    static func decode(_ ext: Extension) throws(DERError) -> [PolicyMapping] {
+    package static func decode(_ ext: Extension) throws(DERError) -> [PolicyMapping] {
         var reader = DERReader(ext.value)
         return try read(&reader)
     }
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
-    static func read(_ reader: inout DERReader) throws(DERError) -> [PolicyMapping] {
+    package static func read(_ reader: inout DERReader) throws(DERError) -> [PolicyMapping] {
         return try reader.extensionValue(.sequence, "PolicyMappings") { (r: inout DERReader) throws(DERError) -> [PolicyMapping] in
             var mappings: [PolicyMapping] = []
             while !r.isAtEnd {
@@ -65,17 +65,17 @@ enum PolicyMappings {
     }
 }
 
-enum InhibitAnyPolicy {
+package enum InhibitAnyPolicy {
     /// Decodes `InhibitAnyPolicy ::= SkipCerts` (RFC 5280 4.2.1.14), `SkipCerts ::= INTEGER (0..MAX)`.
     ///
     /// - Throws: ``DERError``: `.negativeInteger` for a negative count, other integer errors.
-    static func decode(_ ext: Extension) throws(DERError) -> Int {
+    package static func decode(_ ext: Extension) throws(DERError) -> Int {
         var reader = DERReader(ext.value)
         return try read(&reader)
     }
 
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
-    static func read(_ reader: inout DERReader) throws(DERError) -> Int {
+    package static func read(_ reader: inout DERReader) throws(DERError) -> Int {
         let value = try reader.readUnsigned("InhibitAnyPolicy SkipCerts", as: UInt32.self)
         try reader.finish("InhibitAnyPolicy")
         return Int(value)

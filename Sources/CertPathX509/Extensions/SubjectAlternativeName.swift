@@ -1,9 +1,9 @@
 /// The subjectAltName and issuerAltName extensions (RFC 5280 4.2.1.6, 4.2.1.7): `GeneralNames`.
-enum AlternativeNames {
+package enum AlternativeNames {
     /// Decodes `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName` (iPAddress of 4 or 16 octets).
     ///
     /// - Throws: ``DERError``; `.invalidValue` when empty.
-    static func decode(_ ext: Extension, _ expected: String) throws(DERError) -> [GeneralName] {
+    package static func decode(_ ext: Extension, _ expected: String) throws(DERError) -> [GeneralName] {
         var reader = DERReader(ext.value)
         return try read(&reader, expected)
     }
@@ -11,7 +11,7 @@ enum AlternativeNames {
     /// Decodes the extnValue the reader spans (see ``decode(_:_:)``); with `build` false it only
     /// validates and returns an empty list.
     @inline(__always)  // with `build` a constant, the unused list costs nothing
-    static func read(_ reader: inout DERReader, _ expected: String, build: Bool = true) throws(DERError) -> [GeneralName] {
+    package static func read(_ reader: inout DERReader, _ expected: String, build: Bool = true) throws(DERError) -> [GeneralName] {
         let start = reader.position
         let list = try reader.descend(.sequence, expected)
         let element = DERElement(tag: .sequence, offset: start, value: reader.position..<reader.end)
@@ -22,7 +22,7 @@ enum AlternativeNames {
     }
 
     /// ``read(_:_:build:)`` without building the list: validation only.
-    static func validate(_ reader: inout DERReader, _ expected: String) throws(DERError) {
+    package static func validate(_ reader: inout DERReader, _ expected: String) throws(DERError) {
         _ = try read(&reader, expected, build: false)
     }
 }
