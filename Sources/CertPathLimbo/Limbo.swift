@@ -285,16 +285,17 @@ public struct LimboHarness: Sendable {
         policy.maximumIntermediates = testcase.max_chain_depth
         policy.publicSuffixList = publicSuffixList
         if (testcase.features ?? []).contains("pedantic-webpki-eku") { policy.extendedKeyUsageReading = .strict }
-        policy.crls = CRLStore(crls)
+        let evidence = RevocationEvidence(crls: CRLStore(crls))
         for usage in testcase.key_usage ?? [] {
             guard let bit = KeyUsage.names.first(where: { $0.1 == usage })?.0 else {
                 throw HarnessError.rejected("unknown key usage \(usage) in the case")
             }
             policy.requiredLeafKeyUsage.insert(bit)
         }
+        var additionalCheck: (@Sendable ([Certificate]) -> String?)? = nil
         if let names = testcase.signature_algorithms, !names.isEmpty {
             let allowed = names.compactMap(Self.signatureAlgorithm)
-            policy.additionalCheck = { path in
+            additionalCheck = { path in
                 for certificate in path where !allowed.contains(where: { Self.matches($0, certificate.signatureAlgorithm) }) {
                     return "\(certificate.subject) is signed with \(certificate.signatureAlgorithm), not one of the case's signature algorithms (\(names.joined(separator: ", ")))"
                 }
@@ -358,7 +359,7 @@ public struct LimboHarness: Sendable {
             time = parsed
         }
         return TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: anchors),
-                               policy: policy, validationTime: time)
+                               policy: policy, revocationEvidence: evidence, validationTime: time, additionalCheck: additionalCheck)
     }
 
     /// limbo's names of the RFC 5280 extended key usages.

@@ -121,7 +121,6 @@ enum VerifyCommand {
             policy.maximumIntermediates = depth
             policy.budget.maximumPathLength = max(policy.budget.maximumPathLength, depth + 1)
         }
-        policy.collectAllAttempts = arguments.has("explain")
 
         // A key pin both makes the certificate carrying it trusted for this evaluation (as an anchor,
         // or as the end entity itself) and is required in the path.
@@ -159,7 +158,7 @@ enum VerifyCommand {
             guard !read.isEmpty else { throw CLIError("\(Output.echo(file)): no CRL found (expected DER or PEM \"X509 CRL\" blocks)") }
             crls += read
         }
-        if !crls.isEmpty { policy.crls = CRLStore(crls) }
+        let evidence = RevocationEvidence(crls: CRLStore(crls))
         if let name = arguments.value("revocation") {
             guard let mode = UndeterminedRevocationStatus(rawValue: name == "require" ? "reject" : name), name != "reject" else {
                 throw CLIError("--revocation '\(Output.echo(name))': expected issuer, require or accept")
@@ -188,7 +187,7 @@ enum VerifyCommand {
         if useSystemAnchors, let warning = systemAnchorsWarning() { Output.error("certpath verify: " + warning) }
         return TrustEvaluation(leaf: chain[0], intermediates: intermediates, trustStore: TrustStore(anchors: anchors),
                                anchorsOnly: !useSystemAnchors, pins: pins, exceptions: exceptions, policy: policy,
-                               validationTime: time)
+                               revocationEvidence: evidence, validationTime: time, collectAllAttempts: arguments.has("explain"))
     }
 
     /// The warning when the system anchors are wanted and none were found, saying what was tried.

@@ -164,7 +164,7 @@ struct CRLStatusTests {
         #expect(revoked.crlNumber == empty.crlNumber && revoked.thisUpdate == empty.thisUpdate)
         for order in [[revoked, empty], [empty, revoked]] {
             var evaluation = SamplePKI.server(SamplePKI.rsaServer)
-            evaluation.policy.crls = CRLStore(order)
+            evaluation.revocationEvidence = RevocationEvidence(crls: CRLStore(order))
             #expect(evaluation.evaluate().primaryFailure?.code == "revoked", "order: \(order.map { $0.entries(serialNumber: SamplePKI.rsaServer.serialNumber).count })")
         }
     }
@@ -177,9 +177,8 @@ struct CRLStatusTests {
         let signerCRL = try crl(number: 1, issuer: F.name("CRL Signer"), extra: [F.issuingDistributionPoint(indirect: true)])
         func checker(_ crls: [CertificateRevocationList], _ mode: UndeterminedRevocationStatus) -> RevocationChecker? {
             var policy = ValidationPolicy()
-            policy.crls = CRLStore(crls)
             policy.undeterminedRevocationStatus = mode
-            return RevocationChecker.forPolicy(policy, certificates: [])
+            return RevocationChecker.checking(RevocationEvidence(crls: CRLStore(crls)), policy: policy, certificates: [])
         }
         let other = F.certificate(issuer: F.name("Other CA"))
         let viaSigner = F.certificate(issuer: F.name("Other CA"),

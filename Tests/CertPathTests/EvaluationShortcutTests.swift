@@ -157,16 +157,15 @@ struct RecordedAttemptsTests {
         let leaf = try TestCertificates.all("pathbuilding/full-mesh/leaf.pem")[0]
         let intermediates = try TestCertificates.all("pathbuilding/full-mesh/intermediates.pem")
         let root = try TestCertificates.all("pathbuilding/full-mesh/root.pem")[0]
-        var policy = try ValidationPolicy.server(hostname: "mesh.test")
-        func evaluate() -> TrustResult {
+        let policy = try ValidationPolicy.server(hostname: "mesh.test")
+        func evaluate(collect: Bool) -> TrustResult {
             TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: [root]),
-                            policy: policy, validationTime: TestCertificates.validationTime).evaluate()
+                            policy: policy, validationTime: TestCertificates.validationTime, collectAllAttempts: collect).evaluate()
         }
-        let plain = evaluate()
-        policy.collectAllAttempts = true
-        let collected = evaluate()
+        let plain = evaluate(collect: false)
+        let collected = evaluate(collect: true)
         let report = try #require(collected.report)
-        #expect(report.attempts.count == ValidationPolicy.recordedAttemptsLimit)
+        #expect(report.attempts.count == TrustEvaluation.recordedAttemptsLimit)
         #expect(collected.statistics.unrecordedAttempts > 1_000)
         // Collecting changes nothing else: the same verdict, best attempt and work.
         #expect(collected.primaryFailure == .expired(leaf, notAfter: leaf.notAfter, validationTime: TestCertificates.validationTime))

@@ -207,7 +207,7 @@ struct HostileSizeTests {
             return try crl.parse()
         }
         var evaluation = SamplePKI.server(SamplePKI.rsaServer)
-        evaluation.policy.crls = CRLStore(future + [revoking])
+        evaluation.revocationEvidence = RevocationEvidence(crls: CRLStore(future + [revoking]))
         #expect(evaluation.evaluate().primaryFailure?.code == "revoked")
     }
 
@@ -215,10 +215,10 @@ struct HostileSizeTests {
     /// CA, itself the anchor) with `crls` and an undetermined status rejected.
     static func revocationUnknownReasons(_ leaf: Certificate, crls: [CertificateRevocationList]) -> [String] {
         var policy = ValidationPolicy(profile: .rfc5280)
-        policy.crls = CRLStore(crls)
         policy.undeterminedRevocationStatus = .reject
         let anchor = F.certificate(issuer: F.name("CA"), subject: F.name("CA"), isCA: true)
         let evaluation = TrustEvaluation(leaf: leaf, trustStore: TrustStore(anchors: [anchor]), policy: policy,
+                                         revocationEvidence: RevocationEvidence(crls: CRLStore(crls)),
                                          validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!)
         guard case .untrusted(let report) = evaluation.evaluate() else { return [] }
         return report.bestAttempt.failures.compactMap { failure -> String? in

@@ -11,13 +11,24 @@ struct PathBuildingTests {
 
     static func evaluate(_ leaf: Certificate, _ intermediates: [Certificate], _ store: TrustStore,
                          policy: ValidationPolicy = ValidationPolicy()) -> TrustResult {
-        TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: store, policy: policy, validationTime: time).evaluate()
+        evaluate(leaf, intermediates, store, policy: Rules(policy: policy, collect: false))
+    }
+
+    static func evaluate(_ leaf: Certificate, _ intermediates: [Certificate], _ store: TrustStore, policy rules: Rules) -> TrustResult {
+        TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: store, policy: rules.policy, validationTime: time,
+                        collectAllAttempts: rules.collect).evaluate()
+    }
+
+    /// A policy and whether the evaluation keeps its attempts.
+    struct Rules {
+        var policy: ValidationPolicy
+        var collect: Bool
     }
 
     static func policy(collect: Bool = false, budget: Budget = .default, maximumIntermediates: Int? = nil,
-                       anchorEnforcement: AnchorEnforcement = .nameAndKey) -> ValidationPolicy {
-        ValidationPolicy(purpose: .any, anchorEnforcement: anchorEnforcement, maximumIntermediates: maximumIntermediates,
-                         budget: budget, collectAllAttempts: collect)
+                       anchorEnforcement: AnchorEnforcement = .nameAndKey) -> Rules {
+        Rules(policy: ValidationPolicy(purpose: .any, anchorEnforcement: anchorEnforcement, maximumIntermediates: maximumIntermediates,
+                                       budget: budget), collect: collect)
     }
 
     /// Whether `failure` is `expired` of `certificate`.

@@ -22,10 +22,10 @@ struct RevocationEvidenceTests {
     static func evaluate(_ crl: CertificateRevocationList, _ mode: UndeterminedRevocationStatus,
                          _ chain: (leaf: Certificate, intermediate: SignedCertificates.Issuer, root: Certificate)) throws -> TrustResult {
         var policy = try ValidationPolicy.server(hostname: "leaf.test")
-        policy.crls = CRLStore([crl])
         policy.undeterminedRevocationStatus = mode
         return TrustEvaluation(leaf: chain.leaf, intermediates: [chain.intermediate.certificate], trustStore: TrustStore(anchors: [chain.root]),
-                               policy: policy, validationTime: SignedCertificates.time).evaluate()
+                               policy: policy, revocationEvidence: RevocationEvidence(crls: CRLStore([crl])),
+                               validationTime: SignedCertificates.time).evaluate()
     }
 
     static func chain() throws -> (leaf: Certificate, intermediate: SignedCertificates.Issuer, root: Certificate) {
@@ -72,18 +72,18 @@ struct RevocationEvidenceTests {
         let crl = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: [Self.number])
         for mode in UndeterminedRevocationStatus.allCases {
             var policy = try ValidationPolicy.server(hostname: "leaf.test")
-            policy.crls = CRLStore([crl])
             policy.undeterminedRevocationStatus = mode
             // Two checks for the path (leaf by CA, CA by root); none left for the CRL.
             policy.budget.signatureChecks = 2
+            let evidence = RevocationEvidence(crls: CRLStore([crl]))
             let result = TrustEvaluation(leaf: chain.leaf, intermediates: [chain.intermediate.certificate],
-                                         trustStore: TrustStore(anchors: [chain.root]), policy: policy,
+                                         trustStore: TrustStore(anchors: [chain.root]), policy: policy, revocationEvidence: evidence,
                                          validationTime: SignedCertificates.time).evaluate()
             #expect(!result.isTrusted, "\(mode)")
             #expect(result.primaryFailure == .budgetExhausted(.signatureChecks), "\(mode)")
             policy.budget.signatureChecks = 3
             let enough = TrustEvaluation(leaf: chain.leaf, intermediates: [chain.intermediate.certificate],
-                                         trustStore: TrustStore(anchors: [chain.root]), policy: policy,
+                                         trustStore: TrustStore(anchors: [chain.root]), policy: policy, revocationEvidence: evidence,
                                          validationTime: SignedCertificates.time).evaluate()
             #expect(enough.primaryFailure?.code == "revoked", "\(mode)")
         }

@@ -30,12 +30,11 @@ struct SelfIssuedCandidateTests {
     /// Leaf ← Mid (A1: expired, ranked first by key identifier; A2: valid) ← X (self-signed "Top",
     /// sent by the server); the store's "Top" anchor has another key.
     static func evaluation(collectAll: Bool) throws -> TrustEvaluation {
-        var policy = try ValidationPolicy.server(hostname: "leaf.review.test")
-        policy.collectAllAttempts = collectAll
+        let policy = try ValidationPolicy.server(hostname: "leaf.review.test")
         return TrustEvaluation(leaf: try vector("leaf.pem"),
                                intermediates: [try vector("a1-expired.pem"), try vector("a2-noski.pem"), try vector("x-root.pem")],
                                trustStore: TrustStore(anchors: [try vector("t-anchor.pem")]),
-                               policy: policy, validationTime: TestCertificates.validationTime)
+                               policy: policy, validationTime: TestCertificates.validationTime, collectAllAttempts: collectAll)
     }
 
     @Test("A self-issued certificate reached by a second route is explored again: best attempt and attempts")

@@ -5,8 +5,7 @@ import Testing
 @testable import CertPath
 
 /// ValidationPolicy and AlgorithmProfile are values: a copy changed never changes the original,
-/// whatever they keep inside (ValidationPolicy shares its fields until written; AlgorithmProfile
-/// keeps its curve and hash sets as bit masks).
+/// whatever they keep inside (AlgorithmProfile keeps its curve and hash sets as bit masks).
 @Suite("Policy values")
 struct ValidationPolicyValueTests {
     static func tls(_ file: String) throws -> Certificate { try TestCertificates.pb("tls/" + file) }
@@ -34,7 +33,7 @@ struct ValidationPolicyValueTests {
         #expect(AlgorithmProfile.permissive.allowedHashes == [.sha1, .sha224, .sha256, .sha384, .sha512])
     }
 
-    // The following came from a fresh reviewer's probes of the copy-on-write policy.
+    // The following came from a fresh reviewer's probes of the policy when it was copy-on-write.
 
     @Test("every property of a copy changes alone; the original and a third copy keep theirs")
     func everyProperty() throws {
@@ -57,11 +56,8 @@ struct ValidationPolicyValueTests {
         copy.allowCommonNameFallback = true
         copy.budget.signatureChecks = 1
         copy.budget.buildSteps -= 1
-        copy.collectAllAttempts = true
         copy.requiredKeyPins.insert(SHA256Digest(hashing: [1]))
-        copy.crls = CRLStore(try PEM.readCRLs(Array(try Data(contentsOf: TestCertificates.testVectors.appendingPathComponent("policy-values/revoked-server.crl.pem")))).crls)
         copy.undeterminedRevocationStatus = .reject
-        copy.additionalCheck = { _ in "no" }
         for policy in [original, third] {
             #expect(policy.purpose == .serverAuthentication(try ReferenceIdentifier("www.tls.test")))
             #expect(policy.profile == .automatic)
@@ -75,18 +71,13 @@ struct ValidationPolicyValueTests {
             #expect(policy.checkTLSKeyUsage)
             #expect(!policy.allowCommonNameFallback)
             #expect(policy.budget == .default)
-            #expect(!policy.collectAllAttempts)
             #expect(policy.requiredKeyPins.isEmpty)
-            #expect(policy.crls.isEmpty)
             #expect(policy.undeterminedRevocationStatus == .rejectWhenIssuerHasCRLs)
-            #expect(policy.additionalCheck == nil)
         }
         #expect(copy.algorithms.allowedHashes == [.sha1, .sha256, .sha384, .sha512] && copy.algorithms.allowedCurves == [.p256, .p384])
         #expect(copy.budget.signatureChecks == 1 && copy.budget.buildSteps == Budget.default.buildSteps - 1)
-        #expect(copy.additionalCheck?([]) == "no")
         #expect(!copy.checkTLSKeyUsage && copy.requiredLeafKeyUsage == [.keyAgreement])
         #expect(copy.extendedKeyUsageReading == .strict && copy.anchorEnforcement == AnchorEnforcement(validity: false, constraints: true))
-        #expect(copy.crls.crls.count == 1)
         // A copy held once is changed in place, and the earlier copies still see their own values.
         copy.requiredKeyPins.insert(SHA256Digest(hashing: [2]))
         #expect(copy.requiredKeyPins.count == 2 && original.requiredKeyPins.isEmpty && third.requiredKeyPins.isEmpty)
@@ -116,7 +107,6 @@ struct ValidationPolicyValueTests {
             ("budget.signatureChecks = 0", { $0.budget.signatureChecks = 0 }, "budgetExhausted"),
             ("maximumIntermediates = 0", { $0.maximumIntermediates = 0 }, "maximumDepthExceeded"),
             ("requiredKeyPins.insert", { $0.requiredKeyPins.insert(SHA256Digest(hashing: [1])) }, "pinMismatch"),
-            ("additionalCheck", { $0.additionalCheck = { chain in "refused \(chain.count)" } }, "rejectedByCaller"),
             ("purpose", { $0.purpose = .serverAuthentication(try! ReferenceIdentifier("other.tls.test")) }, "hostnameMismatch"),
             ("purpose client", { $0.purpose = .clientAuthentication(expectedNames: []) }, "extendedKeyUsageForbids"),
             ("initialExplicitPolicy", { $0.policyInputs.initialExplicitPolicy = true }, "policyRequired"),
@@ -144,16 +134,19 @@ struct ValidationPolicyValueTests {
         #expect(base.evaluate().isTrusted)
     }
 
-    @Test("CRLs set on a copy revoke; the original does not check revocation")
-    func crlsOnCopy() throws {
+    @Test("revocation evidence and the caller's check set on a copy of an evaluation; the original does neither")
+    func evidenceAndCheckOnCopy() throws {
         let crls = try PEM.readCRLs(Array(try Data(contentsOf: TestCertificates.testVectors.appendingPathComponent("policy-values/revoked-server.crl.pem")))).crls
         let base = SamplePKI.server(SamplePKI.rsaServer)
         var revoked = base
-        revoked.policy.crls = CRLStore(crls)
+        revoked.revocationEvidence = RevocationEvidence(crls: CRLStore(crls))
         let result = revoked.evaluate()
         #expect(result.primaryFailure?.code == "revoked", "\(result.primaryFailure.map(Diagnostics.describe) ?? "trusted")")
+        var checked = base
+        checked.additionalCheck = { chain in "refused \(chain.count)" }
+        #expect(checked.evaluate().primaryFailure == .rejectedByCaller("refused 2"))
         #expect(base.evaluate().isTrusted)
-        #expect(base.policy.crls.isEmpty)
+        #expect(base.revocationEvidence.isEmpty && base.additionalCheck == nil)
     }
 
     @Test("a policy shared by threads while each mutates its own copy")

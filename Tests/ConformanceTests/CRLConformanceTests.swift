@@ -20,13 +20,13 @@ import CertPath
         let intermediates = try (test.path.dropFirst().dropLast() + (withoutAdditional ? [] : test.additional_certs))
             .map { try Certificate(derEncoded: load($0)) }
         var policy = ValidationPolicy.pathValidation()  // PKITS tests RFC 5280 section 6
-        policy.crls = CRLStore(try test.crls.map { try CertificateRevocationList(derEncoded: load($0)) })
+        let evidence = RevocationEvidence(crls: CRLStore(try test.crls.map { try CertificateRevocationList(derEncoded: load($0)) }))
         policy.undeterminedRevocationStatus = mode
         policy.budget = budget
         let store = TrustStore([TrustEntry(anchor, kind: .anchor)]
                                + (try distrusted.map { TrustEntry(try Certificate(derEncoded: load($0)), kind: .distrusted) }))
         return TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: store,
-                               policy: policy, validationTime: PKITSTests.validationTime)
+                               policy: policy, revocationEvidence: evidence, validationTime: PKITSTests.validationTime)
     }
 
     static func failure(_ evaluation: TrustEvaluation) -> ValidationFailure? {
@@ -219,10 +219,9 @@ import CertPath
         #expect(clean.revokedCertificates.count == 100_000 && clean.isUsable)
         let time = UnixTime(year: 2026, month: 6, day: 1)!
         func evaluate(_ crl: CertificateRevocationList) -> TrustResult {
-            var policy = try! ValidationPolicy.server(hostname: "server.customer1.example")
-            policy.crls = [crl]
+            let policy = try! ValidationPolicy.server(hostname: "server.customer1.example")
             return TrustEvaluation(leaf: server, intermediates: [intermediate], trustStore: TrustStore(anchors: [root]),
-                                   policy: policy, validationTime: time).evaluate()
+                                   policy: policy, revocationEvidence: RevocationEvidence(crls: [crl]), validationTime: time).evaluate()
         }
         let trusted = evaluate(clean)
         guard case .trusted = trusted else {

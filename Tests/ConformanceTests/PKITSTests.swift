@@ -94,10 +94,12 @@ import CertPath
         // PKITS tests RFC 5280's section 6 algorithm (its certificates follow RFC 3280's section 4:
         // a non-critical policyConstraints, 4.8-4.12; a non-critical basicConstraints, 4.6.4).
         var policy = ValidationPolicy.pathValidation(inputs)
-        policy.crls = CRLStore(try test.crls.map { try CertificateRevocationList(derEncoded: TestData.bytes(root.appendingPathComponent($0))) })
+        let evidence = RevocationEvidence(crls: CRLStore(try test.crls.map {
+            try CertificateRevocationList(derEncoded: TestData.bytes(root.appendingPathComponent($0)))
+        }))
         policy.undeterminedRevocationStatus = .reject
         let evaluation = TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: [anchor]),
-                                         policy: policy, validationTime: Self.validationTime)
+                                         policy: policy, revocationEvidence: evidence, validationTime: Self.validationTime)
         let result = evaluation.evaluate()
         switch (testCase.run.expected, result) {
         case ("valid", .trusted(let path)):

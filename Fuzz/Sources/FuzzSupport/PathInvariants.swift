@@ -66,7 +66,7 @@ public enum PathInvariants {
         let evaluation = TrustEvaluation(
             leaf: scenario.leaf, intermediates: scenario.intermediates, trustStore: store, policy: scenario.policy,
             validationTime: scenario.validationTime,
-            signatureVerifier: SignatureVerifier(keyCache: keyCache, signatureCache: signatures))
+            signatureVerifier: SignatureVerifier(keyCache: keyCache, signatureCache: signatures), collectAllAttempts: scenario.collectAllAttempts)
         let start = threadCPUNanoseconds()
         let result = evaluation.evaluate()
         let cpu = threadCPUNanoseconds() &- start

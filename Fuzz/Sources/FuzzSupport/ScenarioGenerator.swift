@@ -16,6 +16,8 @@ public struct Scenario {
     public var policy: ValidationPolicy
     /// The validation time.
     public var validationTime: UnixTime
+    /// Whether the evaluation keeps every attempt (``TrustEvaluation/collectAllAttempts``).
+    public var collectAllAttempts = false
     /// The policy and roles in words (for dumps and messages).
     public var summary: [String]
 
@@ -203,7 +205,7 @@ public enum ScenarioGenerator {
         }
         policy.profile = flags & 0x01 != 0 ? .rfc5280 : .webPKI
         policy.anchorEnforcement = flags & 0x02 != 0 ? .full : .nameAndKey
-        policy.collectAllAttempts = flags & 0x04 != 0
+        let collectAllAttempts = flags & 0x04 != 0
         policy.policyInputs = PolicyValidationInputs(
             userInitialPolicySet: flags & 0x20 != 0 ? [policies[1]] : [policies[0]],
             initialPolicyMappingInhibit: flags & 0x80 != 0, initialExplicitPolicy: flags & 0x08 != 0,
@@ -211,7 +213,7 @@ public enum ScenarioGenerator {
         policy.budget = budget
         policy.maximumIntermediates = maximumIntermediates
         summary.append("purpose \(policy.purpose), profile \(policy.profile), anchors \(flags & 0x02 != 0 ? "full" : "nameAndKey"), "
-                       + "collectAll \(policy.collectAllAttempts), policyInputs \(policy.policyInputs)")
+                       + "collectAll \(collectAllAttempts), policyInputs \(policy.policyInputs)")
         summary.append("budget \(budget), maximumIntermediates \(maximumIntermediates.map(String.init) ?? "nil"), time \(validationTime)")
 
         var certificates: [(certificate: Certificate, role: Scenario.Role)] = []
@@ -238,8 +240,10 @@ public enum ScenarioGenerator {
             if role.isPresented { intermediates.append(certificate) }
             if let kind = role.trustKind { entries.append(TrustEntry(certificate, kind: kind)) }
         }
-        return Scenario(certificates: certificates, intermediates: intermediates, trustEntries: entries, policy: policy,
-                        validationTime: validationTime, summary: summary)
+        var scenario = Scenario(certificates: certificates, intermediates: intermediates, trustEntries: entries, policy: policy,
+                                validationTime: validationTime, summary: summary)
+        scenario.collectAllAttempts = collectAllAttempts
+        return scenario
     }
 
     static func generateCertificate(_ input: inout FuzzInput, index: Int) -> (Certificate, Scenario.Role) {

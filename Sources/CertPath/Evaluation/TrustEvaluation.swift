@@ -7,10 +7,11 @@ import Darwin
 /// The entry point: decides whether an end-entity certificate can be trusted for a purpose.
 ///
 /// Give it the end entity, the untrusted intermediates (as a peer sent them, any order), a
-/// ``TrustStore`` and a ``ValidationPolicy``; ``evaluate()`` builds certification paths to the store's
-/// anchors (``PathBuilder``), validates each per RFC 5280 section 6.1 (``PathValidator``), applies the
-/// policy's purpose, profile and algorithm checks, and returns the first valid path or an explained
-/// failure. Synchronous, value-typed and safe to run on many threads at once.
+/// ``TrustStore``, a ``ValidationPolicy`` (the rules) and, to check revocation, the
+/// ``RevocationEvidence``; ``evaluate()`` builds certification paths to the store's anchors and passes
+/// each through the pipeline (RFC 5280 6.1 and the profile, then revocation, then the purpose, pins
+/// and ``additionalCheck``), then applies trust exceptions, and returns the first valid path or an
+/// explained failure. Synchronous, value-typed and safe to run on many threads at once.
 ///
 /// ```swift
 /// let store = TrustStore(anchors: [root])
@@ -41,8 +42,22 @@ public struct TrustEvaluation: Sendable {
     /// The system anchors used when ``anchorsOnly`` is `false`; `nil` (default) means
     /// ``SystemTrustStore/shared`` (loaded once per process, on first use).
     public var systemAnchors: TrustStore?
-    /// What the path is validated for and how.
+    /// The rules: what the path is validated for and how, and the search's limits.
     public var policy: ValidationPolicy
+    /// What is known about revocation (CRLs; RFC 5280 6.3): evidence about this evaluation, not a
+    /// rule. Empty (the default): revocation is not checked, unless the policy's
+    /// ``ValidationPolicy/undeterminedRevocationStatus`` is ``UndeterminedRevocationStatus/reject``.
+    public var revocationEvidence: RevocationEvidence
+    /// The caller's last check on a path that passed everything else; it returns a reason to refuse
+    /// the path (``ValidationFailure/rejectedByCaller(_:)``) or `nil`.
+    public var additionalCheck: (@Sendable ([Certificate]) -> String?)?
+    /// Keep the attempted paths in the result (for `--explain`): the first
+    /// ``recordedAttemptsLimit`` in search order, the others counted in
+    /// ``EvaluationStatistics/unrecordedAttempts``; off by default.
+    public var collectAllAttempts: Bool
+    /// The most attempted paths ``collectAllAttempts`` keeps (100): a hostile cross-signed mesh
+    /// makes hundreds of thousands within the budget, and each holds its path and failures.
+    public static let recordedAttemptsLimit = 100
     /// The validation time (RFC 5280 6.1.1 (b)); `nil` means now.
     public var validationTime: UnixTime?
     /// The signature verifier and its shared caches.
@@ -52,7 +67,12 @@ public struct TrustEvaluation: Sendable {
     /// the system anchors.
     public init(leaf: Certificate, intermediates: [Certificate] = [], trustStore: TrustStore, anchorsOnly: Bool = true,
                 pins: [Pin] = [], exceptions: TrustExceptions? = nil, policy: ValidationPolicy = ValidationPolicy(),
-                validationTime: UnixTime? = nil, signatureVerifier: SignatureVerifier = .shared) {
+                revocationEvidence: RevocationEvidence = RevocationEvidence(), validationTime: UnixTime? = nil,
+                signatureVerifier: SignatureVerifier = .shared, additionalCheck: (@Sendable ([Certificate]) -> String?)? = nil,
+                collectAllAttempts: Bool = false) {
+        self.revocationEvidence = revocationEvidence
+        self.additionalCheck = additionalCheck
+        self.collectAllAttempts = collectAllAttempts
         self.leaf = leaf
         self.intermediates = intermediates
         self.trustStore = trustStore
@@ -93,14 +113,15 @@ public struct TrustEvaluation: Sendable {
     }
 
     private func evaluatePaths() -> TrustResult {
-        let context = EvaluationContext(policy: policy, validationTime: validationTime ?? Self.now(), crypto: signatureVerifier,
-                                        certificates: intermediates)
-        let validator = PathValidator(context: context)
+        let context = EvaluationContext(budget: policy.budget, validationTime: validationTime ?? Self.now(), crypto: signatureVerifier,
+                                        revocation: RevocationChecker.checking(revocationEvidence, policy: policy, certificates: intermediates))
+        let pipeline = PathPipeline(policy: policy, context: context, additionalCheck: additionalCheck,
+                                    attemptsKept: collectAllAttempts ? Self.recordedAttemptsLimit : 0)
         let stores = stores()
         context.anchorStores = stores
 
         if stores.contains(where: { $0.isDistrusted(leaf) }) {
-            let attempt = validator.validate(path: [leaf], anchor: nil, terminal: .distrusted(leaf))
+            let attempt = pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: .distrusted(leaf))
             return .untrusted(UntrustedReport(primaryFailure: .distrusted(leaf), bestAttempt: attempt, attempts: [attempt]))
         }
         // A directly trusted end entity (pinned certificate): its own validity, profile and purpose
@@ -108,42 +129,32 @@ public struct TrustEvaluation: Sendable {
         // chain to an anchor), and the direct attempt is the report's when none is trusted.
         var directAttempt: PathAttempt? = nil
         if stores.contains(where: { $0.trustsAsLeaf(leaf) }) {
-            let attempt = validator.validate(path: [leaf], anchor: nil, leafIsTrustedDirectly: true)
-            if attempt.failures.isEmpty && Self.pinFailure(policy, [leaf]) == nil {
+            let attempt = pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: nil, leafIsTrustedDirectly: true)
+            if attempt.failures.isEmpty && KeyPinRequirement.failure(policy.requiredKeyPins, path: [leaf]) == nil {
                 return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, policyOutcome: nil, acceptedFailures: [],
-                                            attempts: policy.collectAllAttempts ? [attempt] : [], profile: attempt.profile))
+                                            attempts: collectAllAttempts ? [attempt] : [], profile: attempt.profile))
             }
             directAttempt = attempt
         }
 
-        var builder = PathBuilder(context: context, index: IssuerIndex(stores: stores, intermediates: intermediates))
-        builder.run(leaf: leaf)
-        let statistics = context.statistics(prunedExplorations: builder.prunedExplorations,
-                                            skippedCandidates: builder.skippedCandidates,
-                                            abandonedCandidates: builder.abandonedCandidates,
-                                            unrecordedAttempts: builder.unrecordedAttempts)
-        if let trusted = builder.trusted, let anchor = trusted.anchor {
+        let search = pipeline.search(from: leaf, index: IssuerIndex(stores: stores, intermediates: intermediates))
+        let statistics = context.statistics(prunedExplorations: search.prunedExplorations, skippedCandidates: search.skippedCandidates,
+                                            abandonedCandidates: search.abandonedCandidates, unrecordedAttempts: search.unrecordedAttempts)
+        if let trusted = search.trusted, let anchor = trusted.anchor {
             return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, policyOutcome: trusted.policyOutcome,
-                                                   acceptedFailures: [], attempts: builder.attempts, profile: trusted.profile)).with(statistics)
+                                                   acceptedFailures: [], attempts: search.attempts, profile: trusted.profile)).with(statistics)
         }
         // (A direct attempt without failures failed only its pin requirement: the search's report says so.)
         let direct = directAttempt?.failures.isEmpty == false ? directAttempt : nil
-        let best = direct ?? builder.best ?? validator.validate(path: [leaf], anchor: nil, terminal: .issuerNotFound(leaf))
+        let best = direct ?? search.best ?? pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: .issuerNotFound(leaf))
         var primary = best.primaryFailure ?? .issuerNotFound(leaf)
         if let limit = context.exhausted {
             primary = .budgetExhausted(limit)
-        } else if builder.abandonedCandidates > 0 {
+        } else if search.abandonedCandidates > 0 {
             // Not every candidate was tried: the search's answer is that it stopped, not what the
             // candidates it tried lacked.
             primary = .budgetExhausted(.failedIssuerCandidates)
         }
-        return TrustResult.untrusted(UntrustedReport(primaryFailure: primary, bestAttempt: best, attempts: builder.attempts)).with(statistics)
-    }
-
-    /// ``ValidationFailure/pinMismatch`` when the policy requires a pinned key that `chain` lacks.
-    static func pinFailure(_ policy: ValidationPolicy, _ chain: [Certificate]) -> ValidationFailure? {
-        guard !policy.requiredKeyPins.isEmpty else { return nil }
-        let found = chain.contains { policy.requiredKeyPins.contains(SHA256Digest(hashing: $0.subjectPublicKeyInfo.der)) }
-        return found ? nil : .pinMismatch
+        return TrustResult.untrusted(UntrustedReport(primaryFailure: primary, bestAttempt: best, attempts: search.attempts)).with(statistics)
     }
 }

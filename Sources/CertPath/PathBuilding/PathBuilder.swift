@@ -27,11 +27,17 @@
 ///   above a certificate does not depend on the path below it, unless the loop check cut a branch
 ///   there (then nothing is remembered). This keeps cross-signed meshes linear instead of exponential.
 ///
-/// A value, not an object: one search, one owner, no allocation.
-struct PathBuilder {
+/// A value, not an object: one search, one owner, no allocation. Generic over how a prospective
+/// path is judged (``PathJudgement``: the pipeline's 6.1, revocation and purpose stages), which the
+/// caller gives it: the builder searches and ranks, and calls nothing above it.
+struct PathBuilder<Judge: PathJudgement> {
     private let context: EvaluationContext
     private let index: IssuerIndex
-    private let validator: PathValidator
+    private let judge: Judge
+    /// How many attempts are kept for the report (0: none; ``TrustEvaluation/collectAllAttempts``).
+    private let attemptsKept: Int
+    /// ``Budget/failedIssuerCandidates`` of the policy.
+    private let failedIssuerCandidates: Int
     /// Most intermediates of any kind (the budget's ``Budget/maximumPathLength``, leaf excluded).
     private let maximumIntermediates: Int
     /// Most intermediates that are not self-issued (``ValidationPolicy/maximumIntermediates``,
@@ -58,7 +64,7 @@ struct PathBuilder {
     /// Candidates not tried because ``Budget/failedIssuerCandidates`` of the same certificate had
     /// failed their signature check.
     private(set) var abandonedCandidates = 0
-    /// Attempts not kept in ``attempts`` (beyond ``ValidationPolicy/recordedAttemptsLimit``).
+    /// Attempts not kept in ``attempts`` (beyond `attemptsKept`).
     private(set) var unrecordedAttempts = 0
     /// The intermediates from which names lead to an anchor; computed when first needed (only for a
     /// certificate with more than one intermediate candidate).
@@ -75,12 +81,14 @@ struct PathBuilder {
         var dependsOnPath = false
     }
 
-    init(context: EvaluationContext, index: IssuerIndex) {
+    init(policy: ValidationPolicy, context: EvaluationContext, index: IssuerIndex, judge: Judge, attemptsKept: Int) {
         self.context = context
         self.index = index
-        validator = PathValidator(context: context)
-        maximumIntermediates = context.policy.budget.maximumPathLength - 1
-        maximumCountedIntermediates = min(context.policy.maximumIntermediates ?? Int.max, maximumIntermediates)
+        self.judge = judge
+        self.attemptsKept = attemptsKept
+        failedIssuerCandidates = policy.budget.failedIssuerCandidates
+        maximumIntermediates = policy.budget.maximumPathLength - 1
+        maximumCountedIntermediates = min(policy.maximumIntermediates ?? Int.max, maximumIntermediates)
     }
 
     /// Searches for a valid path from `leaf`. Afterwards ``trusted`` holds the first valid path found,
@@ -116,7 +124,7 @@ struct PathBuilder {
             let issuer = candidate.certificate
             if candidate.isAnchor {
                 explored += 1
-                let attempt = validator.validate(path: path, anchor: issuer, anchorIsPublicWebPKI: candidate.isPublicWebPKIAnchor)
+                let attempt = judge.judge(path, anchor: issuer, anchorIsPublicWebPKI: candidate.isPublicWebPKIAnchor, terminal: nil)
                 if attempt.isValid {
                     // The search ends here: `best` (for reports of failed searches) is not needed.
                     keep(attempt)
@@ -137,7 +145,7 @@ struct PathBuilder {
             }
             explored += 1
             if index.isDistrusted(issuer) {
-                record(validator.validate(path: path + [issuer], anchor: nil, terminal: .distrusted(issuer)))
+                record(judge.judge(path + [issuer], anchor: nil, anchorIsPublicWebPKI: false, terminal: .distrusted(issuer)))
                 continue
             }
             if candidates.count > 1 && !reachingAnAnchorByName.contains(ObjectIdentifier(issuer)) {
@@ -152,12 +160,12 @@ struct PathBuilder {
             let issuerCounts = !issuer.isSelfIssued
             if path.count > maximumIntermediates || (issuerCounts && counted >= maximumCountedIntermediates) {
                 let limit = path.count > maximumIntermediates ? maximumIntermediates : maximumCountedIntermediates
-                record(validator.validate(path: path, anchor: nil, terminal: .maximumDepthExceeded(issuer, limit: limit)))
+                record(judge.judge(path, anchor: nil, anchorIsPublicWebPKI: false, terminal: .maximumDepthExceeded(issuer, limit: limit)))
                 continue
             }
             // The edge's signature, unless the issuer's DSA key inherits parameters only known later.
             if !issuer.hasDSAKeyWithoutParameters {
-                if failedSignatures >= context.policy.budget.failedIssuerCandidates {
+                if failedSignatures >= failedIssuerCandidates {
                     abandonedCandidates += 1
                     continue
                 }
@@ -171,7 +179,7 @@ struct PathBuilder {
                 }
                 if let terminal {
                     failedSignatures += 1
-                    record(validator.validate(path: path, anchor: nil, terminal: terminal))
+                    record(judge.judge(path, anchor: nil, anchorIsPublicWebPKI: false, terminal: terminal))
                     continue
                 }
             }
@@ -204,7 +212,7 @@ struct PathBuilder {
         } else {
             terminal = .issuerNotFound(top)
         }
-        return validator.validate(path: path, anchor: nil, terminal: terminal)
+        return judge.judge(path, anchor: nil, anchorIsPublicWebPKI: false, terminal: terminal)
     }
 
     private mutating func record(_ attempt: PathAttempt) {
@@ -213,10 +221,10 @@ struct PathBuilder {
         best = attempt
     }
 
-    /// Adds `attempt` to ``attempts`` when the policy collects them, up to the limit (then counts it).
+    /// Adds `attempt` to ``attempts`` when they are kept, up to `attemptsKept` (then counts it).
     private mutating func keep(_ attempt: PathAttempt) {
-        guard context.policy.collectAllAttempts else { return }
-        if attempts.count < ValidationPolicy.recordedAttemptsLimit {
+        guard attemptsKept > 0 else { return }
+        if attempts.count < attemptsKept {
             attempts.append(attempt)
         } else {
             unrecordedAttempts += 1
@@ -237,3 +245,9 @@ struct PathBuilder {
     }
 }
 
+/// How the search judges a prospective path: the whole pipeline for one candidate (RFC 5280 6.1,
+/// revocation, purpose), or, with `anchor == nil`, a partial path whose top has no usable issuer
+/// (`terminal` says why), still checked for everything that does not need the issuer.
+protocol PathJudgement {
+    func judge(_ path: [Certificate], anchor: Certificate?, anchorIsPublicWebPKI: Bool, terminal: ValidationFailure?) -> PathAttempt
+}

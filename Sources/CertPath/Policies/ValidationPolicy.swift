@@ -261,185 +261,72 @@ public struct AnchorEnforcement: Hashable, Sendable {
     public static let full = AnchorEnforcement(validity: true, constraints: true, profile: true)
 }
 
-/// Everything that decides whether a path is acceptable, besides the certificates and anchors: the
-/// purpose, the profile, the algorithm profile, the RFC 5280 initial inputs and the budget.
-/// A value type: build one per use, share it freely.
+/// The rules a path must meet and the limits of the search, besides the certificates, the anchors
+/// and the evidence (RFC 5280 6.1.1's inputs, the purpose, the profile, the algorithms, the budget).
+/// A plain value: build one per use, share it freely. Revocation evidence (CRLs), the caller's own
+/// check and the report's options are the evaluation's (``TrustEvaluation``), not rules.
 public struct ValidationPolicy: Sendable {
     /// The purpose (server, client, any).
-    public var purpose: ValidationPurpose {
-        get { storage.purpose }
-        _modify { yield &uniqueStorage().purpose }
-    }
-    /// Web PKI or strict RFC 5280 reading.
-    public var profile: CertificateProfile {
-        get { storage.profile }
-        _modify { yield &uniqueStorage().profile }
-    }
+    public var purpose: ValidationPurpose
+    /// Which certificate rules apply (``CertificateProfile``; docs/RULES.md).
+    public var profile: CertificateProfile
     /// Accepted signature algorithms and keys.
-    public var algorithms: AlgorithmProfile {
-        get { storage.algorithms }
-        _modify { yield &uniqueStorage().algorithms }
-    }
+    public var algorithms: AlgorithmProfile
     /// RFC 5280 6.1.1 (c), (e), (f), (g): the policy inputs.
-    public var policyInputs: PolicyValidationInputs {
-        get { storage.policyInputs }
-        _modify { yield &uniqueStorage().policyInputs }
-    }
+    public var policyInputs: PolicyValidationInputs
     /// RFC 5280 6.1.1 (h), (i): initial permitted and excluded subtrees, as one NameConstraints value
     /// checked against every certificate of the path; `nil` for none.
-    public var initialNameConstraints: NameConstraints? {
-        get { storage.initialNameConstraints }
-        _modify { yield &uniqueStorage().initialNameConstraints }
-    }
+    public var initialNameConstraints: NameConstraints?
     /// How far anchors' own certificates are checked.
-    public var anchorEnforcement: AnchorEnforcement {
-        get { storage.anchorEnforcement }
-        _modify { yield &uniqueStorage().anchorEnforcement }
-    }
+    public var anchorEnforcement: AnchorEnforcement
     /// Most intermediates allowed between the leaf and its anchor, counting only those that are not
     /// self-issued, as RFC 5280 4.2.1.9 counts them for pathLenConstraint (a key-rollover certificate
     /// is no extra depth); `nil`: only the budget's limit, which counts every certificate.
-    public var maximumIntermediates: Int? {
-        get { storage.maximumIntermediates }
-        _modify { yield &uniqueStorage().maximumIntermediates }
-    }
+    public var maximumIntermediates: Int?
     /// Key usages the leaf must allow when it has a keyUsage extension (in addition to the TLS check).
-    public var requiredLeafKeyUsage: KeyUsage {
-        get { storage.requiredLeafKeyUsage }
-        _modify { yield &uniqueStorage().requiredLeafKeyUsage }
-    }
+    public var requiredLeafKeyUsage: KeyUsage
     /// For TLS purposes, check that a leaf keyUsage (when present) allows the TLS use of its key:
     /// digitalSignature, or keyEncipherment for RSA key transport (on by default).
-    public var checkTLSKeyUsage: Bool {
-        get { storage.checkTLSKeyUsage }
-        _modify { yield &uniqueStorage().checkTLSKeyUsage }
-    }
+    public var checkTLSKeyUsage: Bool
     /// How extKeyUsage is read: ``ExtendedKeyUsageReading/standard`` (default) or a strict reading.
-    public var extendedKeyUsageReading: ExtendedKeyUsageReading {
-        get { storage.extendedKeyUsageReading }
-        _modify { yield &uniqueStorage().extendedKeyUsageReading }
-    }
+    public var extendedKeyUsageReading: ExtendedKeyUsageReading
     /// Consult the subject commonName as a DNS name when the certificate has no subjectAltName
     /// (legacy, off by default as in Go, rustls-webpki, Chromium and pyca).
-    public var allowCommonNameFallback: Bool {
-        get { storage.allowCommonNameFallback }
-        _modify { yield &uniqueStorage().allowCommonNameFallback }
-    }
+    public var allowCommonNameFallback: Bool
     /// Public suffix list for refusing wildcards directly under a public suffix; `nil` (default) turns the check off.
-    public var publicSuffixList: PublicSuffixList? {
-        get { storage.publicSuffixList }
-        _modify { yield &uniqueStorage().publicSuffixList }
-    }
-    /// The most attempted paths ``collectAllAttempts`` keeps (100): a hostile cross-signed mesh
-    /// makes hundreds of thousands within the budget, and each holds its path and failures.
-    public static let recordedAttemptsLimit = 100
-
+    public var publicSuffixList: PublicSuffixList?
     /// Work limits.
-    public var budget: Budget {
-        get { storage.budget }
-        _modify { yield &uniqueStorage().budget }
-    }
-    /// Keep the attempted paths in the result (for `--explain`): the first
-    /// ``recordedAttemptsLimit`` in search order, the others counted in
-    /// ``EvaluationStatistics/unrecordedAttempts``; off by default.
-    public var collectAllAttempts: Bool {
-        get { storage.collectAllAttempts }
-        _modify { yield &uniqueStorage().collectAllAttempts }
-    }
+    public var budget: Budget
     /// Key pins the path must contain (SHA-256 of a SubjectPublicKeyInfo, as HPKP `pin-sha256`): a path
     /// with none of them, anchor included, fails with ``ValidationFailure/pinMismatch``. Empty: no requirement.
-    public var requiredKeyPins: Set<SHA256Digest> {
-        get { storage.requiredKeyPins }
-        _modify { yield &uniqueStorage().requiredKeyPins }
-    }
-    /// CRLs for revocation checking of every certificate of a path (RFC 5280 6.1.3 (a)(3), 6.3). When
-    /// empty (the default) revocation is not checked, unless ``undeterminedRevocationStatus`` is
-    /// ``UndeterminedRevocationStatus/reject``.
-    public var crls: CRLStore {
-        get { storage.crls }
-        _modify { yield &uniqueStorage().crls }
-    }
-    /// What a certificate whose revocation status cannot be determined does to its path (default:
-    /// ``UndeterminedRevocationStatus/rejectWhenIssuerHasCRLs``).
-    public var undeterminedRevocationStatus: UndeterminedRevocationStatus {
-        get { storage.undeterminedRevocationStatus }
-        _modify { yield &uniqueStorage().undeterminedRevocationStatus }
-    }
-    /// A last check on a path that passed everything else; return a reason to refuse it.
-    public var additionalCheck: (@Sendable ([Certificate]) -> String?)? {
-        get { storage.additionalCheck }
-        _modify { yield &uniqueStorage().additionalCheck }
-    }
-
-    /// The fields, shared between copies until one is changed (copy on write): copying a policy,
-    /// which every evaluation does, costs one reference count, not one per field.
-    // (`@exclusivity(unchecked)`: a policy's fields are read on every check of an evaluation, and a
-    // class's stored properties are otherwise checked for exclusive access at run time on each read.
-    // A Storage is written only through uniqueStorage(), never while a read of it is in progress.)
-    private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var purpose: ValidationPurpose
-        @exclusivity(unchecked) var profile: CertificateProfile
-        @exclusivity(unchecked) var algorithms: AlgorithmProfile
-        @exclusivity(unchecked) var policyInputs: PolicyValidationInputs
-        @exclusivity(unchecked) var initialNameConstraints: NameConstraints?
-        @exclusivity(unchecked) var anchorEnforcement: AnchorEnforcement
-        @exclusivity(unchecked) var maximumIntermediates: Int?
-        @exclusivity(unchecked) var requiredLeafKeyUsage: KeyUsage
-        @exclusivity(unchecked) var checkTLSKeyUsage: Bool
-        @exclusivity(unchecked) var allowCommonNameFallback: Bool
-        @exclusivity(unchecked) var publicSuffixList: PublicSuffixList?
-        @exclusivity(unchecked) var budget: Budget
-        @exclusivity(unchecked) var collectAllAttempts: Bool
-        @exclusivity(unchecked) var requiredKeyPins: Set<SHA256Digest> = []
-        @exclusivity(unchecked) var crls: CRLStore = .empty
-        @exclusivity(unchecked) var undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs
-        @exclusivity(unchecked) var extendedKeyUsageReading = ExtendedKeyUsageReading.standard
-        @exclusivity(unchecked) var additionalCheck: (@Sendable ([Certificate]) -> String?)?
-
-        init(purpose: ValidationPurpose, profile: CertificateProfile, algorithms: AlgorithmProfile, policyInputs: PolicyValidationInputs, initialNameConstraints: NameConstraints?, anchorEnforcement: AnchorEnforcement, maximumIntermediates: Int?, requiredLeafKeyUsage: KeyUsage, checkTLSKeyUsage: Bool, allowCommonNameFallback: Bool, publicSuffixList: PublicSuffixList?, budget: Budget, collectAllAttempts: Bool, additionalCheck: (@Sendable ([Certificate]) -> String?)?) {
-            self.purpose = purpose
-            self.profile = profile
-            self.algorithms = algorithms
-            self.policyInputs = policyInputs
-            self.initialNameConstraints = initialNameConstraints
-            self.anchorEnforcement = anchorEnforcement
-            self.maximumIntermediates = maximumIntermediates
-            self.requiredLeafKeyUsage = requiredLeafKeyUsage
-            self.checkTLSKeyUsage = checkTLSKeyUsage
-            self.allowCommonNameFallback = allowCommonNameFallback
-            self.publicSuffixList = publicSuffixList
-            self.budget = budget
-            self.collectAllAttempts = collectAllAttempts
-            self.additionalCheck = additionalCheck
-        }
-
-        func copy() -> Storage {
-            let copy = Storage(purpose: purpose, profile: profile, algorithms: algorithms, policyInputs: policyInputs, initialNameConstraints: initialNameConstraints, anchorEnforcement: anchorEnforcement, maximumIntermediates: maximumIntermediates, requiredLeafKeyUsage: requiredLeafKeyUsage, checkTLSKeyUsage: checkTLSKeyUsage, allowCommonNameFallback: allowCommonNameFallback, publicSuffixList: publicSuffixList, budget: budget, collectAllAttempts: collectAllAttempts, additionalCheck: additionalCheck)
-            copy.requiredKeyPins = requiredKeyPins
-            copy.crls = crls
-            copy.undeterminedRevocationStatus = undeterminedRevocationStatus
-            copy.extendedKeyUsageReading = extendedKeyUsageReading
-            return copy
-        }
-    }
-
-    // Written only through uniqueStorage(), so a Storage two policies share is never written:
-    // that is what makes @unchecked Sendable hold.
-    private var storage: Storage
-
-    private mutating func uniqueStorage() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
-    }
+    public var requiredKeyPins: Set<SHA256Digest>
+    /// What a certificate whose revocation status the evidence cannot determine does to its path
+    /// (default: ``UndeterminedRevocationStatus/rejectWhenIssuerHasCRLs``).
+    public var undeterminedRevocationStatus: UndeterminedRevocationStatus
 
     /// Creates a policy; every argument has a default.
     public init(purpose: ValidationPurpose = .any, profile: CertificateProfile = .automatic,
                 algorithms: AlgorithmProfile = .default, policyInputs: PolicyValidationInputs = PolicyValidationInputs(),
                 initialNameConstraints: NameConstraints? = nil, anchorEnforcement: AnchorEnforcement = .rfc5937,
                 maximumIntermediates: Int? = nil, requiredLeafKeyUsage: KeyUsage = [], checkTLSKeyUsage: Bool = true,
-                allowCommonNameFallback: Bool = false, publicSuffixList: PublicSuffixList? = nil, budget: Budget = .default,
-                collectAllAttempts: Bool = false, additionalCheck: (@Sendable ([Certificate]) -> String?)? = nil) {
-        storage = Storage(purpose: purpose, profile: profile, algorithms: algorithms, policyInputs: policyInputs, initialNameConstraints: initialNameConstraints, anchorEnforcement: anchorEnforcement, maximumIntermediates: maximumIntermediates, requiredLeafKeyUsage: requiredLeafKeyUsage, checkTLSKeyUsage: checkTLSKeyUsage, allowCommonNameFallback: allowCommonNameFallback, publicSuffixList: publicSuffixList, budget: budget, collectAllAttempts: collectAllAttempts, additionalCheck: additionalCheck)
+                extendedKeyUsageReading: ExtendedKeyUsageReading = .standard, allowCommonNameFallback: Bool = false,
+                publicSuffixList: PublicSuffixList? = nil, budget: Budget = .default, requiredKeyPins: Set<SHA256Digest> = [],
+                undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs) {
+        self.purpose = purpose
+        self.profile = profile
+        self.algorithms = algorithms
+        self.policyInputs = policyInputs
+        self.initialNameConstraints = initialNameConstraints
+        self.anchorEnforcement = anchorEnforcement
+        self.maximumIntermediates = maximumIntermediates
+        self.requiredLeafKeyUsage = requiredLeafKeyUsage
+        self.checkTLSKeyUsage = checkTLSKeyUsage
+        self.extendedKeyUsageReading = extendedKeyUsageReading
+        self.allowCommonNameFallback = allowCommonNameFallback
+        self.publicSuffixList = publicSuffixList
+        self.budget = budget
+        self.requiredKeyPins = requiredKeyPins
+        self.undeterminedRevocationStatus = undeterminedRevocationStatus
     }
 
     /// A TLS server policy for `hostname` (a DNS name or an IP address, RFC 6125 reference identifier).

@@ -51,3 +51,14 @@ public struct Pin: Hashable, Sendable, CustomStringConvertible {
         kind == .publicKey ? "pin-sha256=\"\(digest.base64)\"" : "certificate sha256/\(digest.hex)"
     }
 }
+
+/// The requirement that a path contain a pinned key (``ValidationPolicy/requiredKeyPins``, HPKP
+/// `pin-sha256`, RFC 7469 2.6): the pipeline's purpose stage asks it of every path that reached an anchor.
+enum KeyPinRequirement {
+    /// ``ValidationFailure/pinMismatch`` when `pins` is not empty and no certificate of `path`
+    /// (anchor included) has one of the pinned keys; `nil` otherwise.
+    static func failure(_ pins: Set<SHA256Digest>, path: [Certificate]) -> ValidationFailure? {
+        guard !pins.isEmpty else { return nil }
+        return path.contains { pins.contains(SHA256Digest(hashing: $0.subjectPublicKeyInfo.der)) } ? nil : .pinMismatch
+    }
+}

@@ -1,10 +1,13 @@
-/// Mutable state of one evaluation: the validation time, the remaining ``Budget`` and memoized
-/// signature results. Created per `evaluate()`, never shared between threads.
+/// The resources one evaluation shares across everything it does, nested CRL-issuer paths included:
+/// the validation time, the remaining ``Budget``, memoized signature results, the revocation
+/// evidence being processed. No rules: each stage is given its policy. Created per `evaluate()`,
+/// never shared between threads.
 ///
 /// Its variables are `@exclusivity(unchecked)`: used by one evaluation on one thread, they are
 /// never accessed in overlapping ways, and the run-time check would cost a call on every access.
 final class EvaluationContext {
-    let policy: ValidationPolicy
+    /// The budget the evaluation started with (the statistics are measured against it).
+    let budget: Budget
     let validationTime: UnixTime
     let crypto: SignatureVerifier
     @exclusivity(unchecked) private(set) var remaining: Budget
@@ -26,7 +29,8 @@ final class EvaluationContext {
     private static let scannedSignatures = 14
     /// The stores consulted, whose anchors' keys are already loaded (see ``TrustStore``).
     @exclusivity(unchecked) var anchorStores = SmallList<TrustStore>()
-    /// RFC 5280 6.3 revocation checking, shared with derived contexts; `nil` when the policy checks none.
+    /// RFC 5280 6.3 revocation checking of the evaluation's evidence, nested CRL-issuer paths
+    /// included; `nil` when none is checked.
     let revocation: RevocationChecker?
 
     /// A signed object (certificate or CRL) and the key checking its signature.
@@ -35,40 +39,14 @@ final class EvaluationContext {
         let issuerKey: DERBytesKey
     }
 
-    /// - Parameter certificates: the presented intermediates, also candidates for CRL issuers' paths.
-    init(policy: ValidationPolicy, validationTime: UnixTime, crypto: SignatureVerifier, certificates: [Certificate] = []) {
-        self.policy = policy
+    /// - Parameters:
+    ///   - revocation: the RFC 5280 6.3 checker of the evaluation's evidence; `nil` when none is checked.
+    init(budget: Budget, validationTime: UnixTime, crypto: SignatureVerifier, revocation: RevocationChecker?) {
+        self.budget = budget
         self.validationTime = validationTime
         self.crypto = crypto
-        remaining = policy.budget
-        revocation = RevocationChecker.forPolicy(policy, certificates: certificates)
-    }
-
-    /// A context for validating a CRL issuer's certification path (RFC 5280 6.3.3 (f)) under `policy`:
-    /// it shares `parent`'s revocation state and starts from its remaining budget and signature memo;
-    /// ``absorb(_:)`` hands back what it spent.
-    init(deriving parent: EvaluationContext, policy: ValidationPolicy) {
-        self.policy = policy
-        validationTime = parent.validationTime
-        crypto = parent.crypto
-        remaining = parent.remaining
-        exhausted = parent.exhausted
-        firstSignatures = parent.firstSignatures
-        inlineSignatureCount = parent.inlineSignatureCount
-        recentSignatures = parent.recentSignatures
-        signatureMemo = parent.signatureMemo
-        anchorStores = parent.anchorStores
-        revocation = parent.revocation
-    }
-
-    /// Takes over the budget left, the exhausted limit and the signature results of a derived context.
-    func absorb(_ child: EvaluationContext) {
-        remaining = child.remaining
-        if let limit = child.exhausted { exhaust(limit) }
-        firstSignatures = child.firstSignatures
-        inlineSignatureCount = child.inlineSignatureCount
-        recentSignatures = child.recentSignatures
-        signatureMemo = child.signatureMemo
+        remaining = budget
+        self.revocation = revocation
     }
 
     /// Spends one build step; `false` (and the search stops) when none is left.
@@ -92,10 +70,10 @@ final class EvaluationContext {
     func statistics(prunedExplorations: Int, skippedCandidates: Int, abandonedCandidates: Int,
                     unrecordedAttempts: Int) -> EvaluationStatistics {
         var statistics = EvaluationStatistics()
-        statistics.signatureChecks = policy.budget.signatureChecks - remaining.signatureChecks
-        statistics.signatureCost = policy.budget.signatureCost - remaining.signatureCost
-        statistics.buildSteps = policy.budget.buildSteps - remaining.buildSteps
-        statistics.nameConstraintComparisons = policy.budget.nameConstraintComparisons - remaining.nameConstraintComparisons
+        statistics.signatureChecks = budget.signatureChecks - remaining.signatureChecks
+        statistics.signatureCost = budget.signatureCost - remaining.signatureCost
+        statistics.buildSteps = budget.buildSteps - remaining.buildSteps
+        statistics.nameConstraintComparisons = budget.nameConstraintComparisons - remaining.nameConstraintComparisons
         statistics.prunedExplorations = prunedExplorations
         statistics.skippedCandidates = skippedCandidates
         statistics.abandonedCandidates = abandonedCandidates

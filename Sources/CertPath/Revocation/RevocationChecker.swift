@@ -105,9 +105,10 @@ enum RevocationOutcome: Sendable {
     case undetermined(coveredReasons: ReasonFlags, rejections: [CRLRejection])
 }
 
-/// RFC 5280 6.3 CRL processing for one evaluation (shared by the contexts that validate CRL issuers'
-/// paths), called by ``PathValidator`` at 6.1.3 (a)(3) for every certificate of a path that reached
-/// a trust anchor.
+/// RFC 5280 6.3 CRL processing for one evaluation (shared by the nested evaluations of CRL issuers'
+/// paths), the pipeline's stage after 6.1 (``PathPipeline``) for every certificate of a path that
+/// reached a trust anchor: the status RFC 5280 6.1.3 (a)(3) asks for, checked once the path's own
+/// validation is done, as Chromium checks revocation.
 ///
 /// For a certificate it processes, per distribution point (its cRLDistributionPoints, then the
 /// default point of the certificate issuer), the supplied complete CRLs of the right issuer, newest
@@ -142,6 +143,8 @@ final class RevocationChecker {
 
     let crls: CRLStore
     let mode: UndeterminedRevocationStatus
+    /// The algorithms a CRL's signature may use (the evaluation's).
+    let algorithms: AlgorithmProfile
     /// The presented certificates, candidates for CRL issuers and their paths.
     let certificates: [Certificate]
 
@@ -167,17 +170,18 @@ final class RevocationChecker {
     /// CRLs whose issuer's path is being validated, with that issuer.
     private var inProgress: [ObjectIdentifier: Signer] = [:]
 
-    /// A checker for `policy`, or `nil` when the policy checks no revocation (no CRLs, and an
-    /// undetermined status does not reject). (A factory rather than a failable initializer: a
+    /// A checker of `evidence` under `policy`'s revocation mode and algorithms, or `nil` when nothing
+    /// is checked (no CRLs, and an undetermined status does not reject). (A factory rather than a failable initializer: a
     /// class's failable initializer allocates the object before it can fail.)
-    static func forPolicy(_ policy: ValidationPolicy, certificates: [Certificate]) -> RevocationChecker? {
-        guard !policy.crls.isEmpty || policy.undeterminedRevocationStatus == .reject else { return nil }
-        return RevocationChecker(policy: policy, certificates: certificates)
+    static func checking(_ evidence: RevocationEvidence, policy: ValidationPolicy, certificates: [Certificate]) -> RevocationChecker? {
+        guard !evidence.crls.isEmpty || policy.undeterminedRevocationStatus == .reject else { return nil }
+        return RevocationChecker(evidence: evidence, policy: policy, certificates: certificates)
     }
 
-    private init(policy: ValidationPolicy, certificates: [Certificate]) {
-        crls = policy.crls
+    private init(evidence: RevocationEvidence, policy: ValidationPolicy, certificates: [Certificate]) {
+        crls = evidence.crls
         mode = policy.undeterminedRevocationStatus
+        algorithms = policy.algorithms
         self.certificates = certificates
     }
 
@@ -191,8 +195,8 @@ final class RevocationChecker {
     ///   ``ValidationFailure/revocationUnknown(_:reason:)`` for an undetermined status that
     ///   ``mode`` rejects; `nil` otherwise.
     func failure(for certificate: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
-                 context: EvaluationContext) -> ValidationFailure? {
-        switch status(of: certificate, above: above, anchor: anchor, context: context) {
+                 context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation) -> ValidationFailure? {
+        switch status(of: certificate, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths) {
         case .notRevoked:
             return nil
         case .revoked(let entry, _):
@@ -229,7 +233,7 @@ final class RevocationChecker {
 
     /// RFC 5280 6.3.3 for `certificate` in the path `anchor`, `above`…, `certificate`.
     func status(of certificate: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
-                context: EvaluationContext) -> RevocationOutcome {
+                context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation) -> RevocationOutcome {
         let key = StatusKey(certificate: ObjectIdentifier(certificate),
                             chain: [ObjectIdentifier(anchor)] + above.map { ObjectIdentifier($0) })
         // Results that relied on a CRL taken as authentic while its issuer is validated are not kept.
@@ -280,7 +284,7 @@ final class RevocationChecker {
                 }
                 // (f), (g)
                 let signer: Signer
-                switch authenticate(crl, for: certificate, above: above, anchor: anchor, context: context) {
+                switch authenticate(crl, for: certificate, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths) {
                 case .success(let found): signer = found
                 case .failure(let rejection):
                     rejections.append(rejection)
@@ -289,7 +293,7 @@ final class RevocationChecker {
                 }
                 // (c), (h): the newest delta CRL signed with the same key.
                 let delta = deltas.first { candidate in
-                    context.policy.algorithms.accepts(candidate.signatureAlgorithm)
+                    algorithms.accepts(candidate.signatureAlgorithm)
                         && context.signature(of: candidate, by: signer.certificate, inheritedDSAParameters: signer.dsaParameters) == .valid
                 }
                 if stale && delta == nil {
@@ -375,8 +379,9 @@ final class RevocationChecker {
     /// RFC 5280 6.3.3 (f), (g): the certificate whose key verifies `crl` and whose path validates to
     /// `anchor`, or why there is none.
     private func authenticate(_ crl: CertificateRevocationList, for certificate: Certificate, above: ArraySlice<Certificate>,
-                              anchor: Certificate, context: EvaluationContext) -> Result<Signer, CRLRejection> {
-        guard context.policy.algorithms.accepts(crl.signatureAlgorithm) else { return .failure(.disallowedAlgorithm(crl)) }
+                              anchor: Certificate, context: EvaluationContext,
+                              issuerPaths: any CRLIssuerPathValidation) -> Result<Signer, CRLRejection> {
+        guard algorithms.accepts(crl.signatureAlgorithm) else { return .failure(.disallowedAlgorithm(crl)) }
         if let pending = inProgress[ObjectIdentifier(crl)] { return .success(pending) }
 
         // Certificates of this path, closest issuer first, then the anchor.
@@ -431,7 +436,7 @@ final class RevocationChecker {
                     continue
                 }
             }
-            switch issuerPath(of: crl, signer: candidate, above: above, anchor: anchor, context: context) {
+            switch issuerPath(of: crl, signer: candidate, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths) {
             case .success(let signer):
                 if candidate.subjectPublicKeyInfo.key.isDSAWithoutParameters {
                     let outcome = context.signature(of: crl, by: candidate, inheritedDSAParameters: signer.dsaParameters)
@@ -456,46 +461,32 @@ final class RevocationChecker {
     /// A signer or a certificate of its path that the evaluation's trust stores distrust (by
     /// certificate or by key) cannot vouch for a CRL.
     private func issuerPath(of crl: CertificateRevocationList, signer: Certificate, above: ArraySlice<Certificate>,
-                            anchor: Certificate, context: EvaluationContext) -> Result<Signer, CRLRejection> {
+                            anchor: Certificate, context: EvaluationContext,
+                            issuerPaths: any CRLIssuerPathValidation) -> Result<Signer, CRLRejection> {
         guard inProgress.count < Self.maximumNesting else { return .failure(.nestingTooDeep(crl)) }
         let key = IssuerPathKey(crl: ObjectIdentifier(crl), signer: ObjectIdentifier(signer), anchor: ObjectIdentifier(anchor))
         let memoize = inProgress.isEmpty
         if memoize, let known = issuerPathMemo[key] { return known }
 
-        inProgress[ObjectIdentifier(crl)] = Signer(certificate: signer, dsaParameters: nil)
-        var policy = context.policy
-        policy.purpose = .any
-        // Not a TLS certificate: RFC 5280, or section 6 alone when that is what the evaluation asks.
-        policy.profile = context.policy.profile == .pathValidation ? .pathValidation : .rfc5280
-        policy.policyInputs = PolicyValidationInputs()
-        policy.initialNameConstraints = nil
-        policy.requiredLeafKeyUsage = []
-        policy.checkTLSKeyUsage = false
-        policy.collectAllAttempts = false
-        policy.requiredKeyPins = []
-        policy.additionalCheck = nil
-        let child = EvaluationContext(deriving: context, policy: policy)
         // The path's anchor is the only anchor; what the evaluation's stores distrust (certificates
         // and keys) stays distrusted on the way to it.
         let distrusted = context.anchorStores.flatMap { $0.entries.filter { $0.kind == .distrusted } }
         let store = distrusted.isEmpty ? TrustStore(anchors: [anchor]) : TrustStore([TrustEntry(anchor, kind: .anchor)] + distrusted)
-        var builder = PathBuilder(context: child, index: IssuerIndex(stores: SmallList(CollectionOfOne(store)), intermediates: certificates + Array(above)))
-        let signerDistrusted = store.isDistrusted(signer)
-        if !signerDistrusted { builder.run(leaf: signer) }
-        context.absorb(child)
-        inProgress[ObjectIdentifier(crl)] = nil
-
         let result: Result<Signer, CRLRejection>
-        if signerDistrusted {
+        if store.isDistrusted(signer) {
             result = .failure(.issuerPathInvalid(crl, signer, .distrusted(signer)))
-        } else if let path = builder.trusted {
-            let chain = [anchor] + path.certificates.reversed()
-            result = .success(Signer(certificate: signer, dsaParameters: Self.workingDSAParameters(chain[...])))
-        } else if child.exhausted != nil {
-            result = .failure(.budgetExhausted(crl))
         } else {
-            let failure = builder.best?.primaryFailure ?? .issuerNotFound(signer)
-            result = .failure(.issuerPathInvalid(crl, signer, failure))
+            inProgress[ObjectIdentifier(crl)] = Signer(certificate: signer, dsaParameters: nil)
+            let found = issuerPaths.validateIssuerPath(of: signer, intermediates: certificates + Array(above), store: store)
+            inProgress[ObjectIdentifier(crl)] = nil
+            if let path = found.trusted {
+                let chain = [anchor] + path.certificates.reversed()
+                result = .success(Signer(certificate: signer, dsaParameters: Self.workingDSAParameters(chain[...])))
+            } else if context.exhausted != nil {
+                result = .failure(.budgetExhausted(crl))
+            } else {
+                result = .failure(.issuerPathInvalid(crl, signer, found.best?.primaryFailure ?? .issuerNotFound(signer)))
+            }
         }
         if memoize { issuerPathMemo[key] = result }
         return result
@@ -529,4 +520,14 @@ final class RevocationChecker {
         }
         return lines.joined(separator: "; ")
     }
+}
+
+/// Builds and validates the certification path of a CRL issuer that is not on the path being
+/// checked (RFC 5280 6.3.3 (f)): the pipeline gives this to the revocation stage, and runs the
+/// issuer's path as a nested evaluation with the same budget (so revocation calls nothing above it).
+protocol CRLIssuerPathValidation {
+    /// The search from `signer` to the anchor of `store` through `intermediates`: the trusted path,
+    /// or the best failed attempt.
+    func validateIssuerPath(of signer: Certificate, intermediates: [Certificate], store: TrustStore)
+        -> (trusted: PathAttempt?, best: PathAttempt?)
 }
