@@ -51,6 +51,9 @@ struct PathValidationState {
     var maxPathLengthSource: Certificate?
     /// The 6.1.6 policy outputs, once 6.1.5 has run.
     var policyOutcome: PolicyOutcome?
+    /// The policy extensions of the certificate being processed, read once by 6.1.3 for 6.1.4 or
+    /// 6.1.5 to use again.
+    var currentPolicyFacts: CertificatePolicyFacts?
     /// Every failure found, in processing order.
     var failures: [ValidationFailure] = []
 }
@@ -118,7 +121,7 @@ struct PathValidator {
             // Keys are judged from each certificate's parsed layout, without views into its DER (an
             // anchor's DER is shared by every evaluation on every thread).
             workingPublicKeyParameters: anchor?.dsaKeyParameters,
-            maxPathLength: n, maxPathLengthSource: nil, policyOutcome: nil)
+            maxPathLength: n, maxPathLengthSource: nil, policyOutcome: nil, currentPolicyFacts: nil)
     }
 
     /// The trust anchor's own checks, as ``AnchorEnforcement`` asks: its key, validity and profile,
@@ -207,8 +210,10 @@ struct PathValidator {
 
         // (d), (e), (f): certificate policies.
         if state.processesPolicies {
+            let facts = Self.policyFacts(certificate, isSelfIssued: isSelfIssued)
+            state.currentPolicyFacts = facts
             do throws(PolicyFailure) {
-                try state.validPolicyTree.processCertificate(Self.policyFacts(certificate, isSelfIssued: isSelfIssued), index: i)
+                try state.validPolicyTree.processCertificate(facts, index: i)
             } catch {
                 policyFailed(error, &state)
             }
@@ -223,7 +228,8 @@ struct PathValidator {
         // (a), (b), (h), (i), (j): policy mappings and the skip counts.
         if state.processesPolicies {
             do throws(PolicyFailure) {
-                try state.validPolicyTree.prepareForNextCertificate(Self.policyFacts(certificate, isSelfIssued: isSelfIssued))
+                let facts = state.currentPolicyFacts ?? Self.policyFacts(certificate, isSelfIssued: isSelfIssued)
+                try state.validPolicyTree.prepareForNextCertificate(facts)
             } catch {
                 policyFailed(error, &state)
             }
@@ -265,7 +271,8 @@ struct PathValidator {
     func wrapUp(_ certificate: Certificate, state: inout PathValidationState) {
         guard state.processesPolicies else { return }
         do throws(PolicyFailure) {
-            state.policyOutcome = try state.validPolicyTree.wrapUp(Self.policyFacts(certificate, isSelfIssued: false))
+            let facts = state.currentPolicyFacts ?? Self.policyFacts(certificate, isSelfIssued: false)
+            state.policyOutcome = try state.validPolicyTree.wrapUp(facts)
         } catch {
             policyFailed(error, &state)
         }

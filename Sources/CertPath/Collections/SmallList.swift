@@ -5,24 +5,24 @@
 /// An ordered list with its first element stored inline and the others in an array.
 ///
 /// A random-access collection indexed from 0; appending is the only change it allows.
-package struct SmallList<Element>: RandomAccessCollection {
+struct SmallList<Element>: RandomAccessCollection {
     private var first: Element?
     private var rest: [Element] = []
 
     /// An empty list.
-    package init() {}
+    init() {}
 
     /// The elements of `elements`, in order.
-    package init<S: Sequence>(_ elements: S) where S.Element == Element {
+    init<S: Sequence>(_ elements: S) where S.Element == Element {
         for element in elements { append(element) }
     }
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { first == nil ? 0 : 1 + rest.count }
-    package subscript(position: Int) -> Element { position == 0 ? first! : rest[position - 1] }
+    var startIndex: Int { 0 }
+    var endIndex: Int { first == nil ? 0 : 1 + rest.count }
+    subscript(position: Int) -> Element { position == 0 ? first! : rest[position - 1] }
 
     /// Adds `element` at the end.
-    package mutating func append(_ element: Element) {
+    mutating func append(_ element: Element) {
         if first == nil { first = element } else { rest.append(element) }
     }
 }
