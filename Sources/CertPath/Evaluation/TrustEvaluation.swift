@@ -102,8 +102,7 @@ public struct TrustEvaluation: Sendable {
 
     /// The stores consulted: the caller's, the pinned certificates, and the system's unless anchors only.
     private func stores() -> SmallList<TrustStore> {
-        // A small store is read through this thread's own copy (see ThreadLocalStores).
-        var stores = SmallList(CollectionOfOne(ThreadLocalStores.store(forThisThread: trustStore)))
+        var stores = SmallList(CollectionOfOne(trustStore))
         if !pins.isEmpty {
             let pinned = ([leaf] + intermediates).filter { certificate in pins.contains { $0.matches(certificate) } }
             stores.append(TrustStore(pinned.map { TrustEntry($0, kind: .anchorOrLeaf) }))

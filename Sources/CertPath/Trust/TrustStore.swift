@@ -59,25 +59,15 @@ public struct TrustStore: Sendable {
         let distrustedKeys: Set<DERBytesKey>
         let leafTrust: [DERBytesKey: TrustKind]
         let anchorKeys: AnchorKeys
-        /// Identifies the store for ``ThreadLocalStores`` (unique in the process).
-        let serial: UInt64
         /// Whether the anchors are those of the public Web PKI (``TrustStore/isPublicWebPKI``).
         let isPublicWebPKI: Bool
-        /// Whether evaluations use a per-thread copy (``ThreadLocalStores``): small, non-empty, and
-        /// not itself such a copy.
-        let isCopiedPerThread: Bool
-        /// The first thread to evaluate against the store (its number, see ``ThreadLocalStores``),
-        /// 0 before: that thread uses the store itself. Written once.
-        let firstThread = Atomic<UInt>(0)
 
         init(entries: [TrustEntry], anchorsBySubject: [NormalizedName: [Int]], anchorsBySubjectDER: [DERBytesKey: [Int]], anchorsByKeyHash: [Int: [Int]],
              anchorIndicesInOrder: [Int], overriddenAnchorsBySubject: [NormalizedName: [Int]],
              distrustedCertificates: Set<DERBytesKey>, distrustedKeys: Set<DERBytesKey>, leafTrust: [DERBytesKey: TrustKind],
-             anchorKeys: AnchorKeys, copyPerThread: Bool, isPublicWebPKI: Bool) {
+             anchorKeys: AnchorKeys, isPublicWebPKI: Bool) {
             self.entries = entries
             self.isPublicWebPKI = isPublicWebPKI
-            serial = trustStoreSerials.wrappingAdd(1, ordering: .relaxed).newValue
-            isCopiedPerThread = copyPerThread && !entries.isEmpty && entries.count <= ThreadLocalStores.largestCopied
             self.anchorsBySubject = anchorsBySubject
             self.anchorsBySubjectDER = anchorsBySubjectDER
             self.anchorsByKeyHash = anchorsByKeyHash
@@ -137,11 +127,6 @@ public struct TrustStore: Sendable {
     /// - Parameter isPublicWebPKI: whether these are public Web PKI anchors (``isPublicWebPKI``);
     ///   `false` (the default) for a private PKI's roots.
     public init(_ entries: [TrustEntry], isPublicWebPKI: Bool = false) {
-        self.init(entries, copyPerThread: true, isPublicWebPKI: isPublicWebPKI)
-    }
-
-    /// Creates a store from entries; `copyPerThread: false` for a store that is itself a thread's copy.
-    init(_ entries: [TrustEntry], copyPerThread: Bool, isPublicWebPKI: Bool) {
         var bySubject: [NormalizedName: [Int]] = [:]
         var overridden: [NormalizedName: [Int]] = [:]
         var distrusted = Set<DERBytesKey>(), distrustedKeys = Set<DERBytesKey>()
@@ -188,7 +173,7 @@ public struct TrustStore: Sendable {
         storage = Storage(entries: entries, anchorsBySubject: bySubject, anchorsBySubjectDER: bySubjectDER, anchorsByKeyHash: byKeyHash,
                           anchorIndicesInOrder: bySubject.values.flatMap { $0 }.sorted(), overriddenAnchorsBySubject: overridden,
                           distrustedCertificates: distrusted, distrustedKeys: distrustedKeys, leafTrust: leaf,
-                          anchorKeys: AnchorKeys(keys), copyPerThread: copyPerThread, isPublicWebPKI: isPublicWebPKI)
+                          anchorKeys: AnchorKeys(keys), isPublicWebPKI: isPublicWebPKI)
     }
 
     /// A store whose every certificate is an anchor (``isPublicWebPKI`` as for ``init(_:isPublicWebPKI:)``).
