@@ -2,7 +2,7 @@
 /// (``NameConstraintSyntax``) and CertPath's reference identifiers; allocation-free.
 package enum HostNameCharacters {
     /// An ASCII letter or digit (RFC 1034 3.5 `let-dig`).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func isLetterOrDigit(_ byte: UInt8) -> Bool {
         let lower = byte | 0x20
         return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
@@ -10,6 +10,7 @@ package enum HostNameCharacters {
     }
 
     /// RFC 5322 3.2.3 `atext`: letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
+    @inlinable
     package static func isAtext(_ byte: UInt8) -> Bool {
         if isLetterOrDigit(byte) { return true }
         switch byte {

@@ -9,14 +9,17 @@ import Darwin
 package struct DERBytesKey: Hashable, Sendable {
     package let bytes: ArraySlice<UInt8>
 
+    @inlinable
     package init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
     }
 
+    @inlinable
     package func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
+    @inlinable
     package static func == (lhs: DERBytesKey, rhs: DERBytesKey) -> Bool {
         guard lhs.bytes.count == rhs.bytes.count else { return false }
         return lhs.bytes.withUnsafeBytes { l in
