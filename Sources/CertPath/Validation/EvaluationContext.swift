@@ -2,33 +2,25 @@
 /// the validation time, the remaining ``Budget``, memoized signature results, the revocation
 /// evidence being processed. No rules: each stage is given its policy. Created per `evaluate()`,
 /// never shared between threads.
-///
-/// Its variables are `@exclusivity(unchecked)`: used by one evaluation on one thread, they are
-/// never accessed in overlapping ways, and the run-time check would cost a call on every access.
 final class EvaluationContext {
     /// The budget the evaluation started with (the statistics are measured against it).
     let budget: Budget
     let validationTime: UnixTime
     let crypto: SignatureVerifier
-    @exclusivity(unchecked) private(set) var remaining: Budget
+    private(set) var remaining: Budget
     /// The limit that ran out, which stops the search.
-    @exclusivity(unchecked) private(set) var exhausted: BudgetLimit?
+    private(set) var exhausted: BudgetLimit?
     /// One remembered signature result.
     private typealias SignatureEntry = (key: SignatureKey, outcome: SignatureOutcome)
-    /// The first two signature results, held inline (an evaluation usually checks two or three;
-    /// no allocation), the first `inlineSignatureCount` of them in use. (Plain entries and a
-    /// count, not optionals: an optional entry was copied through its metadata on each look.)…
-    @exclusivity(unchecked) private var firstSignatures: (SignatureEntry, SignatureEntry) = (EvaluationContext.unusedEntry, EvaluationContext.unusedEntry)
-    @exclusivity(unchecked) private var inlineSignatureCount = 0
-    private static let unusedEntry: SignatureEntry = (SignatureKey(child: ObjectIdentifier(EvaluationContext.self), issuerKey: DERBytesKey([])), .invalid)
-    /// …the next ones, scanned…
-    @exclusivity(unchecked) private var recentSignatures: [SignatureEntry] = []
-    /// …and the rest, hashed.
-    @exclusivity(unchecked) private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
-    /// 16 results scanned in all: the two inline ones and these.
-    private static let scannedSignatures = 14
+    /// The first results, scanned (an evaluation usually checks two or three: comparing the signed
+    /// object's identity first is cheaper than hashing a key's bytes)…
+    private var recentSignatures: [SignatureEntry] = []
+    /// …and the rest, hashed (a mesh checks hundreds).
+    private var signatureMemo: [SignatureKey: SignatureOutcome] = [:]
+    /// Results scanned before the rest are hashed.
+    private static let scannedSignatures = 16
     /// The stores consulted, whose anchors' keys are already loaded (see ``TrustStore``).
-    @exclusivity(unchecked) var anchorStores = SmallList<TrustStore>()
+    var anchorStores = SmallList<TrustStore>()
     /// RFC 5280 6.3 revocation checking of the evaluation's evidence, nested CRL-issuer paths
     /// included; `nil` when none is checked.
     let revocation: RevocationChecker?
@@ -135,8 +127,6 @@ final class EvaluationContext {
     private func remembered(_ signed: ObjectIdentifier, _ issuerKey: ArraySlice<UInt8>) -> SignatureOutcome? {
         // The signed object is compared first (no bytes read), the key only when it matches.
         func matches(_ entry: SignatureKey) -> Bool { entry.child == signed && Name.bytesEqual(entry.issuerKey.bytes, issuerKey) }
-        if inlineSignatureCount > 0, matches(firstSignatures.0.key) { return firstSignatures.0.outcome }
-        if inlineSignatureCount > 1, matches(firstSignatures.1.key) { return firstSignatures.1.outcome }
         for entry in recentSignatures where matches(entry.key) { return entry.outcome }
         if !signatureMemo.isEmpty, let known = signatureMemo[SignatureKey(child: signed, issuerKey: DERBytesKey(issuerKey))] { return known }
         return nil
@@ -160,18 +150,13 @@ final class EvaluationContext {
 
     /// Remembers `outcome` for `key`.
     private func remember(_ key: SignatureKey, _ outcome: SignatureOutcome) {
-        if inlineSignatureCount == 0 {
-            firstSignatures.0 = (key, outcome)
-            inlineSignatureCount = 1
-        } else if inlineSignatureCount == 1 {
-            firstSignatures.1 = (key, outcome)
-            inlineSignatureCount = 2
-        } else if recentSignatures.count < Self.scannedSignatures {
+        if recentSignatures.count < Self.scannedSignatures {
             recentSignatures.append((key, outcome))
         } else {
             signatureMemo[key] = outcome
         }
     }
+
 }
 
 /// The result of checking one certificate's signature with one issuer key.
