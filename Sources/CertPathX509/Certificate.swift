@@ -70,34 +70,29 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// Offsets in ``der`` of everything kept as a view.
     package var layout: Layout { fields.layout }
-    /// Every extension in encoded order, as offsets (read again from ``der`` on each access).
+    /// Every extension in encoded order, as offsets: the Extensions SEQUENCE read again by the
+    /// parser's own decoder, for display and for looking up an extension CertPath does not know
+    /// (path validation reads only what parsing kept).
     package var extensionRecords: [ExtensionRecord] {
         var records: [ExtensionRecord] = []
-        forEachExtensionRecord { records.append($0); return true }
-        return records
-    }
-
-    /// Calls `body` with each extension's record, in encoded order, until it returns `false`.
-    /// Reads the Extensions SEQUENCE again from ``der`` (parsing keeps only the known extensions).
-    package func forEachExtensionRecord(_ body: (ExtensionRecord) -> Bool) {
-        der.withUnsafeBufferPointer { buffer in
-            let list = fields.extensionList
-            var cursor = list.lowerBound
-            // Validated when the certificate was parsed: SEQUENCE { OID, BOOLEAN TRUE?, OCTET STRING }.
-            while cursor < list.upperBound {
-                guard let element = NameWalker.element(buffer, &cursor, list.upperBound) else { return }
-                var field = element.value.lowerBound
-                guard let oid = NameWalker.element(buffer, &field, element.value.upperBound),
-                      var value = NameWalker.element(buffer, &field, element.value.upperBound) else { return }
-                let isCritical = value.tag == DERTag.boolean.rawValue
-                if isCritical {
-                    guard let octets = NameWalker.element(buffer, &field, element.value.upperBound) else { return }
-                    value = octets
+        var reader = DERReader(der)
+        do throws(DERError) {
+            try reader.within(fields.extensionList, depth: 0) { (r: inout DERReader) throws(DERError) in
+                while !r.isAtEnd {
+                    // Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }
+                    let scope = try r.descend(.sequence, "Extension")
+                    let oid = try r.readObjectIdentifier("extnID").value
+                    let isCritical = try r.readBooleanDefaultFalse("Extension critical")
+                    let value = try r.readOctetString("extnValue").value
+                    try r.ascend(scope, "Extension")
+                    let known = r.withUnsafeBytes(of: oid) { KnownExtension.identify(encoded: $0) }
+                    records.append(ExtensionRecord(oid: oid, value: value, isCritical: isCritical, known: known))
                 }
-                let known = KnownExtension.identify(encoded: UnsafeBufferPointer(rebasing: buffer[oid.value]))
-                guard body(ExtensionRecord(oid: oid.value, value: value.value, isCritical: isCritical, known: known)) else { return }
             }
+        } catch {
+            preconditionFailure("extensions validated when the certificate was parsed: \(error)")
         }
+        return records
     }
 
     /// A range of offsets per ``KnownExtension`` (at its ``KnownExtension/index``), held inline.
@@ -176,7 +171,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// One extension (RFC 5280 4.1): where its extnID and extnValue contents are, its
     /// criticality and which known extension it is. Made on demand by ``extensionRecords``: parsing
-    /// keeps only the known extensions' values (``Parsed/knownValues``).
+    /// keeps the known extensions' values (``Parsed/knownValues``) and the unknown critical ones.
     package struct ExtensionRecord: Sendable, Equatable {
         package let oid: Range<Int>
         package let value: Range<Int>
@@ -211,6 +206,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         package var keyUsage: KeyUsage? = nil
         package var policyConstraints: PolicyConstraints? = nil
         package var inhibitAnyPolicy: Int? = nil
+        /// subjectAltName names, extKeyUsage purposes, policy identifiers, unknown critical extensions.
+        package var elements = ExtensionElements()
         package var layout = Layout(serialNumber: 0..<0, signatureAlgorithm: 0..<0, issuer: 0..<0, subject: 0..<0,
                             subjectPublicKeyInfo: SubjectPublicKeyLayout(der: 0..<0, key: .ed25519(0..<0), isRestrictedToRSASSAPSS: false),
                             issuerUniqueID: nil, subjectUniqueID: nil, signature: 0..<0, subjectKeyIdentifier: nil,
@@ -223,8 +220,6 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         /// ``KnownExtension/bit`` of each known extension present, and of those marked critical.
         package var knownPresent: UInt16 = 0
         package var knownCritical: UInt16 = 0
-        /// Whether an extension CertPath does not know is marked critical.
-        package var hasUnknownCritical = false
         /// Prose rules broken and DER leniencies used (``CertificateFinding``, ``EncodingLeniency``).
         package var findings = ParseFindings()
     }
@@ -261,8 +256,14 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         switch known {
         case .basicConstraints: parsed.basicConstraints = try BasicConstraints.read(&r, &parsed.findings)
         case .keyUsage: parsed.keyUsage = try KeyUsage.read(&r, &parsed.findings)
-        case .extKeyUsage: try ExtendedKeyUsage.validate(&r)
-        case .subjectAltName: try AlternativeNames.validate(&r, "SubjectAltName")
+        case .extKeyUsage:
+            let start = parsed.elements.count
+            try ExtendedKeyUsage.validate(&r, into: &parsed.elements)
+            parsed.elements.close(.extendedKeyUsage, from: start)
+        case .subjectAltName:
+            let start = parsed.elements.count
+            try AlternativeNames.validate(&r, "SubjectAltName", into: &parsed.elements)
+            parsed.elements.close(.subjectAltName, from: start)
         case .issuerAltName: try AlternativeNames.validate(&r, "IssuerAltName")
         case .nameConstraints: _ = try NameConstraints.read(&r, &parsed.findings)
         case .authorityKeyIdentifier:
@@ -270,7 +271,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             parsed.layout.authorityKeyIdentifier = parts.keyIdentifier
             parsed.layout.authorityKeyIdentifierHasIssuer = parts.issuer != nil || parts.serialNumber != nil
         case .subjectKeyIdentifier: parsed.layout.subjectKeyIdentifier = try SubjectKeyIdentifier.readRange(&r)
-        case .certificatePolicies: try CertificatePolicies.validate(&r, &parsed.findings)
+        case .certificatePolicies:
+            let start = parsed.elements.count
+            try CertificatePolicies.validate(&r, &parsed.findings, into: &parsed.elements)
+            parsed.elements.close(.policyIdentifiers, from: start)
         case .policyMappings: _ = try PolicyMappings.read(&r)
         case .policyConstraints: parsed.policyConstraints = try PolicyConstraints.read(&r, &parsed.findings)
         case .inhibitAnyPolicy: parsed.inhibitAnyPolicy = try InhibitAnyPolicy.read(&r)
@@ -395,7 +399,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 }
                 reader.ascend(contents)
             } else {
-                if isCritical { parsed.hasUnknownCritical = true }
+                if isCritical { parsed.elements.appendUnknownCritical(oid: oid, value: value) }
                 if _slowPath(!unknown.insert(oid, of: reader)) { parsed.findings.insert(.duplicateExtension) }
             }
         }
@@ -519,43 +523,26 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// extKeyUsage (4.2.1.12), when present.
     public var extendedKeyUsage: ExtendedKeyUsage? { decode(.extKeyUsage) { (r: inout DERReader) throws(DERError) in try ExtendedKeyUsage.read(&r) } }
     /// Whether extKeyUsage lists `purpose` or anyExtendedKeyUsage; `nil` when there is no
-    /// extKeyUsage extension. Reads the extension without building its list.
+    /// extKeyUsage extension. Reads the purposes parsing kept (``ExtensionElements``).
     package func extendedKeyUsageAllows(_ purpose: OID) -> Bool? {
-        guard let value = value(of: .extKeyUsage) else { return nil }
+        guard value(of: .extKeyUsage) != nil else { return nil }
         let any = KnownOID.anyExtendedKeyUsage
         return der.withUnsafeBufferPointer { buffer -> Bool in
             func equals(_ range: Range<Int>, _ oid: OID) -> Bool {
                 oid.encoded.count == range.count
                     && oid.encoded.withUnsafeBufferPointer { $0.elementsEqual(UnsafeBufferPointer(rebasing: buffer[range])) }
             }
-            // Validated when the certificate was parsed: SEQUENCE OF OBJECT IDENTIFIER.
-            var index = value.lowerBound
-            guard let list = NameWalker.element(buffer, &index, value.upperBound) else { return false }
-            var cursor = list.value.lowerBound
-            while cursor < list.value.upperBound {
-                guard let oid = NameWalker.element(buffer, &cursor, list.value.upperBound) else { break }
-                if equals(oid.value, purpose) || equals(oid.value, any) { return true }
-            }
-            return false
+            return !fields.elements.forEach(.extendedKeyUsage) { !equals($0.contents, purpose) && !equals($0.contents, any) }
         }
     }
 
     /// Calls `body` with the tag number (`2` dNSName, `7` iPAddress…) and the offsets in ``der`` of
     /// the contents of each subjectAltName GeneralName, in order, until it returns `false`; returns
-    /// whether it never did, or `nil` without a subjectAltName. Builds no list.
+    /// whether it never did, or `nil` without a subjectAltName. Reads the names parsing kept
+    /// (``ExtensionElements``).
     package func forEachSubjectAlternativeName(_ body: (UInt8, Range<Int>) -> Bool) -> Bool? {
-        guard let value = value(of: .subjectAltName) else { return nil }
-        return der.withUnsafeBufferPointer { buffer -> Bool? in
-            var index = value.lowerBound
-            // Validated when the certificate was parsed: the walk cannot fail.
-            guard let list = NameWalker.element(buffer, &index, value.upperBound), list.tag == 0x30 else { return true }
-            var cursor = list.value.lowerBound
-            while cursor < list.value.upperBound {
-                guard let name = NameWalker.element(buffer, &cursor, list.value.upperBound) else { return true }
-                if !body(name.tag & 0x1F, name.value) { return false }
-            }
-            return true
-        }
+        guard value(of: .subjectAltName) != nil else { return nil }
+        return fields.elements.forEach(.subjectAltName) { body($0.tag, $0.contents) }
     }
 
     /// subjectAltName (4.2.1.6), when present.
@@ -588,23 +575,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         decode(.certificatePolicies) { (r: inout DERReader) throws(DERError) in try CertificatePolicies.read(&r) }
     }
     /// The policyIdentifier of each PolicyInformation of certificatePolicies, in order; `nil` when
-    /// the extension is absent. Reads the extension without building PolicyInformation values.
+    /// the extension is absent. Made from the identifiers parsing kept (``ExtensionElements``).
     package var policyIdentifiers: [OID]? {
-        guard let value = value(of: .certificatePolicies) else { return nil }
-        return der.withUnsafeBufferPointer { buffer -> [OID] in
-            var identifiers: [OID] = []
-            var index = value.lowerBound
-            // Validated when the certificate was parsed: SEQUENCE OF SEQUENCE { OID, qualifiers? }.
-            guard let list = NameWalker.element(buffer, &index, value.upperBound) else { return identifiers }
-            var cursor = list.value.lowerBound
-            while cursor < list.value.upperBound {
-                guard let information = NameWalker.element(buffer, &cursor, list.value.upperBound) else { break }
-                var field = information.value.lowerBound
-                guard let oid = NameWalker.element(buffer, &field, information.value.upperBound) else { break }
-                identifiers.append(OID(validatedEncoding: der[oid.value]))
-            }
-            return identifiers
-        }
+        guard value(of: .certificatePolicies) != nil else { return nil }
+        return fields.elements.elements(.policyIdentifiers).map { OID(validatedEncoding: der[$0.contents]) }
     }
 
     /// policyMappings (4.2.1.5), when present.
@@ -627,23 +601,21 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             guard let value = value(of: known) else { return nil }
             return Extension(oid: oid, isCritical: fields.knownCritical & known.bit != 0, value: der[value])
         }
-        var found: Extension? = nil
-        forEachExtensionRecord { record in
-            guard record.oid.count == oid.encoded.count, der[record.oid].elementsEqual(oid.encoded) else { return true }
-            found = makeExtension(record)
-            return false
-        }
-        return found
+        return extensionRecords.first { der[$0.oid].elementsEqual(oid.encoded) }.map(makeExtension)
     }
 
     /// Critical extensions CertPath does not process (RFC 5280 4.2: such a certificate MUST be rejected).
     public var unrecognizedCriticalExtensions: [Extension] {
-        guard hasUnrecognizedCriticalExtension else { return [] }
-        return extensionRecords.filter { $0.isCritical && $0.known == nil }.map(makeExtension)
+        fields.elements.unknownCritical.map {
+            Extension(oid: OID(validatedEncoding: der[$0.oid]), isCritical: true, value: der[$0.value])
+        }
     }
 
+    /// The extnID contents offsets of each critical extension CertPath does not process, in encoded order.
+    package var unrecognizedCriticalExtensionOIDs: [Range<Int>] { fields.elements.unknownCritical.map(\.oid) }
+
     /// Whether some critical extension is one CertPath does not process.
-    package var hasUnrecognizedCriticalExtension: Bool { fields.hasUnknownCritical }
+    package var hasUnrecognizedCriticalExtension: Bool { fields.elements.hasUnknownCritical }
 
     /// Whether issuer and subject are the same name under RFC 5280 7.1 ("self-issued", RFC 5280 6.1).
     public var isSelfIssued: Bool {

@@ -146,9 +146,19 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads the contents of a GeneralNames (already entered), requiring at least one name. With
     /// `build` false the names are only validated and the result is empty.
-    @inline(__always)  // with `build` a constant, the unused list costs nothing
     package static func readNames(
         _ inner: inout DERReader, _ element: DERElement, _ context: Context, _ expected: String, build: Bool = true
+    ) throws(DERError) -> [GeneralName] {
+        var discarded = DiscardedElements()
+        return try readNames(&inner, element, context, expected, build: build, into: &discarded)
+    }
+
+    /// ``readNames(_:_:_:_:build:)``; with `build` false, giving `elements` each name's tag number
+    /// and contents offsets as it validates them.
+    @inline(__always)  // with `build` a constant, the unused list costs nothing
+    package static func readNames<Elements: ExtensionElementSink>(
+        _ inner: inout DERReader, _ element: DERElement, _ context: Context, _ expected: String, build: Bool,
+        into elements: inout Elements
     ) throws(DERError) -> [GeneralName] {
         guard _fastPath(!inner.isAtEnd) else {
             throw DERError(.invalidValue, at: element.offset, expected: "at least one GeneralName in \(expected)")
@@ -158,7 +168,8 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
             if build {
                 names.append(try read(&inner, context, expected))
             } else {
-                _ = try validate(&inner, context, expected)
+                let found = try validate(&inner, context, expected).element
+                elements.append(found.tag.number, found.value)
             }
         }
         return names

@@ -315,12 +315,8 @@ struct PathValidator {
     /// report of every attempt: 510 MB of `--explain` output for 1 MB of input).
     private func checkCriticalExtensions(_ certificate: Certificate, _ failures: inout [ValidationFailure]) {
         guard certificate.hasUnrecognizedCriticalExtension else { return }
-        var reported = 0
-        certificate.forEachExtensionRecord { record in
-            guard record.isCritical, record.known == nil else { return true }
-            failures.append(.unknownCriticalExtension(certificate, OID(validatedEncoding: certificate.der[record.oid])))
-            reported += 1
-            return reported < Self.reportedUnknownCriticalExtensions
+        for oid in certificate.unrecognizedCriticalExtensionOIDs.prefix(Self.reportedUnknownCriticalExtensions) {
+            failures.append(.unknownCriticalExtension(certificate, OID(validatedEncoding: certificate.der[oid])))
         }
     }
 

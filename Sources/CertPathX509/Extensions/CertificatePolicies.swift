@@ -25,7 +25,8 @@ package enum CertificatePolicies {
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
     package static func read(_ reader: inout DERReader) throws(DERError) -> [PolicyInformation] {
         var findings = ParseFindings()
-        return try read(&reader, build: true, &findings)
+        var discarded = DiscardedElements()
+        return try read(&reader, build: true, &findings, into: &discarded)
     }
 
     /// The qualifier types CertPath interprets (RFC 5280 4.2.1.4): id-qt-cps (1.3.6.1.5.5.7.2.1) and
@@ -33,17 +34,22 @@ package enum CertificatePolicies {
     private static let cpsQualifier: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x02, 0x01]
     private static let userNoticeQualifier: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x02, 0x02]
 
-    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds; with
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, recording what it finds and
+    /// giving `elements` the tag number (6) and contents offsets of each policyIdentifier; with
     /// `build` false it only validates and returns an empty list.
     @inline(__always)  // with `build` a constant, the unused list costs nothing
-    package static func read(_ reader: inout DERReader, build: Bool, _ findings: inout ParseFindings) throws(DERError) -> [PolicyInformation] {
+    package static func read<Elements: ExtensionElementSink>(
+        _ reader: inout DERReader, build: Bool, _ findings: inout ParseFindings, into elements: inout Elements
+    ) throws(DERError) -> [PolicyInformation] {
         let list = try reader.descend(.sequence, "certificatePolicies")
         var policies: [PolicyInformation] = []
         var identifiers = SeenByteStrings()
         var isEmpty = true
         while !reader.isAtEnd {
             let information = try reader.descend(.sequence, "PolicyInformation")
-            let identifier = try reader.readObjectIdentifier("policyIdentifier").value
+            let identifierElement = try reader.readObjectIdentifier("policyIdentifier")
+            let identifier = identifierElement.value
+            elements.append(identifierElement.tag.number, identifier)
             var qualifiers: Range<Int>? = nil
             if let element = try reader.readOptional(.sequence, "policyQualifiers") {
                 let qualifierList = try reader.descend(into: element, "policyQualifiers")
@@ -77,8 +83,11 @@ package enum CertificatePolicies {
         return policies
     }
 
-    /// ``read(_:build:_:)`` without building the list: validation only.
-    package static func validate(_ reader: inout DERReader, _ findings: inout ParseFindings) throws(DERError) {
-        _ = try read(&reader, build: false, &findings)
+    /// ``read(_:build:_:into:)`` without building the list: validates, recording what it finds and
+    /// giving `elements` each policyIdentifier's tag number and contents offsets.
+    package static func validate(
+        _ reader: inout DERReader, _ findings: inout ParseFindings, into elements: inout ExtensionElements
+    ) throws(DERError) {
+        _ = try read(&reader, build: false, &findings, into: &elements)
     }
 }

@@ -32,29 +32,37 @@ public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
         return try read(&reader)
     }
 
-    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does; with `build` false it only
-    /// validates and returns an empty list.
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
+    package static func read(_ reader: inout DERReader) throws(DERError) -> ExtendedKeyUsage {
+        var discarded = DiscardedElements()
+        return try read(&reader, build: true, into: &discarded)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``decode(_:)`` does, giving `elements` the tag
+    /// number (6) and contents offsets of each KeyPurposeId; with `build` false it only validates
+    /// and returns an empty list.
     @inline(__always)  // with `build` a constant, the unused list costs nothing
-    package static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> ExtendedKeyUsage {
+    package static func read<Elements: ExtensionElementSink>(
+        _ reader: inout DERReader, build: Bool, into elements: inout Elements
+    ) throws(DERError) -> ExtendedKeyUsage {
         let list = try reader.descend(.sequence, "ExtKeyUsageSyntax")
         guard _fastPath(!reader.isAtEnd) else {
             throw DERError(.invalidValue, at: reader.position, expected: "at least one KeyPurposeId (RFC 5280 4.2.1.12)")
         }
         var usages: [OID] = []
         while !reader.isAtEnd {
-            if build {
-                usages.append(try reader.readOID("KeyPurposeId"))
-            } else {
-                _ = try reader.readObjectIdentifier("KeyPurposeId")
-            }
+            let purpose = try reader.readObjectIdentifier("KeyPurposeId")
+            elements.append(purpose.tag.number, purpose.value)
+            if build { usages.append(OID(validatedEncoding: reader.bytes[purpose.value])) }
         }
         try reader.ascend(list, "ExtKeyUsageSyntax")
         try reader.finish("ExtKeyUsageSyntax")
         return ExtendedKeyUsage(usages: usages)
     }
 
-    /// ``read(_:build:)`` without building the list: validation only.
-    package static func validate(_ reader: inout DERReader) throws(DERError) {
-        _ = try read(&reader, build: false)
+    /// ``read(_:build:into:)`` without building the list: validates, giving `elements` each
+    /// KeyPurposeId's tag number and contents offsets.
+    package static func validate(_ reader: inout DERReader, into elements: inout ExtensionElements) throws(DERError) {
+        _ = try read(&reader, build: false, into: &elements)
     }
 }

@@ -10,12 +10,21 @@ package enum AlternativeNames {
 
     /// Decodes the extnValue the reader spans (see ``decode(_:_:)``); with `build` false it only
     /// validates and returns an empty list.
-    @inline(__always)  // with `build` a constant, the unused list costs nothing
     package static func read(_ reader: inout DERReader, _ expected: String, build: Bool = true) throws(DERError) -> [GeneralName] {
+        var discarded = DiscardedElements()
+        return try read(&reader, expected, build: build, into: &discarded)
+    }
+
+    /// Decodes the extnValue the reader spans, as ``read(_:_:build:)`` does, giving `elements` the
+    /// tag number (`2` dNSName, `7` iPAddress…) and contents offsets of each GeneralName.
+    @inline(__always)  // with `build` a constant, the unused list costs nothing
+    package static func read<Elements: ExtensionElementSink>(
+        _ reader: inout DERReader, _ expected: String, build: Bool, into elements: inout Elements
+    ) throws(DERError) -> [GeneralName] {
         let start = reader.position
         let list = try reader.descend(.sequence, expected)
         let element = DERElement(tag: .sequence, offset: start, value: reader.position..<reader.end)
-        let names = try GeneralName.readNames(&reader, element, .name, expected, build: build)
+        let names = try GeneralName.readNames(&reader, element, .name, expected, build: build, into: &elements)
         try reader.ascend(list, expected)
         try reader.finish(expected)
         return names
@@ -24,5 +33,11 @@ package enum AlternativeNames {
     /// ``read(_:_:build:)`` without building the list: validation only.
     package static func validate(_ reader: inout DERReader, _ expected: String) throws(DERError) {
         _ = try read(&reader, expected, build: false)
+    }
+
+    /// ``read(_:_:build:into:)`` without building the list: validates, giving `elements` each
+    /// GeneralName's tag number and contents offsets.
+    package static func validate(_ reader: inout DERReader, _ expected: String, into elements: inout ExtensionElements) throws(DERError) {
+        _ = try read(&reader, expected, build: false, into: &elements)
     }
 }
