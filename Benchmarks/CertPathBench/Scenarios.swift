@@ -518,8 +518,11 @@ final class Benchmark {
                 return { consume(Benchmark.evaluate(bytes, store: store, policy: policy, verifier: verifier)) }
             }
             Self.check(Self.evaluate(chain, store: store, policy: policy, verifier: verifier), name)
+            // The target holds for the default configuration (no signature cache); the one with
+            // every signature a cache hit is measured for comparison (its target was retired with
+            // the per-thread store copies that served it alone: Benchmarks/README.md).
             try threadScaling(name, "evaluate as \(variant), two threads sharing one store and verifier; µs = wall time / operations",
-                              target: "≥ 1.8 × one thread", makeBody)
+                              target: variant.hasSuffix("signature-cache") ? nil : "≥ 1.8 × one thread", makeBody)
         }
         // The cost of sharing: the signature-cache evaluation with nothing shared between threads
         // (each its own store, policy and verifier), for comparison with the shared one above.

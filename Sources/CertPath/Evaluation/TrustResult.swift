@@ -42,8 +42,8 @@ public struct TrustedPath: Sendable {
     /// The work done.
     public internal(set) var statistics = EvaluationStatistics()
 
-    /// The path from the end entity to the anchor, anchor included once (compared by DER: a
-    /// thread's copy of a store names certificates equal to the caller's, not the same objects).
+    /// The path from the end entity to the anchor, anchor included once (a path that is the
+    /// anchor itself, a directly trusted leaf, is not given it twice).
     public var chain: [Certificate] {
         guard let anchor, certificates.last != anchor else { return certificates }
         return certificates + [anchor]
