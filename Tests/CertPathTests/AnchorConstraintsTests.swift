@@ -53,6 +53,25 @@ struct AnchorConstraintsTests {
         #expect(try Self.evaluate(outside, host: "evil.example.org") { $0.anchorEnforcement = .nameAndKey }.isTrusted)
     }
 
+    @Test("A root with an extension repeated is refused under the default anchor checks, whichever copy would constrain (RFC 5280 4.2)")
+    func rootRepeatedExtension() throws {
+        let permitEvil = D.ext(KnownOID.nameConstraints, critical: true, D.seq(D.ctx(0, constructed: true, D.seq(Self.dns("evil.test")))))
+        for extensions in [[permitEvil, Self.permitCustomer7], [Self.permitCustomer7, permitEvil],
+                           [D.ext(KnownOID.extKeyUsage, D.seq(D.oid(KnownOID.serverAuth))), D.ext(KnownOID.extKeyUsage, D.seq(D.oid(KnownOID.clientAuth)))]] {
+            for host in ["www.customer7.test", "www.evil.test"] {
+                let chain = try Self.chain(rootExtra: extensions, host: host)
+                guard case .untrusted(let report) = try Self.evaluate(chain, host: host) else {
+                    Issue.record("a root with a repeated extension was trusted (\(host))")
+                    continue
+                }
+                #expect(report.failures.contains(ValidationFailure.profileViolation(chain.root, ProfileRule.duplicateExtension)))
+                // As a name and a key only, the anchor's extensions are not read.
+                let nameAndKey = try Self.evaluate(chain, host: host) { $0.anchorEnforcement = .nameAndKey }
+                #expect(nameAndKey.isTrusted)
+            }
+        }
+    }
+
     @Test("A root's extKeyUsage restricts the path; its validity is checked")
     func rootExtendedKeyUsageAndValidity() throws {
         let clientOnly = try Self.chain(rootExtra: [D.ext(KnownOID.extKeyUsage, D.seq(D.oid(KnownOID.clientAuth)))])

@@ -54,4 +54,15 @@ struct DiagnosticsWordingTests {
         #expect(Diagnostics.describe(.noTrustedAnchor(SamplePKI.rsaRoot))
                 == "the path ends at the root \(SamplePKI.rsaRoot.subject), which is not a trusted anchor")
     }
+
+    @Test("An extKeyUsage failure lists 16 purposes and counts the rest (a certificate may carry 40,000)")
+    func extendedKeyUsageListIsCapped() throws {
+        let purposes = (0..<40).map { OID(dotted: "1.3.6.1.4.1.99999.8.\($0)")! }
+        let certificate = try Certificate(derEncoded: CertificateBuilder(extensions: [
+            D.ext(KnownOID.extKeyUsage, D.tlv(.sequence, purposes.flatMap(D.oid)))]).der)
+        let text = Diagnostics.describe(.extendedKeyUsageForbids(certificate, required: KnownOID.serverAuth, present: purposes))
+        #expect(text.contains(purposes[15].description + " and 24 more)"))
+        #expect(!text.contains(purposes[16].description))
+        #expect(text.hasSuffix("does not allow serverAuth"))
+    }
 }

@@ -10,12 +10,16 @@ struct RevocationEvidenceTests {
     static let leafSerial: [UInt8] = [0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x01]
 
     /// A CRL by `issuer` listing `serials`, with `extensions` (none: no cRLNumber).
-    static func crl(by issuer: SignedCertificates.Issuer, listing serials: [[UInt8]], extensions: [[UInt8]]) throws -> CertificateRevocationList {
-        let entries = serials.map { D.seq(D.tlv(.integer, $0), D.tlv(.utcTime, Array("260101000000Z".utf8))) }
+    /// `nextUpdate` as UTCTime (the default is after ``SignedCertificates/time``); `reason`, when
+    /// given, a reasonCode entry extension on every entry.
+    static func crl(by issuer: SignedCertificates.Issuer, listing serials: [[UInt8]], extensions: [[UInt8]],
+                    nextUpdate: String = "300201000000Z", reason: UInt8? = nil) throws -> CertificateRevocationList {
+        let entryExtensions = reason.map { D.seq(D.ext(CRLExtensionOID.reasonCode, D.tlv(.enumerated, [$0]))) } ?? []
+        let entries = serials.map { D.seq(D.tlv(.integer, $0), D.tlv(.utcTime, Array("260101000000Z".utf8)), entryExtensions) }
         let list = entries.isEmpty ? [] : D.tlv(.sequence, entries.flatMap { $0 })
         let crlExtensions = extensions.isEmpty ? [] : D.ctx(0, constructed: true, D.tlv(.sequence, extensions.flatMap { $0 }))
         let tbs = D.seq(D.int(1), issuer.key.signatureAlgorithm, Array(issuer.certificate.subject.der),
-                        D.tlv(.utcTime, Array("291201000000Z".utf8)), D.tlv(.utcTime, Array("300201000000Z".utf8)), list, crlExtensions)
+                        D.tlv(.utcTime, Array("291201000000Z".utf8)), D.tlv(.utcTime, Array(nextUpdate.utf8)), list, crlExtensions)
         return try CertificateRevocationList(derEncoded: D.seq(tbs, issuer.key.signatureAlgorithm, D.bits(issuer.key.sign(tbs))))
     }
 
@@ -47,6 +51,33 @@ struct RevocationEvidenceTests {
         #expect(!crl.isUsable && crl.defects.allSatisfy { !$0.forbidsUse })
         for mode in UndeterminedRevocationStatus.allCases {
             #expect(try Self.evaluate(crl, mode, chain).primaryFailure?.code == "revoked", "\(mode)")
+        }
+    }
+
+    @Test("An authentic out-of-date CRL that lists the certificate: revoked in every mode (RFC 5280 3.3: revocation is permanent)",
+          arguments: [nil, 1, 0] as [UInt8?])
+    func staleListsTheCertificate(_ reason: UInt8?) throws {
+        let chain = try Self.chain()
+        let crl = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: [Self.number], nextUpdate: "291215000000Z", reason: reason)
+        for mode in UndeterminedRevocationStatus.allCases {
+            #expect(try Self.evaluate(crl, mode, chain).primaryFailure?.code == "revoked", "\(mode)")
+        }
+    }
+
+    @Test("An out-of-date CRL listing the certificate on certificateHold, or not listing it, or forged: not evidence of revocation")
+    func staleHoldOrSilentOrForged() throws {
+        let chain = try Self.chain()
+        let hold = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: [Self.number], nextUpdate: "291215000000Z", reason: 6)
+        let silent = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [Self.number], nextUpdate: "291215000000Z")
+        let stranger = try SignedCertificates.intermediate(.ca("CRL CA", pathLength: 0), by: try SignedCertificates.root(.ca("Other Root")))
+        let forged = try Self.crl(by: stranger, listing: [Self.leafSerial], extensions: [Self.number], nextUpdate: "291215000000Z")
+        for crl in [hold, silent, forged] {
+            #expect(try Self.evaluate(crl, .accept, chain).isTrusted)
+            guard case .revocationUnknown(let certificate, _)? = try Self.evaluate(crl, .rejectWhenIssuerHasCRLs, chain).primaryFailure else {
+                Issue.record("expected revocationUnknown")
+                continue
+            }
+            #expect(certificate == chain.leaf)
         }
     }
 

@@ -81,7 +81,7 @@ public enum Diagnostics {
         case .keyUsageForbids(let c, let required, let present):
             return "the keyUsage of \(name(c)) (\(present)) does not allow \(required)"
         case .extendedKeyUsageForbids(let c, let required, let present):
-            let listed = present.map(ExtendedKeyUsage.name).joined(separator: ", ")
+            let listed = Self.listed(present.map(ExtendedKeyUsage.name))
             return "the extKeyUsage of \(name(c)) (\(listed)) does not allow \(ExtendedKeyUsage.name(of: required))"
         case .nameConstraintViolation(let c, let violation):
             return "a name of \(name(c)) violates its issuers' name constraints: \(violation)"

@@ -116,6 +116,8 @@ enum RevocationOutcome: Sendable {
 /// 1. the CRL must be free of ``CRLDefect``s, in scope (``CRLScope``), issued by the validation time,
 ///    and add reasons not yet covered;
 /// 2. it must be current (nextUpdate not passed) unless a current delta CRL extends it (``DeltaCRLs``);
+///    an out-of-date one is still evidence that a certificate it lists for good (not on
+///    certificateHold) is revoked, never that one it does not list is not (RFC 5280 3.3);
 /// 3. its issuer's certificate must allow cRLSign (when it has keyUsage), verify the CRL's signature,
 ///    and validate to the same trust anchor as the path (RFC 5280 6.3.3 (f), (g)). A certificate of
 ///    the path itself (the anchor, or one above the certificate, same subject and key) is validated by
@@ -278,7 +280,10 @@ final class RevocationChecker {
                 }
                 let stale = crl.nextUpdate.map { $0 < time } ?? false
                 let deltas = DeltaCRLs.applicable(to: crl, among: crls.crls(issuedBy: crl.issuer), at: time)
-                if stale && deltas.isEmpty {
+                // An out-of-date CRL cannot say good, but an authentic one that lists the certificate
+                // as revoked still says revoked: a revocation is permanent (RFC 5280 3.3; OpenSSL
+                // reports such a certificate revoked). Only then is it worth authenticating.
+                if stale && deltas.isEmpty && !Self.listsPermanently(certificate, in: crl) {
                     rejections.append(.stale(crl))
                     continue
                 }
@@ -297,7 +302,7 @@ final class RevocationChecker {
                         && context.signature(of: candidate, by: signer.certificate, inheritedDSAParameters: signer.dsaParameters) == .valid
                 }
                 if stale && delta == nil {
-                    rejections.append(.stale(crl))
+                    if !state.applyRevocationEvidence(crl, for: certificate, permanentOnly: true) { rejections.append(.stale(crl)) }
                     continue
                 }
                 if let nonconformity {
@@ -330,6 +335,12 @@ final class RevocationChecker {
         }
         if memoize && inProgress.isEmpty { statusMemo[key] = outcome }
         return outcome
+    }
+
+    /// Whether `crl` lists `certificate` with a reason other than certificateHold or removeFromCRL.
+    private static func listsPermanently(_ certificate: Certificate, in crl: CertificateRevocationList) -> Bool {
+        guard let entry = RevocationState.entry(listing: certificate, in: crl) else { return false }
+        return entry.effectiveReason != .certificateHold && entry.effectiveReason != .removeFromCRL
     }
 
     /// The CRLs a distribution point may be served by: those of the CRL issuers it accepts, CRLs

@@ -43,8 +43,12 @@ struct RevocationState: Sendable {
     /// A CRL that is evidence of revocation only (a nonconforming one, ``CRLDefect/forbidsUse`` false):
     /// when it lists `certificate` (not with removeFromCRL), the status is revoked; otherwise nothing
     /// changes, and no reason is covered. Returns whether it listed the certificate.
-    mutating func applyRevocationEvidence(_ crl: CertificateRevocationList, for certificate: Certificate) -> Bool {
-        guard let entry = Self.entry(listing: certificate, in: crl), entry.effectiveReason != .removeFromCRL else { return false }
+    ///
+    /// With `permanentOnly`, a listing on certificateHold does not count either (an out-of-date CRL:
+    /// a hold may have been released since; a revocation may not, RFC 5280 3.3).
+    mutating func applyRevocationEvidence(_ crl: CertificateRevocationList, for certificate: Certificate, permanentOnly: Bool = false) -> Bool {
+        guard let entry = Self.entry(listing: certificate, in: crl), entry.effectiveReason != .removeFromCRL,
+              !(permanentOnly && entry.effectiveReason == .certificateHold) else { return false }
         status = .revoked(entry, crl)
         return true
     }

@@ -136,8 +136,11 @@ struct PathValidator {
         checkCriticalExtensions(anchor, &state.failures)
         if !enforcement.profile {
             // What the anchor's extensions must be for the constraints to be understood at all (under
-            // `profile` the table reports these with the rest).
-            for rule in [ProfileRule.malformedNameConstraints, .uninterpretedPolicyQualifier] where anchor.profileFindings & rule.bit != 0 {
+            // `profile` the table reports these with the rest). A repeated extension is one of them:
+            // which copy constrains would be the reader's choice (RFC 5280 4.2: MUST NOT appear more
+            // than once; OpenSSL refuses such a certificate outright).
+            for rule in [ProfileRule.malformedNameConstraints, .uninterpretedPolicyQualifier, .duplicateExtension]
+            where anchor.profileFindings & rule.bit != 0 {
                 state.failures.append(.profileViolation(anchor, rule))
             }
         }
