@@ -277,6 +277,9 @@ struct OCSPParsingTests {
     }
 
     @Test("Decision: an unsuccessful response with responseBytes is refused (4.2.1: the field is not set for errors)")
+    // pyca/cryptography 48 reads such a response as its status and ignores the bytes; CertPath refuses
+    // it, since RFC 6960 4.2.1 says the field "is not set" for the error statuses and bytes that
+    // might be taken for an answer should not travel with a refusal.
     func unsuccessfulWithBytes() throws {
         var fixture = F.Response()
         fixture.status = 3
