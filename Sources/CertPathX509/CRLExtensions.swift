@@ -115,8 +115,17 @@ public enum RevocationReason: UInt8, Hashable, Sendable, CaseIterable, CustomStr
     /// - Throws: ``DERError``: `.invalidValue` for 7, values above 10 or negative values; DER errors.
     package static func decode(_ ext: Extension) throws(DERError) -> RevocationReason {
         var reader = DERReader(ext.value)
-        let element = try reader.read(.enumerated, "CRLReason")
+        let reason = try read(&reader)
         try reader.finish("CRLReason")
+        return reason
+    }
+
+    /// Reads `CRLReason ::= ENUMERATED` at the reader's position (a reasonCode's value; an OCSP
+    /// RevokedInfo's revocationReason, RFC 6960 4.2.1).
+    ///
+    /// - Throws: ``DERError``: `.invalidValue` for 7, values above 10 or negative values; DER errors.
+    package static func read(_ reader: inout DERReader) throws(DERError) -> RevocationReason {
+        let element = try reader.read(.enumerated, "CRLReason")
         try reader.validateInteger(element, "CRLReason")
         let invalid = DERError(.invalidValue, at: element.offset, expected: "CRLReason 0...6 or 8...10 (RFC 5280 5.3.1)")
         guard element.value.count == 1, let reason = RevocationReason(rawValue: reader.bytes[element.value.lowerBound]) else {
