@@ -13,6 +13,8 @@
 //   FuzzHostname      RFC 6125 matching agrees with a small independent reference implementation
 //   FuzzCRL           CertificateRevocationList(derEncoded:) accepts => identical re-parse, DER all the way
 //                     down, serial index agrees with a scan
+//   FuzzOCSP          OCSPResponse(derEncoded:) accepts => identical re-parse, DER all the way down, a
+//                     basic response exactly when successful, kept ranges within the input
 import PackageDescription
 
 let package = Package(
@@ -28,5 +30,6 @@ let package = Package(
         .executableTarget(name: "FuzzPathBuilding", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzHostname", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzCRL", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzOCSP", dependencies: ["FuzzSupport"]),
     ]
 )
