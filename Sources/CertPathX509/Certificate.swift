@@ -578,7 +578,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// the extension is absent. Made from the identifiers parsing kept (``ExtensionElements``).
     package var policyIdentifiers: [OID]? {
         guard value(of: .certificatePolicies) != nil else { return nil }
-        return fields.elements.elements(.policyIdentifiers).map { OID(validatedEncoding: der[$0.contents]) }
+        var identifiers: [OID] = []
+        identifiers.reserveCapacity(fields.elements.count(of: .policyIdentifiers))
+        _ = fields.elements.forEach(.policyIdentifiers) { identifiers.append(OID(validatedEncoding: der[$0.contents])); return true }
+        return identifiers
     }
 
     /// policyMappings (4.2.1.5), when present.

@@ -151,6 +151,8 @@ final class EvaluationContext {
     /// Remembers `outcome` for `key`.
     private func remember(_ key: SignatureKey, _ outcome: SignatureOutcome) {
         if recentSignatures.count < Self.scannedSignatures {
+            // One allocation for all the scanned ones (growing 1, 2, 4… made two for a usual chain).
+            if recentSignatures.isEmpty { recentSignatures.reserveCapacity(Self.scannedSignatures) }
             recentSignatures.append((key, outcome))
         } else {
             signatureMemo[key] = outcome

@@ -91,6 +91,9 @@ package struct ExtensionElements: ExtensionElementSink, Sendable {
     /// The elements of `list`, in encoded order.
     package func elements(_ list: List) -> [Element] { run(list).map(element(at:)) }
 
+    /// How many elements `list` has.
+    package func count(of list: List) -> Int { run(list).count }
+
     /// Makes the elements appended since `start` (the ``count`` then) the run of `list`.
     package mutating func close(_ list: List, from start: Int) {
         let run = start..<count
