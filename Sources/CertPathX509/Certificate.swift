@@ -78,16 +78,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         var reader = DERReader(der)
         do throws(DERError) {
             try reader.within(fields.extensionList, depth: 0) { (r: inout DERReader) throws(DERError) in
-                while !r.isAtEnd {
-                    // Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }
-                    let scope = try r.descend(.sequence, "Extension")
-                    let oid = try r.readObjectIdentifier("extnID").value
-                    let isCritical = try r.readBooleanDefaultFalse("Extension critical")
-                    let value = try r.readOctetString("extnValue").value
-                    try r.ascend(scope, "Extension")
-                    let known = r.withUnsafeBytes(of: oid) { KnownExtension.identify(encoded: $0) }
-                    records.append(ExtensionRecord(oid: oid, value: value, isCritical: isCritical, known: known))
-                }
+                while !r.isAtEnd { records.append(try ExtensionRecord.read(&r)) }
             }
         } catch {
             preconditionFailure("extensions validated when the certificate was parsed: \(error)")
@@ -177,6 +168,19 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         package let value: Range<Int>
         package let isCritical: Bool
         package let known: KnownExtension?
+
+        /// Reads `Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET
+        /// STRING }` at the reader's position (the extnValue's contents are not read).
+        @inline(__always)  // the parser's loop over every extension
+        static func read(_ reader: inout DERReader) throws(DERError) -> ExtensionRecord {
+            let scope = try reader.descend(.sequence, "Extension")
+            let oid = try reader.readObjectIdentifier("extnID").value
+            let isCritical = try reader.readBooleanDefaultFalse("Extension critical")
+            let value = try reader.readOctetString("extnValue").value
+            try reader.ascend(scope, "Extension")
+            let known = reader.withUnsafeBytes(of: oid) { KnownExtension.identify(encoded: $0) }
+            return ExtensionRecord(oid: oid, value: value, isCritical: isCritical, known: known)
+        }
     }
 
     /// Parses a DER certificate.
@@ -374,13 +378,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     private static func readExtensions(_ reader: inout DERReader, into parsed: inout Parsed) throws(DERError) {
         var unknown = SeenByteStrings()  // a known one repeated is found by its bit
         while !reader.isAtEnd {
-            // Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }
-            let scope = try reader.descend(.sequence, "Extension")
-            let oid = try reader.readObjectIdentifier("extnID").value
-            let isCritical = try reader.readBooleanDefaultFalse("Extension critical")
-            let value = try reader.readOctetString("extnValue").value
-            try reader.ascend(scope, "Extension")
-            if let known = reader.withUnsafeBytes(of: oid, { KnownExtension.identify(encoded: $0) }) {
+            let record = try ExtensionRecord.read(&reader)
+            let (oid, value, isCritical) = (record.oid, record.value, record.isCritical)
+            if let known = record.known {
                 let repeated = parsed.knownPresent & known.bit != 0
                 // Its syntax (RFC 5280 4.2.1, 4.2.2), the extnValue read as a document of its own:
                 // errors are reported in encoded order.

@@ -283,7 +283,7 @@ final class RevocationChecker {
                 // An out-of-date CRL cannot say good, but an authentic one that lists the certificate
                 // as revoked still says revoked: a revocation is permanent (RFC 5280 3.3; OpenSSL
                 // reports such a certificate revoked). Only then is it worth authenticating.
-                if stale && deltas.isEmpty && !Self.listsPermanently(certificate, in: crl) {
+                if stale && deltas.isEmpty && RevocationState.revocation(of: certificate, in: crl, permanentOnly: true) == nil {
                     rejections.append(.stale(crl))
                     continue
                 }
@@ -335,12 +335,6 @@ final class RevocationChecker {
         }
         if memoize && inProgress.isEmpty { statusMemo[key] = outcome }
         return outcome
-    }
-
-    /// Whether `crl` lists `certificate` with a reason other than certificateHold or removeFromCRL.
-    private static func listsPermanently(_ certificate: Certificate, in crl: CertificateRevocationList) -> Bool {
-        guard let entry = RevocationState.entry(listing: certificate, in: crl) else { return false }
-        return entry.effectiveReason != .certificateHold && entry.effectiveReason != .removeFromCRL
     }
 
     /// The CRLs a distribution point may be served by: those of the CRL issuers it accepts, CRLs

@@ -47,10 +47,17 @@ struct RevocationState: Sendable {
     /// With `permanentOnly`, a listing on certificateHold does not count either (an out-of-date CRL:
     /// a hold may have been released since; a revocation may not, RFC 5280 3.3).
     mutating func applyRevocationEvidence(_ crl: CertificateRevocationList, for certificate: Certificate, permanentOnly: Bool = false) -> Bool {
-        guard let entry = Self.entry(listing: certificate, in: crl), entry.effectiveReason != .removeFromCRL,
-              !(permanentOnly && entry.effectiveReason == .certificateHold) else { return false }
+        guard let entry = Self.revocation(of: certificate, in: crl, permanentOnly: permanentOnly) else { return false }
         status = .revoked(entry, crl)
         return true
+    }
+
+    /// The entry of `crl` that revokes `certificate`: one listing it other than with removeFromCRL
+    /// and, with `permanentOnly`, other than on certificateHold.
+    static func revocation(of certificate: Certificate, in crl: CertificateRevocationList, permanentOnly: Bool) -> RevokedCertificate? {
+        guard let entry = entry(listing: certificate, in: crl), entry.effectiveReason != .removeFromCRL,
+              !(permanentOnly && entry.effectiveReason == .certificateHold) else { return nil }
+        return entry
     }
 
     /// The entry of `crl` that lists `certificate`: same serial number, and for the certificate's own

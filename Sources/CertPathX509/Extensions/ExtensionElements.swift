@@ -88,9 +88,6 @@ package struct ExtensionElements: ExtensionElementSink, Sendable {
         return true
     }
 
-    /// The elements of `list`, in encoded order.
-    package func elements(_ list: List) -> [Element] { run(list).map(element(at:)) }
-
     /// How many elements `list` has.
     package func count(of list: List) -> Int { run(list).count }
 
