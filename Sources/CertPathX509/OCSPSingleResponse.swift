@@ -87,6 +87,15 @@ public struct OCSPCertID: Hashable, Sendable, CustomStringConvertible {
     /// ``Certificate/serialNumber``.
     public let serialNumber: ArraySlice<UInt8>
 
+    /// A CertID of these parts (no check is made: hashes of the wrong length never match).
+    public init(hashAlgorithm: OCSPHashAlgorithm, issuerNameHash: ArraySlice<UInt8>, issuerKeyHash: ArraySlice<UInt8>,
+                serialNumber: ArraySlice<UInt8>) {
+        self.hashAlgorithm = hashAlgorithm
+        self.issuerNameHash = issuerNameHash
+        self.issuerKeyHash = issuerKeyHash
+        self.serialNumber = serialNumber
+    }
+
     /// `CertID(sha1, serial 0fa0…)`.
     public var description: String { "CertID(\(hashAlgorithm), serial \(Hex.encode(serialNumber)))" }
 

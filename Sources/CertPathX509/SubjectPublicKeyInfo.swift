@@ -99,6 +99,17 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     /// for parameters CertPath does not verify (then no signature verifies); `nil` otherwise.
     public let rsassaPSSParameters: SignatureAlgorithm?
 
+    /// The subjectPublicKey BIT STRING's value: its bytes without tag, length and unused-bits octet
+    /// (what RFC 6960 4.1.1 issuerKeyHash and 4.2.1 ResponderID byKey hash; RFC 5280 4.2.1.2 method (1)).
+    public var subjectPublicKeyBytes: ArraySlice<UInt8> {
+        var reader = DERReader(der)
+        // The DER was read by `read(_:)`, so these reads succeed; an empty slice otherwise.
+        guard (try? reader.descend(.sequence, "SubjectPublicKeyInfo")) != nil,
+              (try? reader.read(.sequence, "algorithm")) != nil,
+              let bits = try? reader.readBitString("subjectPublicKey") else { return der[der.startIndex..<der.startIndex] }
+        return reader.bytes[bits.bytes]
+    }
+
     /// Creates the value from parts already validated.
     public init(der: ArraySlice<UInt8>, key: SubjectPublicKey, isRestrictedToRSASSAPSS: Bool = false,
                 rsassaPSSParameters: SignatureAlgorithm? = nil) {
