@@ -15,6 +15,8 @@ struct FetchSession {
     private(set) var fetchCount = 0
     /// What was already tried (or refused), never asked again in this evaluation.
     private var tried = Set<Key>()
+    /// Certificates (DER) a successful OCSP response was fetched for: their CRLs are not needed.
+    var answeredByOCSP = Set<[UInt8]>()
 
     struct Key: Hashable {
         let purpose: FetchRecord.Purpose
@@ -178,8 +180,8 @@ extension TrustEvaluation {
         var learned = false
         for (index, certificate) in path.enumerated() where certificate !== anchor {
             let issuer = index + 1 < path.count ? path[index + 1] : anchor
-            var answered = false
-            if let certID = OCSPCertID(identifying: certificate, issuer: issuer) {
+            var answered = session.answeredByOCSP.contains(certificate.der)
+            if !answered, let certID = OCSPCertID(identifying: certificate, issuer: issuer) {
                 let request = OCSPRequest.encode(certIDs: [certID])
                 for location in AccessLocation.authorityInformationAccess(certificate, KnownOID.ocsp) where !answered {
                     guard let (body, record) = session.fetch(.ocsp, location, for: certificate, request: {
@@ -191,6 +193,7 @@ extension TrustEvaluation {
                         evaluation.revocationEvidence.ocspResponses.append(response)
                         learned = true
                         answered = response.responseStatus == .successful
+                        if answered { session.answeredByOCSP.insert(certificate.der) }
                     } catch {
                         session.append(record(.unreadable(bytes: body.count, reason: "not an OCSP response: \(error)")))
                     }
