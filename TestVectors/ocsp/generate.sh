@@ -33,6 +33,8 @@
 #                                  responder whose own status the evidence says is revoked)
 #   resp-good-revoked-responder.der good, signed by responder-revoked.pem
 #   resp-responder-revoked.der     revoked (keyCompromise) for responder-revoked.pem, by the CA
+#   crl-lists-good.pem             a CRL of the CA listing serial 1001 (leaf-good) as keyCompromise
+#   crl-empty.pem                  a CRL of the CA listing nothing (both valid 30 days)
 #   sample-pki/                    responses for TestVectors/sample-pki/rsa, signed by the issuer
 #                                  itself: server-good.der, server-revoked.der (a separate
 #                                  responder run whose index lists the server as revoked,
@@ -130,6 +132,24 @@ RSIGNER=responder-nocheck respond good-nocheck leaf-good.pem sha1
 RSIGNER=other-responder RKEY="$WORK/other-responder.key" respond good-other-ca leaf-good.pem sha1
 RSIGNER=responder-revoked respond good-revoked-responder leaf-good.pem sha1
 RSIGNER=ca respond responder-revoked responder-revoked.pem sha1 -resp_no_certs
+
+# CRLs of the CA, for combining OCSP and CRL evidence.
+gencrl() {
+  printf '%b' "$2" > "$WORK/crl-index.txt"
+  echo 01 > "$WORK/crlnumber"
+  cat > "$WORK/crl.cnf" <<CNF
+[ ca ]
+default_ca = test
+[ test ]
+database = $WORK/crl-index.txt
+crlnumber = $WORK/crlnumber
+default_md = sha256
+default_crl_days = 30
+CNF
+  openssl ca -gencrl -config "$WORK/crl.cnf" -keyfile "$WORK/ca.key" -cert ca.pem -out "$1" 2>/dev/null
+}
+gencrl crl-lists-good.pem 'R\t350101000000Z\t250601000000Z,keyCompromise\t1001\tunknown\t/O=CertPath Tests/CN=good.ocsp.test\n'
+gencrl crl-empty.pem ''
 
 # One octet of the nonce (inside tbsResponseData) changed: DER still valid, signature broken.
 python3 - resp-good.der resp-good-bad-signature.der <<'PY'
