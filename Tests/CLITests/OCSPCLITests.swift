@@ -179,6 +179,20 @@ import Testing
         #expect(try field(response, "extensions", as: [Any].self).isEmpty)
     }
 
+    /// resp-good-no-next-update.der: a SingleResponse without nextUpdate (RFC 6960 4.2.2.1).
+    @Test func showResponseWithoutNextUpdate() throws {
+        let (_, basic) = try Self.response("resp-good-no-next-update.der")
+        #expect(basic.responses.first?.nextUpdate == nil)
+        let run = try Self.run(["show", "resp-good-no-next-update.der"])
+        #expect(run.status == 0)
+        Self.expectLines(run.stdout, ["      status:           good", "      next update:      none"])
+        let json = try Self.run(["show", "resp-good-no-next-update.der", "--json"])
+        let file = try #require(try field(try json.json(), "files", as: [[String: Any]].self).first)
+        let response = try #require(try field(file, "ocspResponses", as: [[String: Any]].self).first)
+        let entry = try #require(try field(response, "responses", as: [[String: Any]].self).first)
+        #expect(entry["nextUpdate"] is NSNull)
+    }
+
     /// A non-successful response (RFC 6960 4.2.1: no responseBytes): `30 03 0A 01 03` is tryLater.
     @Test func showNonSuccessfulResponse() throws {
         let (directory, path) = try Self.scratch("try-later.der", [0x30, 0x03, 0x0A, 0x01, 0x03])
