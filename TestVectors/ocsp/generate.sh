@@ -190,4 +190,7 @@ for file in resp-*.der sample-pki/*.der; do
   openssl ocsp -respin "$file" -resp_text -noverify | grep -qE "Cert Status: (good|revoked|unknown)" \
     || { echo "generate.sh: $file has no certificate status" >&2; exit 1; }
 done
-echo "generated $(ls resp-*.der | wc -l) responses in $HERE"
+# The fuzz target's seeds are this PKI's responses (FuzzOCSP evaluates them against these certificates).
+rm -f ../fuzz/ocsp/resp-*.der
+cp resp-*.der ../fuzz/ocsp/
+echo "generated $(ls resp-*.der | wc -l) responses in $HERE (and copied them to TestVectors/fuzz/ocsp)"

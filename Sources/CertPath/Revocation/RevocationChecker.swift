@@ -290,10 +290,15 @@ final class RevocationChecker {
                 ocspRejections = rejections
             }
         }
-        var outcome = crlStatus(of: certificate, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths)
-        if case .undetermined(let covered, let crlRejections, _) = outcome {
-            outcome = ocspGood && !outcome.ranOutOfBudget
-                ? .notRevoked : .undetermined(coveredReasons: covered, crlRejections: crlRejections, ocspRejections: ocspRejections)
+        let crlOutcome = crlStatus(of: certificate, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths)
+        let outcome: RevocationOutcome
+        switch crlOutcome {
+        case .undetermined(let covered, let crlRejections, _) where !(ocspGood && !crlOutcome.ranOutOfBudget):
+            outcome = .undetermined(coveredReasons: covered, crlRejections: crlRejections, ocspRejections: ocspRejections)
+        case .undetermined:
+            outcome = .notRevoked
+        case .notRevoked, .revoked:
+            outcome = crlOutcome
         }
         if memoize && inProgress.isEmpty && respondersInProgress.isEmpty { statusMemo[key] = outcome }
         return outcome
