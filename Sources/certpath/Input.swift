@@ -68,14 +68,17 @@ enum Input {
     ///   file with no certificate at all.
     static func certificates(_ path: String) throws(CLIError) -> PEM.CertificateFile {
         let file = try certificates(in: try read(path), source: path)
-        guard !file.certificates.isEmpty else {
-            // At most the first ten things found, then how many more.
-            let listed = file.skipped.prefix(10).map { Output.echo($0.description) }.joined(separator: ", ")
-            let more = file.skipped.count > 10 ? " and \(file.skipped.count - 10) more" : ""
-            let found = file.skipped.isEmpty ? "" : "; found only \(listed)\(more)"
-            throw CLIError("\(Output.echo(path)): no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER certificate\(found))")
-        }
+        guard !file.certificates.isEmpty else { throw noCertificate(path, skipped: file.skipped) }
         return file
+    }
+
+    /// `FILE: no certificate found (…; found only line 1: PRIVATE KEY block)`.
+    static func noCertificate(_ path: String, skipped: [PEM.Skipped]) -> CLIError {
+        // At most the first ten things found, then how many more.
+        let listed = skipped.prefix(10).map { Output.echo($0.description) }.joined(separator: ", ")
+        let more = skipped.count > 10 ? " and \(skipped.count - 10) more" : ""
+        let found = skipped.isEmpty ? "" : "; found only \(listed)\(more)"
+        return CLIError("\(Output.echo(path)): no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER certificate\(found))")
     }
 
     /// The certificates of `bytes`; `source` names them in messages (a file name, `line 3`).
@@ -86,6 +89,9 @@ enum Input {
             // A DER file that is a CRL, not a certificate: say so rather than name a DER rule.
             if case .certificate(0, nil, _) = error, (try? CertificateRevocationList(derEncoded: bytes)) != nil {
                 throw CLIError("\(Output.echo(source)): is a CRL (CertificateList), not a certificate (verify takes CRLs with --crl)")
+            }
+            if case .certificate(0, nil, _) = error, looksLikeOCSPResponse(bytes) {
+                throw CLIError("\(Output.echo(source)): is an OCSP response, not a certificate (verify takes OCSP responses with --ocsp)")
             }
             throw CLIError(message(for: error, source: source))
         }
@@ -103,6 +109,91 @@ enum Input {
             return "\(source): certificate \(index + 1)\(block) is malformed: byte \(der.offset): \(der.code.rawValue) "
                 + "(expected \(der.expected))"
         }
+    }
+
+    // MARK: - OCSP responses
+
+    /// The PEM label of an OCSP response (as `openssl ocsp` and RFC 7468-style tools write it).
+    static let ocspLabel = "OCSP RESPONSE"
+
+    /// Whether `bytes` start as an OCSPResponse does (RFC 6960 4.2.1): a SEQUENCE whose first element
+    /// is an ENUMERATED (responseStatus). A certificate or a CRL starts with a SEQUENCE inside.
+    static func looksLikeOCSPResponse(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count > 2, bytes[0] == 0x30, bytes[1] != 0x80 else { return false }
+        let lengthOctets = bytes[1] < 0x80 ? 0 : Int(bytes[1] & 0x7F)
+        guard lengthOctets <= 4, 2 + lengthOctets < bytes.count else { return false }
+        return bytes[2 + lengthOctets] == 0x0A
+    }
+
+    /// The OCSP responses of `path` (`--ocsp`): one DER OCSPResponse, or PEM `OCSP RESPONSE` blocks.
+    ///
+    /// - Throws: ``CLIError`` (status 2): unreadable file, malformed PEM, a malformed response (its
+    ///   number, PEM line, the byte offset and the DER rule broken, as for `--crl`), or a file without
+    ///   any response.
+    static func ocspResponses(_ path: String) throws(CLIError) -> [OCSPResponse] {
+        let responses = try ocspResponses(in: try read(path), source: path)
+        guard !responses.isEmpty else {
+            throw CLIError("\(Output.echo(path)): no OCSP response found (expected DER or PEM \"\(ocspLabel)\" blocks)")
+        }
+        return responses
+    }
+
+    /// The OCSP responses of `bytes` (blocks of other labels and text are passed over); `source`
+    /// names them in messages.
+    ///
+    /// - Throws: ``CLIError``: `FILE: OCSP response 2 (PEM block at line 9): byte 14: truncated (…)`,
+    ///   `FILE: PEM line 4: …`. Offsets count from the start of the file (DER) or of the block's
+    ///   decoded DER (PEM).
+    static func ocspResponses(in bytes: [UInt8], source: String) throws(CLIError) -> [OCSPResponse] {
+        let document: PEM.Document
+        switch PEM.readDEROrPEM(bytes, der: OCSPResponse.init(derEncoded:)) {
+        case .der(let response): return [response]
+        case .derError(let error): throw CLIError("\(Output.echo(source)): OCSP response 1: \(error)")
+        case .pemError(let error): throw CLIError("\(Output.echo(source)): PEM \(error)")
+        case .pem(let decoded): document = decoded
+        }
+        var responses: [OCSPResponse] = []
+        for block in document.blocks where block.label == ocspLabel {
+            do throws(DERError) {
+                responses.append(try OCSPResponse(derEncoded: block.der))
+            } catch {
+                throw CLIError("\(Output.echo(source)): OCSP response \(responses.count + 1) (PEM block at line \(block.line)): \(error)")
+            }
+        }
+        return responses
+    }
+
+    /// What `show` prints of one file: its certificates, its OCSP responses, and what it skipped.
+    struct ShownFile {
+        let certificates: [Certificate]
+        let ocspResponses: [OCSPResponse]
+        let skipped: [PEM.Skipped]
+    }
+
+    /// The certificates and OCSP responses of `path` (`show`): one DER certificate, one DER OCSP
+    /// response, or PEM `CERTIFICATE` and `OCSP RESPONSE` blocks.
+    ///
+    /// - Throws: ``CLIError`` (status 2): as ``certificates(_:)`` and ``ocspResponses(in:source:)``;
+    ///   a file with neither is the "no certificate found" error.
+    static func shownFile(_ path: String) throws(CLIError) -> ShownFile {
+        let bytes = try read(path)
+        // A DER OCSP response is told apart by its first element, as a DER CRL is by its shape;
+        // text that merely starts so but holds PEM blocks is read as PEM below.
+        if looksLikeOCSPResponse(bytes) {
+            switch PEM.readDEROrPEM(bytes, der: OCSPResponse.init(derEncoded:)) {
+            case .der(let response): return ShownFile(certificates: [], ocspResponses: [response], skipped: [])
+            case .derError(let error): throw CLIError("\(Output.echo(path)): OCSP response 1: \(error)")
+            case .pem, .pemError: break
+            }
+        }
+        let file = try certificates(in: bytes, source: path)
+        let ocspKind = PEM.skippedKind(ocspLabel)
+        guard file.skipped.contains(where: { $0.kind == ocspKind }) else {
+            guard !file.certificates.isEmpty else { throw noCertificate(path, skipped: file.skipped) }
+            return ShownFile(certificates: file.certificates, ocspResponses: [], skipped: file.skipped)
+        }
+        let responses = try ocspResponses(in: bytes, source: path)
+        return ShownFile(certificates: file.certificates, ocspResponses: responses, skipped: file.skipped.filter { $0.kind != ocspKind })
     }
 
     /// A validation time from `--at` or a batch line's `time`.

@@ -38,13 +38,30 @@ enum ResultView {
 
     /// ``failureJSON(_:)`` with the message told in the context of `attempt` (``Diagnostics/describe(_:in:)``).
     static func failureJSON(_ failure: ValidationFailure, in attempt: PathAttempt?) -> JSON {
-        .object([
+        var members: [(String, JSON)] = [
             ("code", .string(failure.code)),
             ("recoverable", .bool(failure.isRecoverable)),
             ("message", .string(attempt.map { Diagnostics.describe(failure, in: $0) } ?? Diagnostics.describe(failure))),
             ("certificate", .optional(failure.certificate.map { $0.subject.description })),
             ("certificateSHA256", .optional(failure.certificate.map(CertificateView.fingerprint))),
-        ])
+        ]
+        if let revocation = revocationJSON(failure) { members.append(("revocation", revocation)) }
+        return .object(members)
+    }
+
+    /// For a revoked certificate: when, why and per which evidence (CRL or OCSP response).
+    static func revocationJSON(_ failure: ValidationFailure) -> JSON? {
+        guard case .revoked(_, let date, let reason, let source) = failure else { return nil }
+        let evidence: JSON
+        switch source {
+        case .crl(let issuer, let number, let thisUpdate, let isDelta):
+            evidence = .object([("kind", .string(isDelta ? "deltaCRL" : "crl")), ("issuer", .string(issuer.description)),
+                                ("crlNumber", .optional(number?.description)), ("thisUpdate", .string(thisUpdate.description))])
+        case .ocsp(let responder, let producedAt):
+            evidence = .object([("kind", .string("ocsp")), ("responder", .string(responder.description)),
+                                ("producedAt", .string(producedAt.description))])
+        }
+        return .object([("date", .string(date.description)), ("reason", .string(reason)), ("source", evidence)])
     }
 
     /// The certificates of a path with their roles: end entity first, trust anchor last.

@@ -8,8 +8,9 @@ enum ShowCommand {
         summary: """
             Prints every certificate of each FILE (PEM with any number of CERTIFICATE blocks, or one DER
             certificate): subject, issuer, serial, version, validity, public key and its pin, signature
-            algorithm, SHA-256 fingerprint and every extension decoded. Text and blocks that are not
-            certificates are reported as skipped.
+            algorithm, SHA-256 fingerprint and every extension decoded. OCSP responses (one DER response,
+            or PEM OCSP RESPONSE blocks) are printed too: status, responder, producedAt, each certificate
+            status, extensions and included certificates. Text and other blocks are reported as skipped.
             """,
         options: [.flag("json", "print one JSON document (schema \"certpath-show\" version 1, see docs/CLI.md)")],
         positionalName: "FILE",
@@ -25,9 +26,9 @@ enum ShowCommand {
         var status = ExitStatus.success
         var documents: [JSON] = []
         for (fileIndex, path) in arguments.positionals.enumerated() {
-            let file: PEM.CertificateFile
+            let file: Input.ShownFile
             do throws(CLIError) {
-                file = try Input.certificates(path)
+                file = try Input.shownFile(path)
             } catch {
                 Output.error("certpath show: \(Output.safe(error.message))")
                 status = ExitStatus.usage
@@ -38,6 +39,7 @@ enum ShowCommand {
                 documents.append(.object([
                     ("file", .string(path)),
                     ("certificates", .array(file.certificates.map(CertificateView.fullJSON))),
+                    ("ocspResponses", .array(file.ocspResponses.map(OCSPView.fullJSON))),
                     ("skipped", .strings(file.skipped.map(\.description))),
                 ]))
                 continue
@@ -47,6 +49,11 @@ enum ShowCommand {
                 if index > 0 { Output.line("") }
                 Output.line("\(Output.safe(Output.echo(path))): certificate \(index + 1) of \(file.certificates.count)")
                 for line in CertificateView.fullLines(certificate) { Output.line("  " + line) }
+            }
+            for (index, response) in file.ocspResponses.enumerated() {
+                if index > 0 || !file.certificates.isEmpty { Output.line("") }
+                Output.line("\(Output.safe(Output.echo(path))): OCSP response \(index + 1) of \(file.ocspResponses.count)")
+                for line in OCSPView.fullLines(response) { Output.line("  " + line) }
             }
             for skipped in file.skipped { Output.line("\(Output.safe(Output.echo(path))): skipped \(Output.safe(skipped.description))") }
         }

@@ -7,7 +7,7 @@ enum VerifyCommand {
         name: "verify",
         synopsis: "LEAF [--intermediates FILE]... [--anchors FILE]... [--system-anchors] "
             + "[--server HOST | --ip ADDR | --client [--expect-name NAME]...] [--at TIME] [--pin-sha256 B64]... "
-            + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--max-depth N] [--json] [--explain] "
+            + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--ocsp FILE]... [--max-depth N] [--json] [--explain] "
             + "[--policy OID]... [--require-explicit-policy] [--inhibit-policy-mapping] [--inhibit-any-policy] "
             + "[--revocation MODE] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] "
             + "[--public-suffix-list FILE] [--fetch [--fetch-timeout SECONDS]]",
@@ -33,6 +33,8 @@ enum VerifyCommand {
             .value("exceptions", "FILE", "apply the trust exceptions stored in FILE (certpath-trust-exceptions text)"),
             .value("save-exceptions", "FILE", "when untrusted only for recoverable reasons, save the exception to FILE"),
             .value("crl", "FILE", repeatable: true, "certificate revocation lists (PEM or DER) to check the path against (RFC 5280 6.3)"),
+            .value("ocsp", "FILE", repeatable: true,
+                   "OCSP responses (DER or PEM \"OCSP RESPONSE\") for certificates of the path, as a server staples them (RFC 6960)"),
             .value("revocation", "MODE",
                    "what an undetermined revocation status does: issuer (default: fail only when CRLs were given for that issuer), "
                    + "require (fail: every certificate needs a usable CRL, as NIST PKITS expects), or accept; a revoked certificate always fails"),
@@ -158,7 +160,9 @@ enum VerifyCommand {
             guard !read.isEmpty else { throw CLIError("\(Output.echo(file)): no CRL found (expected DER or PEM \"X509 CRL\" blocks)") }
             crls += read
         }
-        let evidence = RevocationEvidence(crls: CRLStore(crls))
+        var ocspResponses: [OCSPResponse] = []
+        for file in arguments.all("ocsp") { ocspResponses += try Input.ocspResponses(file) }
+        let evidence = RevocationEvidence(crls: CRLStore(crls), ocspResponses: ocspResponses)
         if let name = arguments.value("revocation") {
             guard let mode = UndeterminedRevocationStatus(rawValue: name == "require" ? "reject" : name), name != "reject" else {
                 throw CLIError("--revocation '\(Output.echo(name))': expected issuer, require or accept")

@@ -25,7 +25,7 @@ let overview = """
 
     commands:
       verify LEAF [options]            decide whether a certificate chain can be trusted
-      show FILE... [--json]            print certificates with every extension decoded
+      show FILE... [--json]            print certificates (every extension decoded) and OCSP responses
       batch [options]                  validate JSON lines from stdin on all cores, one result per line
       limbo FILE.json [options]        run an x509-limbo test suite
 

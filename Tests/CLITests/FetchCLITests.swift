@@ -118,12 +118,8 @@ final class LoopbackServers {
     }
 
     // Acceptance (issue 21): the intermediate is only reachable by AIA, and the live `openssl ocsp`
-    // responder says the leaf is revoked. The fetching half works today (the issuer is fetched, the
-    // OCSP response is fetched by GET and kept as evidence: `aiaThenLiveOCSPFetchesBoth` below); the
-    // verdict needs OCSP response validation (RFC 6960 4.2.2.2), being written on main. Until it is
-    // merged the response is not believed and the verdict is trusted; enable this test after merging.
-    @Test("--fetch completes the chain by AIA and finds the revocation through a live openssl ocsp responder (exit 1, revoked)",
-          .disabled("needs OCSP validation from main"))
+    // responder (a delegated responder with OCSPSigning and ocsp-nocheck) says the leaf is revoked.
+    @Test("--fetch completes the chain by AIA and finds the revocation through a live openssl ocsp responder (exit 1, revoked)")
     func acceptanceRevokedByLiveOCSP() throws {
         let servers = try LoopbackServers()
         defer { servers.stop() }

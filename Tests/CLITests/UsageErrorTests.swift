@@ -182,7 +182,7 @@ import Testing
         let verify = try CLI.run(["verify", "-h"]).stdout
         for option in ["--intermediates FILE...", "--anchors FILE...", "--system-anchors", "--server HOST", "--ip ADDR", "--client",
                        "--expect-name NAME...", "--at TIME", "--pin-sha256 B64...", "--exceptions FILE", "--save-exceptions FILE",
-                       "--crl FILE...", "--max-depth N", "--json", "--explain", "--policy OID...", "--require-explicit-policy",
+                       "--crl FILE...", "--ocsp FILE...", "--max-depth N", "--json", "--explain", "--policy OID...", "--require-explicit-policy",
                        "--inhibit-policy-mapping", "--inhibit-any-policy", "--profile NAME"] {
             #expect(verify.contains(option), "verify --help lacks \(option)")
         }

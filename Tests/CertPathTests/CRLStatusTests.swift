@@ -205,7 +205,7 @@ struct CRLStatusTests {
         let notApplicable = RevocationChecker.explain(covered: [], [.deltaNotApplicable(delta, .completeCRLTooOld(complete: CRLNumber(1), base: CRLNumber(5)))])
         #expect(notApplicable == "the delta CRL of CN=CA,O=Test (number 2) cannot extend the complete CRL: "
                 + "it extends base CRL number 5, newer than the complete CRL's 1 (RFC 5280 5.2.4)")
-        #expect(RevocationChecker.explain(covered: [], []) == "no supplied CRL covers it")
+        #expect(RevocationChecker.explain(covered: [], []) == "no supplied CRL or OCSP response covers it")
         #expect(RevocationChecker.explain(covered: [.keyCompromise], []) == "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)")
     }
 }

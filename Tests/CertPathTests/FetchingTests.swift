@@ -153,7 +153,7 @@ struct FetchingTests {
     func crlFetched() throws {
         let fetcher = MemoryFetcher()
         let result = try Self.evaluation("leaf-no-ocsp.pem", fetcher: fetcher).evaluate()
-        guard case .revoked(let certificate, _, _)? = result.primaryFailure else {
+        guard case .revoked(let certificate, _, _, _)? = result.primaryFailure else {
             Issue.record("expected revoked, got \(String(describing: result.primaryFailure)); fetches \(result.fetches)")
             return
         }

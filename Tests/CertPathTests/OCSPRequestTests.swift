@@ -199,6 +199,18 @@ struct OCSPRequestTests {
         #expect(OCSPRequest.encode(certIDs: [id]) == openssl)
     }
 
+    @Test("Every TestVectors/ocsp/req-*.der (openssl ocsp) parses: one Request, a SHA-1 or SHA-256 CertID")
+    func everyGenerated() throws {
+        let folder = TestCertificates.testVectors.appendingPathComponent("ocsp")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("req-") && $0.hasSuffix(".der") }
+        #expect(files.count >= 4)
+        for file in files {
+            let request = try OCSPRequest(derEncoded: [UInt8](try Data(contentsOf: folder.appendingPathComponent(file))))
+            #expect(request.requests.count == 1 && request.signature == nil, "\(file)")
+            #expect([.sha1, .sha256].contains(request.requests[0].certID.hashAlgorithm), "\(file)")
+        }
+    }
+
     @Test("TestVectors/ocsp/req-*.der (openssl ocsp): each names its leaf and the CA",
           arguments: [("req-good.der", "leaf-good.pem", true), ("req-good-sha256.der", "leaf-good.pem", false),
                       ("req-revoked-keycompromise.der", "leaf-revoked.pem", true), ("req-unknown.der", "leaf-unknown.pem", true)])

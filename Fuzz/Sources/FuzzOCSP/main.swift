@@ -3,9 +3,29 @@
 // response, extensions, certificates, defects, description), which is DER all the way down, whose
 // basic response is present exactly when the status is successful, whose kept ranges lie within the
 // input, and whose accessors never trap. The same bytes are also read as an OCSPRequest: it throws a
-// DERError pointing inside the input, or its CertIDs and nonce, encoded again, read back the same.
+// DERError pointing inside the input, or its CertIDs, encoded again, read back the same.
+//
+// A successful response is then given as revocation evidence for the leaves of TestVectors/ocsp
+// (generate.sh) it names, under hard fail: a leaf is trusted only when a SingleResponse names its
+// serial as good, and revoked only when one names it revoked (a response never speaks for a
+// certificate it does not name; a forged status never comes from nowhere). The seeds in
+// TestVectors/fuzz/ocsp are that PKI's responses, so mutations reach the signature and responder checks.
 import CertPath
 import FuzzSupport
+
+/// The test PKI of TestVectors/ocsp: its CA, delegated responder and leaves (nil when not found).
+let testPKI: (ca: Certificate, intermediates: [Certificate], leaves: [Certificate])? = {
+    var root = #filePath
+    for _ in 0..<4 { root = String(root[..<(root.lastIndex(of: "/") ?? root.startIndex)]) }
+    func load(_ name: String) -> Certificate? {
+        readFile("\(root)/TestVectors/ocsp/\(name)").flatMap { try? PEM.readCertificates($0).certificates.first }
+    }
+    guard let ca = load("ca.pem"), let responder = load("responder.pem") else {
+        writeError("FuzzOCSP: TestVectors/ocsp not found under \(root): evaluation invariants not checked\n")
+        return nil
+    }
+    return (ca, [responder], ["leaf-good.pem", "leaf-revoked.pem", "leaf-unknown.pem"].compactMap(load))
+}()
 
 runFuzzer { bytes in
     do throws(DERError) {
@@ -66,4 +86,25 @@ runFuzzer { bytes in
     }
     _ = basic.responderID.description
     _ = basic.nonce
+
+    // As evidence, for each test leaf the response names.
+    guard let pki = testPKI else { return }
+    for leaf in pki.leaves {
+        let named = basic.responses.filter { $0.certID.serialNumber.elementsEqual(leaf.serialNumber) }
+        guard let first = named.first else { continue }
+        let evaluation = TrustEvaluation(leaf: leaf, intermediates: pki.intermediates, trustStore: TrustStore(anchors: [pki.ca]),
+                                         policy: ValidationPolicy(undeterminedRevocationStatus: .reject),
+                                         revocationEvidence: RevocationEvidence(ocspResponses: [response]),
+                                         validationTime: UnixTime(secondsSinceEpoch: first.thisUpdate.secondsSinceEpoch + 60))
+        switch evaluation.evaluate() {
+        case .trusted:
+            invariant(named.contains { $0.certStatus == .good }, "trusted without a SingleResponse saying good for serial \(leaf.serialNumberHex)")
+        case .untrusted(let report):
+            _ = report.summary
+            if case .revoked = report.primaryFailure {
+                invariant(named.contains { if case .revoked = $0.certStatus { return true }; return false },
+                          "revoked without a SingleResponse saying revoked for serial \(leaf.serialNumberHex)")
+            }
+        }
+    }
 }

@@ -95,8 +95,8 @@ public enum Diagnostics {
             return "the issuer name of \(name(c)) does not match its issuer's subject"
         case .distrusted(let c):
             return "\(name(c)) is distrusted"
-        case .revoked(let c, let date, let reason):
-            return "\(name(c)) was revoked at \(date) (\(reason))"
+        case .revoked(let c, let date, let reason, let source):
+            return "\(name(c)) was revoked at \(date) (\(reason)), per \(source)"
         case .revocationUnknown(let c, let reason):
             return "the revocation status of \(name(c)) is unknown: \(reason)"
         case .pinMismatch:

@@ -84,7 +84,8 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         let rules = ValidationPolicy(purpose: .any, profile: policy.profile == .pathValidation ? .pathValidation : .rfc5280,
                                      algorithms: policy.algorithms, anchorEnforcement: policy.anchorEnforcement,
                                      maximumIntermediates: policy.maximumIntermediates, checkTLSKeyUsage: false,
-                                     budget: policy.budget, undeterminedRevocationStatus: policy.undeterminedRevocationStatus)
+                                     budget: policy.budget, undeterminedRevocationStatus: policy.undeterminedRevocationStatus,
+                                     ocspFreshness: policy.ocspFreshness)
         let nested = PathPipeline(policy: rules, context: context, additionalCheck: nil, attemptsKept: 0)
         let outcome = nested.search(from: signer, index: IssuerIndex(stores: SmallList(CollectionOfOne(store)), intermediates: intermediates))
         return (outcome.trusted, outcome.best)

@@ -84,8 +84,9 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     case issuerNameMismatch(Certificate)
     /// The trust store marks the certificate (or its key) distrusted.
     case distrusted(Certificate)
-    /// The certificate has been revoked (RFC 5280 6.3).
-    case revoked(Certificate, date: UnixTime, reason: String)
+    /// The certificate has been revoked (RFC 5280 6.3, RFC 6960): at `date` (revocationDate,
+    /// revocationTime), for `reason` (its CRLReason name, `unspecified` when none is given), per `source`.
+    case revoked(Certificate, date: UnixTime, reason: String, source: RevocationSource)
     /// Revocation status could not be determined while CRLs for that issuer were supplied.
     case revocationUnknown(Certificate, reason: String)
     /// No path contains one of the pinned public keys.
@@ -114,7 +115,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
              .weakKey(let c, _), .notACertificateAuthority(let c), .pathLengthExceeded(let c), .maximumDepthExceeded(let c, _),
              .keyUsageForbids(let c, _, _), .extendedKeyUsageForbids(let c, _, _), .nameConstraintViolation(let c, _),
              .unknownCriticalExtension(let c, _), .profileViolation(let c, _), .issuerNameMismatch(let c), .distrusted(let c),
-             .revoked(let c, _, _), .revocationUnknown(let c, _):
+             .revoked(let c, _, _, _), .revocationUnknown(let c, _):
             return c
         case .malformed, .policyRequired, .pinMismatch, .budgetExhausted, .rejectedByCaller:
             return nil

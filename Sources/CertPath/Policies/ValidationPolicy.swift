@@ -303,6 +303,9 @@ public struct ValidationPolicy: Sendable {
     /// What a certificate whose revocation status the evidence cannot determine does to its path
     /// (default: ``UndeterminedRevocationStatus/rejectWhenIssuerHasCRLs``).
     public var undeterminedRevocationStatus: UndeterminedRevocationStatus
+    /// When an OCSP response is current: the clock skew allowed and the maximum age of a response
+    /// without nextUpdate (RFC 6960 4.2.2.1; default ``OCSPFreshness/default``: 300 s, 7 days).
+    public var ocspFreshness: OCSPFreshness
 
     /// Creates a policy; every argument has a default.
     public init(purpose: ValidationPurpose = .any, profile: CertificateProfile = .automatic,
@@ -311,7 +314,8 @@ public struct ValidationPolicy: Sendable {
                 maximumIntermediates: Int? = nil, requiredLeafKeyUsage: KeyUsage = [], checkTLSKeyUsage: Bool = true,
                 extendedKeyUsageReading: ExtendedKeyUsageReading = .standard, allowCommonNameFallback: Bool = false,
                 publicSuffixList: PublicSuffixList? = nil, budget: Budget = .default, requiredKeyPins: Set<SHA256Digest> = [],
-                undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs) {
+                undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs,
+                ocspFreshness: OCSPFreshness = .default) {
         self.purpose = purpose
         self.profile = profile
         self.algorithms = algorithms
@@ -327,6 +331,7 @@ public struct ValidationPolicy: Sendable {
         self.budget = budget
         self.requiredKeyPins = requiredKeyPins
         self.undeterminedRevocationStatus = undeterminedRevocationStatus
+        self.ocspFreshness = ocspFreshness
     }
 
     /// A TLS server policy for `hostname` (a DNS name or an IP address, RFC 6125 reference identifier).

@@ -95,14 +95,28 @@ enum CRLRejection: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The status RFC 5280 6.3.3 arrives at for one certificate.
+/// The status RFC 5280 6.3.3 (CRLs) and RFC 6960 (OCSP) arrive at for one certificate.
 enum RevocationOutcome: Sendable {
-    /// Every reason is covered by usable CRLs and none lists the certificate.
+    /// Every reason is covered by usable CRLs and none lists the certificate, or an authentic current
+    /// OCSP response says good; no source says revoked.
     case notRevoked
-    /// This entry of this CRL lists the certificate.
-    case revoked(RevokedCertificate, CertificateRevocationList)
-    /// UNDETERMINED: usable CRLs covered only `coveredReasons`; `rejections` say why others were not used.
-    case undetermined(coveredReasons: ReasonFlags, rejections: [CRLRejection])
+    /// Revoked at `date` for `reason`, per `source`.
+    case revoked(date: UnixTime, reason: String, source: RevocationSource)
+    /// UNDETERMINED: usable CRLs covered only `coveredReasons`; the rejections say why other CRLs and
+    /// OCSP responses were not used.
+    case undetermined(coveredReasons: ReasonFlags, crlRejections: [CRLRejection], ocspRejections: [OCSPRejection])
+
+    /// The outcome of an entry of `crl`.
+    static func revoked(_ entry: RevokedCertificate, _ crl: CertificateRevocationList) -> RevocationOutcome {
+        .revoked(date: entry.revocationDate, reason: entry.effectiveReason.description, source: RevocationSource(crl))
+    }
+
+    /// Whether checking stopped because a budget ran out.
+    var ranOutOfBudget: Bool {
+        guard case .undetermined(_, let crlRejections, let ocspRejections) = self else { return false }
+        return crlRejections.contains { if case .budgetExhausted = $0 { return true }; return false }
+            || ocspRejections.contains { if case .budgetExhausted = $0 { return true }; return false }
+    }
 }
 
 /// RFC 5280 6.3 CRL processing for one evaluation (shared by the nested evaluations of CRL issuers'
@@ -144,6 +158,10 @@ final class RevocationChecker {
     static let maximumNesting = 4
 
     let crls: CRLStore
+    /// The OCSP responses, by serial number.
+    let ocsp: OCSPResponseIndex
+    /// When an OCSP response is current.
+    let freshness: OCSPFreshness
     let mode: UndeterminedRevocationStatus
     /// The algorithms a CRL's signature may use (the evaluation's).
     let algorithms: AlgorithmProfile
@@ -170,18 +188,24 @@ final class RevocationChecker {
     private var statusMemo: [StatusKey: RevocationOutcome] = [:]
     private var issuerPathMemo: [IssuerPathKey: Result<Signer, CRLRejection>] = [:]
     /// CRLs whose issuer's path is being validated, with that issuer.
-    private var inProgress: [ObjectIdentifier: Signer] = [:]
+    private(set) var inProgress: [ObjectIdentifier: Signer] = [:]
+    /// Responses authenticated (or not) for an issuer under an anchor (RFC 6960 4.2.2.2).
+    var responderMemo: [ResponderKey: Result<Certificate, OCSPRejection>] = [:]
+    /// Delegated OCSP responders whose own status is being checked.
+    var respondersInProgress = Set<ObjectIdentifier>()
 
     /// A checker of `evidence` under `policy`'s revocation mode and algorithms, or `nil` when nothing
     /// is checked (no CRLs, and an undetermined status does not reject). (A factory rather than a failable initializer: a
     /// class's failable initializer allocates the object before it can fail.)
     static func checking(_ evidence: RevocationEvidence, policy: ValidationPolicy, certificates: [Certificate]) -> RevocationChecker? {
-        guard !evidence.crls.isEmpty || policy.undeterminedRevocationStatus == .reject else { return nil }
+        guard !evidence.isEmpty || policy.undeterminedRevocationStatus == .reject else { return nil }
         return RevocationChecker(evidence: evidence, policy: policy, certificates: certificates)
     }
 
     private init(evidence: RevocationEvidence, policy: ValidationPolicy, certificates: [Certificate]) {
         crls = evidence.crls
+        ocsp = OCSPResponseIndex(evidence.ocspResponses)
+        freshness = policy.ocspFreshness
         mode = policy.undeterminedRevocationStatus
         algorithms = policy.algorithms
         self.certificates = certificates
@@ -193,26 +217,26 @@ final class RevocationChecker {
     ///   - above: the certificates of the path between the anchor and `certificate`, in RFC order
     ///     (the one the anchor issued first); the last is `certificate`'s issuer.
     ///   - anchor: the trust anchor of the path.
-    /// - Returns: ``ValidationFailure/revoked(_:date:reason:)`` for a listed certificate;
+    /// - Returns: ``ValidationFailure/revoked(_:date:reason:source:)`` for a revoked certificate;
     ///   ``ValidationFailure/revocationUnknown(_:reason:)`` for an undetermined status that
     ///   ``mode`` rejects; `nil` otherwise.
     func failure(for certificate: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
                  context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation) -> ValidationFailure? {
-        switch status(of: certificate, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths) {
+        let outcome = status(of: certificate, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths)
+        switch outcome {
         case .notRevoked:
             return nil
-        case .revoked(let entry, _):
-            return .revoked(certificate, date: entry.revocationDate, reason: entry.effectiveReason.description)
-        case .undetermined(let covered, let rejections):
+        case .revoked(let date, let reason, let source):
+            return .revoked(certificate, date: date, reason: reason, source: source)
+        case .undetermined(let covered, let crlRejections, let ocspRejections):
             // A status left open because the budget ran out fails in every mode: "undetermined" must
             // mean the evidence did not settle it, never that checking stopped early (else a revoked
             // certificate passes under `.accept` once enough signature work precedes its CRL).
-            if let limit = context.exhausted ?? (rejections.contains { if case .budgetExhausted = $0 { return true }; return false }
-                                                   ? BudgetLimit.signatureChecks : nil) {
+            if let limit = context.exhausted ?? (outcome.ranOutOfBudget ? BudgetLimit.signatureChecks : nil) {
                 return .budgetExhausted(limit)
             }
             guard rejectsUndetermined(certificate) else { return nil }
-            var reason = Self.explain(covered: covered, rejections)
+            var reason = Self.explain(covered: covered, crlRejections, ocspRejections)
             let points = certificate.cRLDistributionPoints?.count ?? 0
             if points > StatusDistributionPoint.maximumDistributionPoints {
                 reason += " (only the first \(StatusDistributionPoint.maximumDistributionPoints) of its \(points) cRLDistributionPoints were considered)"
@@ -221,27 +245,69 @@ final class RevocationChecker {
         }
     }
 
-    /// Whether ``mode`` rejects `certificate` when its status is undetermined.
+    /// Whether ``mode`` rejects `certificate` when its status is undetermined. Under
+    /// ``UndeterminedRevocationStatus/rejectWhenIssuerHasCRLs``, an OCSP response naming its serial
+    /// number counts as evidence for its issuer, as a CRL does.
     func rejectsUndetermined(_ certificate: Certificate) -> Bool {
         switch mode {
         case .accept: return false
         case .reject: return true
         case .rejectWhenIssuerHasCRLs:
+            if ocsp.names(certificate) { return true }
             let named = (certificate.cRLDistributionPoints ?? []).prefix(StatusDistributionPoint.maximumDistributionPoints).flatMap { $0.cRLIssuer ?? [] }
                 .compactMap(StatusDistributionPoint.directoryName)
             return ([certificate.issuer] + named).contains { !crls.crls(issuedBy: $0).isEmpty }
         }
     }
 
-    /// RFC 5280 6.3.3 for `certificate` in the path `anchor`, `above`…, `certificate`.
+    /// The status of `certificate` in the path `anchor`, `above`…, `certificate`: RFC 6960 with the
+    /// OCSP responses, RFC 5280 6.3.3 with the CRLs. Revoked by either wins (the OCSP responses are
+    /// consulted first; when one says revoked the CRLs are not); good from an authentic current
+    /// response, or CRLs covering every reason, settle it; otherwise it is undetermined, with the
+    /// reasons of both.
     func status(of certificate: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
                 context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation) -> RevocationOutcome {
         let key = StatusKey(certificate: ObjectIdentifier(certificate),
                             chain: [ObjectIdentifier(anchor)] + above.map { ObjectIdentifier($0) })
-        // Results that relied on a CRL taken as authentic while its issuer is validated are not kept.
-        let memoize = inProgress.isEmpty
+        // Results that relied on a CRL taken as authentic while its issuer is validated, or on a
+        // responder whose status is being checked, are not kept.
+        let memoize = inProgress.isEmpty && respondersInProgress.isEmpty
         if memoize, let known = statusMemo[key] { return known }
 
+        var ocspGood = false
+        var ocspRejections: [OCSPRejection] = []
+        if !ocsp.responses.isEmpty || !ocsp.unsuccessful.isEmpty {
+            switch ocspStatus(of: certificate, issuer: above.last ?? anchor, above: above, anchor: anchor, context: context,
+                              issuerPaths: issuerPaths) {
+            case .revoked(let info, let basic):
+                let outcome = RevocationOutcome.revoked(date: info.revocationTime, reason: (info.revocationReason ?? .unspecified).description,
+                                                        source: RevocationSource(basic))
+                if memoize && inProgress.isEmpty && respondersInProgress.isEmpty { statusMemo[key] = outcome }
+                return outcome
+            case .good:
+                ocspGood = true
+            case .undetermined(let rejections):
+                ocspRejections = rejections
+            }
+        }
+        let crlOutcome = crlStatus(of: certificate, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths)
+        let outcome: RevocationOutcome
+        switch crlOutcome {
+        case .undetermined(let covered, let crlRejections, _) where !(ocspGood && !crlOutcome.ranOutOfBudget):
+            outcome = .undetermined(coveredReasons: covered, crlRejections: crlRejections, ocspRejections: ocspRejections)
+        case .undetermined:
+            outcome = .notRevoked
+        case .notRevoked, .revoked:
+            outcome = crlOutcome
+        }
+        if memoize && inProgress.isEmpty && respondersInProgress.isEmpty { statusMemo[key] = outcome }
+        return outcome
+    }
+
+    /// RFC 5280 6.3.3 for `certificate` in the path `anchor`, `above`…, `certificate`, with the CRLs.
+    private func crlStatus(of certificate: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
+                           context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation) -> RevocationOutcome {
+        if crls.isEmpty { return .undetermined(coveredReasons: [], crlRejections: [], ocspRejections: []) }
         let time = context.validationTime
         var state = RevocationState()
         var rejections: [CRLRejection] = []
@@ -314,11 +380,10 @@ final class RevocationChecker {
             }
         }
 
-        let outcome: RevocationOutcome
         if case .revoked(let entry, let crl) = state.status {
-            outcome = .revoked(entry, crl)
+            return .revoked(entry, crl)
         } else if state.isFinal {
-            outcome = .notRevoked
+            return .notRevoked
         } else {
             // Delta CRLs that could not help, and why.
             var seenDeltas = Set<ObjectIdentifier>()
@@ -331,10 +396,8 @@ final class RevocationChecker {
                     rejections.append(.deltaNotApplicable(delta, mismatch))
                 }
             }
-            outcome = .undetermined(coveredReasons: state.reasonsMask, rejections: rejections)
+            return .undetermined(coveredReasons: state.reasonsMask, crlRejections: rejections, ocspRejections: [])
         }
-        if memoize && inProgress.isEmpty { statusMemo[key] = outcome }
-        return outcome
     }
 
     /// The CRLs a distribution point may be served by: those of the CRL issuers it accepts, CRLs
@@ -513,13 +576,15 @@ final class RevocationChecker {
 
     /// The reason text of an undetermined status: the most telling rejections first (at most four),
     /// or what was missing.
-    static func explain(covered: ReasonFlags, _ rejections: [CRLRejection]) -> String {
-        if rejections.isEmpty {
-            return covered.isEmpty ? "no supplied CRL covers it" : "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)"
+    static func explain(covered: ReasonFlags, _ crlRejections: [CRLRejection], _ ocspRejections: [OCSPRejection] = []) -> String {
+        if crlRejections.isEmpty && ocspRejections.isEmpty {
+            return covered.isEmpty ? "no supplied CRL or OCSP response covers it"
+                : "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)"
         }
+        let ranked = crlRejections.map { ($0.rank, $0.description) } + ocspRejections.map { ($0.rank, $0.description) }
         var lines: [String] = []
-        for rejection in rejections.enumerated().sorted(by: { ($0.element.rank, -$0.offset) > ($1.element.rank, -$1.offset) }) {
-            let line = rejection.element.description
+        for rejection in ranked.enumerated().sorted(by: { ($0.element.0, -$0.offset) > ($1.element.0, -$1.offset) }) {
+            let line = rejection.element.1
             if !lines.contains(line) { lines.append(line) }
             if lines.count == 4 { break }
         }

@@ -115,6 +115,21 @@ final class EvaluationContext {
         return outcome
     }
 
+    /// Whether `response`'s signature over its ResponseData verifies with `signer`'s key (RFC 6960
+    /// 4.2.1, 4.2.2.2); memoized, and budgeted with its estimated cost like a certificate signature
+    /// (a stapled response is the peer's input).
+    func signature(of response: OCSPResponse, by signer: Certificate) -> SignatureOutcome {
+        guard let basic = response.basicResponse else { return .invalid }
+        if let known = remembered(ObjectIdentifier(response), signer.subjectPublicKeyInfoDER) { return known }
+        let cost = SignatureCost.estimate(signer.layout.subjectPublicKeyInfo.key, in: signer.der[...], messageLength: basic.tbsResponseData.count)
+        guard spendSignatureCheck(cost: cost) else { return .budgetExhausted }
+        let outcome = crypto.verifySignedData(signature: basic.signature, unusedBits: basic.signatureUnusedBits, message: basic.tbsResponseData,
+                                              algorithm: basic.signatureAlgorithm, issuerKey: signer.subjectPublicKeyInfo,
+                                              inheritedDSAParameters: nil)
+        remember(SignatureKey(child: ObjectIdentifier(response), issuerKey: DERBytesKey(signer.subjectPublicKeyInfoDER)), outcome)
+        return outcome
+    }
+
     // One signature check is answered from the memo, or spends one check of the budget.
     // A signature is identified by the signed object and the verifying key (not the issuing
     // certificate: in a cross-signed mesh many certificates carry one key, and the answer is the
