@@ -28,6 +28,7 @@
 #   served/intermediate.p7c  the intermediate as a certs-only PKCS #7 (the other form RFC 5280 4.2.2.1 names)
 #   served/intermediate.crl  the intermediate's CRL (DER), listing 2002 and 2003 (keyCompromise)
 #   served/root.crl          the root's CRL (DER), empty
+#   stapled-good.der         an OCSP response for leaf-good (good, 100 years), as a server staples it
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -121,3 +122,8 @@ crl intermediate "$WORK/intermediate-index.txt" served/intermediate.crl
 
 openssl x509 -in intermediate.pem -outform DER -out served/intermediate.der
 openssl crl2pkcs7 -nocrl -certfile intermediate.pem -outform DER -out served/intermediate.p7c
+
+# A response for leaf-good as a TLS server would staple it (RFC 6066 8), current for 100 years.
+openssl ocsp -issuer intermediate.pem -cert leaf-good.pem -no_nonce -reqout "$WORK/stapled.req" >/dev/null
+openssl ocsp -index index.txt -CA intermediate.pem -rsigner responder.pem -rkey responder.key -reqin "$WORK/stapled.req" \
+  -respout stapled-good.der -ndays 36500 >/dev/null 2>&1

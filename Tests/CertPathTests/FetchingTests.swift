@@ -279,6 +279,20 @@ struct FetchingTests {
         #expect(result.primaryFailure?.code == "issuerNotFound" && result.fetches.map(\.outcome) == [.failed(.timedOut)])
     }
 
+    @Test("A stapled response naming the leaf (the caller's evidence) means no OCSP or CRL fetch for it; it decides the status")
+    func stapledResponseNotRefetched() throws {
+        let fetcher = MemoryFetcher()
+        var evaluation = try Self.evaluation("leaf-good.pem", intermediates: ["intermediate.pem"], fetcher: fetcher, mode: .reject)
+        evaluation.validationTime = TrustEvaluation.now()  // the stapled response is current from generation on
+        evaluation.revocationEvidence.ocspResponses = [try OCSPResponse(derEncoded: Self.bytes("stapled-good.der"))]
+        let result = evaluation.evaluate()
+        let leaf = try Self.certificate("leaf-good.pem")
+        #expect(!result.fetches.contains { $0.certificate == leaf }, "\(result.fetches)")
+        // Only the intermediate's CRL is fetched; with it, every status is determined under reject.
+        #expect(fetcher.requests.map(\.url) == ["http://127.0.0.1:1/root.crl"])
+        #expect(result.isTrusted, "\(String(describing: result.primaryFailure))")
+    }
+
     @Test("Nothing is fetched twice in one evaluation, and the loop ends when nothing new is learned")
     func noRepeats() throws {
         let fetcher = MemoryFetcher()

@@ -181,6 +181,7 @@ extension TrustEvaluation {
         for (index, certificate) in path.enumerated() where certificate !== anchor {
             let issuer = index + 1 < path.count ? path[index + 1] : anchor
             var answered = session.answeredByOCSP.contains(certificate.der)
+                || suppliedResponse(names: certificate, issuer: issuer, at: validationTime ?? Self.now())
             if !answered, let certID = OCSPCertID(identifying: certificate, issuer: issuer) {
                 let request = OCSPRequest.encode(certIDs: [certID])
                 for location in AccessLocation.authorityInformationAccess(certificate, KnownOID.ocsp) where !answered {
@@ -226,6 +227,22 @@ extension TrustEvaluation {
             }
         }
         return learned
+    }
+}
+
+extension TrustEvaluation {
+    /// Whether the caller's own evidence (a stapled response) has a successful OCSP response with a
+    /// SingleResponse for `certificate` (its CertID, RFC 6960 4.1.1) current at `time` (thisUpdate not
+    /// after it, nextUpdate absent or not before it). Such a certificate is not fetched for: stapling
+    /// exists so that the client does not ask the CA (RFC 6066 8), and the response is judged as
+    /// evidence like any other (if it proves unusable, the revocation mode decides, as without fetching).
+    func suppliedResponse(names certificate: Certificate, issuer: Certificate, at time: UnixTime) -> Bool {
+        revocationEvidence.ocspResponses.contains { response in
+            response.basicResponse?.responses.contains { single in
+                single.certID.identifies(certificate, issuer: issuer) && single.thisUpdate <= time
+                    && (single.nextUpdate.map { $0 >= time } ?? true)
+            } ?? false
+        }
     }
 }
 
