@@ -116,6 +116,24 @@ struct FetchingTests {
         #expect(try PKCS7Certificates.read(Self.bytes("served/intermediate.p7c")) == [intermediate])
     }
 
+    @Test("The issuer served as PEM is read too")
+    func issuerAsPEM() throws {
+        var files = MemoryFetcher.served
+        files["http://127.0.0.1:1/intermediate.der"] = Array(PEM.encode(Self.bytes("served/intermediate.der")).utf8)
+        let result = try Self.evaluation("leaf-good.pem", fetcher: MemoryFetcher(files: files), revocation: false).evaluate()
+        #expect(result.isTrusted)
+    }
+
+    @Test("An untrusted result that evidence cannot change (a host name mismatch) fetches no revocation evidence")
+    func noRevocationFetchForOtherFailures() throws {
+        let fetcher = MemoryFetcher()
+        var evaluation = try Self.evaluation("leaf-good.pem", intermediates: ["intermediate.pem"], fetcher: fetcher)
+        evaluation.policy.purpose = .serverAuthentication(try ReferenceIdentifier("other.fetch.test"))
+        let result = evaluation.evaluate()
+        #expect(result.primaryFailure?.code == "hostnameMismatch")
+        #expect(fetcher.requests.isEmpty && result.fetches.isEmpty)
+    }
+
     @Test("An unreadable issuer response is recorded with its reason, and nothing is learned")
     func unreadableIssuer() throws {
         var files = MemoryFetcher.served

@@ -115,7 +115,7 @@ extension TrustEvaluation {
         guard let report = result.report else { return false }
         var learned = false
         for case .issuerNotFound(let certificate) in report.failures {
-            for location in AccessLocation.authorityInformationAccess(certificate, KnownOID.caIssuers) {
+            locations: for location in AccessLocation.authorityInformationAccess(certificate, KnownOID.caIssuers) {
                 let maximum = policy.budget.fetchResponseBytes
                 guard let (body, record) = session.fetch(.issuer, location, for: certificate, request: {
                     FetchRequest(url: $0, method: .get, maximumResponseBytes: maximum)
@@ -127,7 +127,7 @@ extension TrustEvaluation {
                     let new = certificates.prefix(16).filter { !known.contains($0.der) }
                     evaluation.intermediates += new
                     if !new.isEmpty { learned = true }
-                    if !certificates.isEmpty { break }
+                    if !certificates.isEmpty { break locations }
                 case .failure(let reason):
                     session.append(record(.unreadable(bytes: body.count, reason: reason)))
                 }
@@ -145,35 +145,41 @@ extension TrustEvaluation {
     /// What an id-ad-caIssuers URL serves (RFC 5280 4.2.2.1): one DER certificate, or a certs-only
     /// CMS message (application/pkcs7-mime); PEM is read too, since servers serve it.
     static func readIssuerCertificates(_ body: [UInt8]) -> IssuerResponse {
-        do throws(DERError) {
-            return .success([try Certificate(derEncoded: body)])
-        } catch {
-            let certificateError = error
-            if body.first == 0x30 {
-                do throws(DERError) {
-                    return .success(try PKCS7Certificates.read(body))
-                } catch {
-                    return .failure("neither a DER certificate (\(certificateError)) nor a certs-only PKCS #7 message (\(error))")
-                }
+        var problems: [String] = []
+        if body.first == 0x30 {
+            do throws(DERError) {
+                return .success([try Certificate(derEncoded: body)])
+            } catch {
+                problems.append("not a DER certificate (\(error))")
+            }
+            do throws(DERError) {
+                return .success(try PKCS7Certificates.read(body))
+            } catch {
+                problems.append("not a certs-only PKCS #7 message (\(error))")
             }
         }
         do throws(PEM.CertificateFileError) {
             let certificates = try PEM.readCertificates(body).certificates
-            return certificates.isEmpty ? .failure("no certificate (expected DER, PEM or certs-only PKCS #7)") : .success(certificates)
+            if !certificates.isEmpty { return .success(certificates) }
+            return .failure(problems.isEmpty ? "no certificate (expected DER, PEM or certs-only PKCS #7)" : problems.joined(separator: "; "))
         } catch {
-            return .failure("not a certificate: \(error)")
+            return .failure(problems.isEmpty ? "not a certificate: \(error)" : problems.joined(separator: "; "))
         }
     }
 
     /// Fetches revocation evidence for each certificate of the path a result found (trusted, or the
-    /// best attempt when it reached an anchor): an OCSP response from the id-ad-ocsp URLs, else the
+    /// best attempt when it reached an anchor and failed only for undetermined revocation statuses:
+    /// evidence cannot change another verdict): an OCSP response from the id-ad-ocsp URLs, else the
     /// CRLs of the distribution points. Returns whether evidence was added.
     private func fetchRevocation(_ result: TrustResult, _ evaluation: inout TrustEvaluation, _ session: inout FetchSession) -> Bool {
         let path: [Certificate]
         let anchor: Certificate?
         switch result {
         case .trusted(let trusted): (path, anchor) = (trusted.certificates, trusted.anchor)
-        case .untrusted(let report): (path, anchor) = (report.bestAttempt.certificates, report.bestAttempt.anchor)
+        case .untrusted(let report):
+            // Only when evidence could change the verdict: every failure an undetermined status.
+            guard report.failures.allSatisfy({ if case .revocationUnknown = $0 { return true } else { return false } }) else { return false }
+            (path, anchor) = (report.bestAttempt.certificates, report.bestAttempt.anchor)
         }
         guard let anchor, anchor !== path.first || path.count > 1 else { return false }
         let maximum = policy.budget.fetchResponseBytes
