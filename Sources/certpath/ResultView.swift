@@ -58,8 +58,13 @@ enum ResultView {
             evidence = .object([("kind", .string(isDelta ? "deltaCRL" : "crl")), ("issuer", .string(issuer.description)),
                                 ("crlNumber", .optional(number?.description)), ("thisUpdate", .string(thisUpdate.description))])
         case .ocsp(let responder, let producedAt):
-            evidence = .object([("kind", .string("ocsp")), ("responder", .string(responder.description)),
-                                ("producedAt", .string(producedAt.description))])
+            // The responderID as `certpath show --json` gives it.
+            let id: JSON
+            switch responder {
+            case .byName(let name): id = .object([("byName", .string(name.description)), ("byKeyHash", .null)])
+            case .byKeyHash(let hash): id = .object([("byName", .null), ("byKeyHash", .string(Hex.encode(hash)))])
+            }
+            evidence = .object([("kind", .string("ocsp")), ("responderID", id), ("producedAt", .string(producedAt.description))])
         }
         return .object([("date", .string(date.description)), ("reason", .string(reason)), ("source", evidence)])
     }

@@ -34,8 +34,21 @@ enum OCSPRejection: Error, Sendable, CustomStringConvertible {
     case unknownToResponder(OCSPResponse, OCSPSingleResponse)
     /// The signature-check budget ran out while the response was being authenticated.
     case budgetExhausted(OCSPResponse)
-    /// More SingleResponses named the certificate than ``RevocationChecker/maximumOCSPResponsesExamined``.
+    /// More SingleResponses naming the certificate needed authenticating than
+    /// ``RevocationChecker/maximumOCSPResponsesExamined``; `response` is the first not examined.
     case examinationLimit(OCSPResponse)
+    /// More certificates matching the responderID needed trying than
+    /// ``RevocationChecker/maximumResponderCandidates``.
+    case responderCandidatesLimit(OCSPResponse)
+
+    /// Whether checking stopped before the evidence was examined (a limit, not the evidence): such
+    /// a status fails in every mode, as a budget exhausted does.
+    var stoppedEarly: Bool {
+        switch self {
+        case .budgetExhausted, .examinationLimit, .responderCandidatesLimit: return true
+        default: return false
+        }
+    }
 
     /// Why a responder is not authorized (RFC 6960 4.2.2.2).
     enum UnauthorizedResponder: Sendable, CustomStringConvertible {
@@ -62,7 +75,7 @@ enum OCSPRejection: Error, Sendable, CustomStringConvertible {
     var rank: Int {
         switch self {
         case .budgetExhausted: return 100
-        case .examinationLimit: return 95
+        case .examinationLimit, .responderCandidatesLimit: return 95
         case .responderCertificateInvalid: return 90
         case .signature: return 88
         case .unauthorizedResponder: return 86
@@ -87,9 +100,9 @@ enum OCSPRejection: Error, Sendable, CustomStringConvertible {
         case .disallowedAlgorithm(let response):
             return "\(Self.name(response)) is signed with \(response.basicResponse?.signatureAlgorithm.description ?? "?"), which the policy does not accept"
         case .responderNotFound(let response):
-            return "no certificate matches the responder of \(Self.name(response)) (RFC 6960 4.2.2.3)"
+            return "no certificate in \(Self.name(response)) or among the presented ones matches its responder (RFC 6960 4.2.2.3)"
         case .unauthorizedResponder(let response, let responder, let why):
-            return "\(responder.subject) is not authorized to sign \(Self.name(response)): \(why) (RFC 6960 4.2.2.2)"
+            return "\(responder.subject) (serial \(responder.serialNumberHex)) is not authorized to sign \(Self.name(response)): \(why) (RFC 6960 4.2.2.2)"
         case .responderCertificateInvalid(let response, let responder, let failure):
             return "the responder certificate \(responder.subject) of \(Self.name(response)) cannot be relied on: \(Diagnostics.describe(failure))"
         case .signature(let response, let responder, let outcome):
@@ -110,12 +123,14 @@ enum OCSPRejection: Error, Sendable, CustomStringConvertible {
         case .budgetExhausted(let response): return "the signature check budget ran out while checking \(Self.name(response))"
         case .examinationLimit(let response):
             return "\(RevocationChecker.maximumOCSPResponsesExamined) OCSP responses naming the certificate were examined; \(Self.name(response)) and later ones were not"
+        case .responderCandidatesLimit(let response):
+            return "\(RevocationChecker.maximumResponderCandidates) certificates matching the responder of \(Self.name(response)) were tried as its signer; the others were not"
         }
     }
 
-    /// `the OCSP response by byName CN=… produced at …`.
+    /// `the OCSP response of CN=… produced at …` (or `of the responder with key SHA-1 0f80…`).
     static func name(_ response: OCSPResponse) -> String {
         guard let basic = response.basicResponse else { return "the OCSP response (\(response.responseStatus))" }
-        return "the OCSP response by \(basic.responderID) produced at \(basic.producedAt)"
+        return RevocationSource(basic).description
     }
 }

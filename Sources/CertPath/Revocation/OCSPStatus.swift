@@ -50,7 +50,8 @@ extension RevocationChecker {
     /// SingleResponses naming one certificate that are examined (authenticated); later ones are not
     /// (a stapled response is the peer's input: each costs a signature check or two).
     static let maximumOCSPResponsesExamined = 16
-    /// Certificates matching a response's responderID that are tried as its signer.
+    /// Certificates matching a response's responderID, and passing the checks that cost nothing,
+    /// that are tried as its signer (each costs up to two signature checks and a status check).
     static let maximumResponderCandidates = 4
     /// id-pkix-ocsp-nocheck (RFC 6960 4.2.2.2.1): the responder's certificate is not checked for revocation.
     static let ocspNoCheck: OID = "1.3.6.1.5.5.7.48.1.5"
@@ -72,7 +73,10 @@ extension RevocationChecker {
         var expected: [OCSPHashAlgorithm: OCSPCertID?] = [:]
         var good: OCSPBasicResponse? = nil
         var examined = 0
-        for (responseIndex, singleIndex) in entries {
+        // Revoked answers first: revoked wins, so no number of other answers before it (anyone can
+        // make a SingleResponse naming a certificate) may keep it from being examined.
+        let ordered = entries.filter { saysRevoked(at: $0) } + entries.filter { !saysRevoked(at: $0) }
+        for (responseIndex, singleIndex) in ordered {
             let response = ocsp.responses[responseIndex]
             guard let basic = response.basicResponse else { continue }
             let single = basic.responses[singleIndex]
@@ -89,11 +93,6 @@ extension RevocationChecker {
             guard let id = expected[algorithm] ?? nil, Self.sameIssuer(single.certID, id)
                 || (certificate.issuer.der != issuer.subject.der && single.certID.identifies(certificate, issuer: issuer))
             else { continue }
-            examined += 1
-            if examined > Self.maximumOCSPResponsesExamined {
-                rejections.append(.examinationLimit(response))
-                break
-            }
             if let defect = basic.defects.first ?? single.defects.first {
                 rejections.append(.defect(response, defect))
                 continue
@@ -125,6 +124,12 @@ extension RevocationChecker {
                     continue
                 }
             }
+            // Only answers that need authenticating count against the limit (the checks above are free).
+            examined += 1
+            if examined > Self.maximumOCSPResponsesExamined {
+                rejections.append(.examinationLimit(response))
+                return .undetermined(rejections)
+            }
             switch authenticateResponse(response, issuer: issuer, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths) {
             case .failure(let rejection):
                 // An undetermined responder status refuses the responder's good answers, not its
@@ -132,7 +137,7 @@ extension RevocationChecker {
                 if case .revoked(let info) = single.certStatus,
                    case .responderCertificateInvalid(_, _, .revocationUnknown) = rejection { return .revoked(info, basic) }
                 rejections.append(rejection)
-                if case .budgetExhausted = rejection { return .undetermined(rejections) }
+                if rejection.stoppedEarly { return .undetermined(rejections) }
                 continue
             case .success:
                 break
@@ -142,6 +147,13 @@ extension RevocationChecker {
         }
         if let good { return .good(good) }
         return .undetermined(rejections)
+    }
+
+    /// Whether the SingleResponse at `location` says revoked (before it is checked).
+    private func saysRevoked(at location: (response: Int, single: Int)) -> Bool {
+        guard let basic = ocsp.responses[location.response].basicResponse else { return false }
+        if case .revoked = basic.responses[location.single].certStatus { return true }
+        return false
     }
 
     /// Whether `candidate` names the same certificate as `expected` (made for the certificate).
@@ -159,9 +171,10 @@ extension RevocationChecker {
     /// still takes its revoked ones). anyExtendedKeyUsage does not authorize a responder (RFC 6960 4.2.2.2 requires the
     /// OCSPSigning purpose itself); keyUsage is not checked (as OpenSSL and Go).
     ///
-    /// Signer candidates, at most ``maximumResponderCandidates``: `issuer`, then the response's
-    /// certificates, then the presented ones, each matching the responderID (byName: equivalent
-    /// subject; byKey: the SHA-1 of its subjectPublicKey).
+    /// Signer candidates: `issuer`, then the response's certificates, then the presented ones, each
+    /// matching the responderID (byName: equivalent subject; byKey: the SHA-1 of its
+    /// subjectPublicKey); at most ``maximumResponderCandidates`` of them that pass the free checks
+    /// are verified, and more fails closed.
     func authenticateResponse(_ response: OCSPResponse, issuer: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
                       context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation) -> Result<Certificate, OCSPRejection> {
         guard let basic = response.basicResponse else { return .failure(.unsuccessful(response)) }
@@ -170,9 +183,13 @@ extension RevocationChecker {
         let memoize = inProgress.isEmpty && respondersInProgress.isEmpty
         if memoize, let known = responderMemo[key] { return known }
 
+        // Every certificate matching the responderID is a candidate (a cheap test); only attempts
+        // that cost signature checks are limited, and reaching the limit with candidates left fails
+        // closed (``OCSPRejection/stoppedEarly``): decoys copying the responder's name and key must
+        // not keep the real responder from being tried.
         var seen = Set<ArraySlice<UInt8>>()
         var candidates: [Certificate] = []
-        for candidate in [issuer] + basic.certificates + certificates where candidates.count < Self.maximumResponderCandidates {
+        for candidate in [issuer] + basic.certificates + certificates {
             if Self.matches(basic.responderID, candidate), seen.insert(candidate.der[...]).inserted { candidates.append(candidate) }
         }
         var best: OCSPRejection? = nil
@@ -180,11 +197,17 @@ extension RevocationChecker {
             if best == nil || rejection.rank > best!.rank { best = rejection }
         }
         var result: Result<Certificate, OCSPRejection>? = nil
+        var attempts = 0
         candidates: for candidate in candidates {
             let isIssuer = candidate.subjectPublicKeyInfo.der == issuer.subjectPublicKeyInfo.der && candidate.subject.isEquivalent(to: issuer.subject)
             if !isIssuer, let refusal = delegationRefusal(candidate, response, issuer: issuer, context: context) {
                 note(refusal)
                 continue
+            }
+            attempts += 1
+            if attempts > Self.maximumResponderCandidates {
+                result = .failure(.responderCandidatesLimit(response))
+                break
             }
             switch context.signature(of: response, by: candidate) {
             case .valid: break
@@ -287,10 +310,8 @@ extension RevocationChecker {
         case .revoked(let date, let reason, let source):
             return .responderCertificateInvalid(response, responder, .revoked(responder, date: date, reason: reason, source: source))
         case .undetermined(let covered, let crlRejections, let ocspRejections):
-            if context.exhausted != nil || crlRejections.contains(where: { if case .budgetExhausted = $0 { return true }; return false })
-                || ocspRejections.contains(where: { if case .budgetExhausted = $0 { return true }; return false }) {
-                return .budgetExhausted(response)
-            }
+            if context.exhausted != nil || status.ranOutOfBudget { return .budgetExhausted(response) }
+            if status.stoppedEarly { return .examinationLimit(response) }
             guard rejectsUndetermined(responder) else { return nil }
             return .responderCertificateInvalid(response, responder, .revocationUnknown(
                 responder, reason: Self.explain(covered: covered, crlRejections, ocspRejections)))

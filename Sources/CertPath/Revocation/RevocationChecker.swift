@@ -117,6 +117,14 @@ enum RevocationOutcome: Sendable {
         return crlRejections.contains { if case .budgetExhausted = $0 { return true }; return false }
             || ocspRejections.contains { if case .budgetExhausted = $0 { return true }; return false }
     }
+
+    /// Whether checking stopped at a limit before the evidence was examined (a budget, or an
+    /// examination limit): such a status is a failure in every mode, never an accepted unknown.
+    var stoppedEarly: Bool {
+        guard case .undetermined(_, let crlRejections, let ocspRejections) = self else { return false }
+        return crlRejections.contains { if case .budgetExhausted = $0 { return true }; if case .examinationLimit = $0 { return true }; return false }
+            || ocspRejections.contains(where: \.stoppedEarly)
+    }
 }
 
 /// RFC 5280 6.3 CRL processing for one evaluation (shared by the nested evaluations of CRL issuers'
@@ -235,7 +243,9 @@ final class RevocationChecker {
             if let limit = context.exhausted ?? (outcome.ranOutOfBudget ? BudgetLimit.signatureChecks : nil) {
                 return .budgetExhausted(limit)
             }
-            guard rejectsUndetermined(certificate) else { return nil }
+            // So does one left open at an examination limit: a revoking CRL or response behind many
+            // others (anyone can make a CRL or a response naming a certificate) must not pass.
+            guard outcome.stoppedEarly || rejectsUndetermined(certificate) else { return nil }
             var reason = Self.explain(covered: covered, crlRejections, ocspRejections)
             let points = certificate.cRLDistributionPoints?.count ?? 0
             if points > StatusDistributionPoint.maximumDistributionPoints {
@@ -293,7 +303,7 @@ final class RevocationChecker {
         let crlOutcome = crlStatus(of: certificate, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths)
         let outcome: RevocationOutcome
         switch crlOutcome {
-        case .undetermined(let covered, let crlRejections, _) where !(ocspGood && !crlOutcome.ranOutOfBudget):
+        case .undetermined(let covered, let crlRejections, _) where !(ocspGood && !crlOutcome.stoppedEarly):
             outcome = .undetermined(coveredReasons: covered, crlRejections: crlRejections, ocspRejections: ocspRejections)
         case .undetermined:
             outcome = .notRevoked

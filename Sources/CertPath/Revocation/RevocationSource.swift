@@ -7,13 +7,15 @@ public enum RevocationSource: Hashable, Sendable, CustomStringConvertible {
     /// A SingleResponse of an OCSP response (RFC 6960 4.2.1): its responder and producedAt.
     case ocsp(responder: OCSPResponderID, producedAt: UnixTime)
 
-    /// `the CRL of CN=… (number 0x05) issued at …` or `the OCSP response by CN=… produced at …`.
+    /// `the CRL of CN=… (number 0x05) issued at …` or `the OCSP response of CN=… produced at …`.
     public var description: String {
         switch self {
         case .crl(let issuer, let number, let thisUpdate, let isDelta):
             return "the \(isDelta ? "delta " : "")CRL of \(issuer)\(number.map { " (number \($0))" } ?? "") issued at \(thisUpdate)"
-        case .ocsp(let responder, let producedAt):
-            return "the OCSP response by \(responder) produced at \(producedAt)"
+        case .ocsp(.byName(let name), let producedAt):
+            return "the OCSP response of \(name) produced at \(producedAt)"
+        case .ocsp(.byKeyHash(let hash), let producedAt):
+            return "the OCSP response of the responder with key SHA-1 \(Hex.encode(hash)) produced at \(producedAt)"
         }
     }
 
