@@ -91,6 +91,9 @@ struct URLSessionFetcher: Fetcher {
         guard remaining > 0 else { throw .timedOut }
 
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: remaining)
+        // No content coding: a gzip body's decoded size is not bounded by its length, and libcurl
+        // decodes before the limit is counted. A server that codes anyway is refused at the headers.
+        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if case .post(let body, let contentType) = request.method {
             urlRequest.httpMethod = "POST"
             urlRequest.httpBody = Data(body)
@@ -137,9 +140,14 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let http = response as? HTTPURLResponse
+        let status = http?.statusCode ?? 0
+        let coding = http?.value(forHTTPHeaderField: "Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         if status != 200 {
             fail(.httpStatus(status))
+            completionHandler(.cancel)
+        } else if !coding.isEmpty && coding != "identity" {
+            fail(.contentEncoding(String(coding.prefix(64))))
             completionHandler(.cancel)
         } else if response.expectedContentLength > Int64(limit) {
             fail(.responseTooLarge(limit: limit))
@@ -164,8 +172,17 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        // Only to http:// (an https: or other target is not followed: the 3xx is then the answer).
-        completionHandler(request.url?.scheme?.lowercased() == "http" ? request : nil)
+        // Only to http://: the Location itself is checked (FoundationNetworking turns a `file:` target
+        // into a request to the same host), and a relative one stays on this http:// server.
+        let location = response.value(forHTTPHeaderField: "Location") ?? ""
+        let scheme = location.firstIndex(of: ":").map { location[..<$0].lowercased() }
+        let relative = scheme.map { $0.contains("/") || $0.contains("?") || $0.contains("#") } ?? true
+        guard request.url?.scheme?.lowercased() == "http", relative || scheme == "http" else {
+            fail(.redirectRefused(String(location.prefix(200))))
+            completionHandler(nil)
+            return
+        }
+        completionHandler(request)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

@@ -100,6 +100,61 @@ final class LoopbackServers {
     }
 }
 
+/// A hostile HTTP server on a free loopback port (a Python script written at test time): every
+/// request answered as `mode` says — `gzip`: the issuer certificate gzip-coded (Content-Encoding),
+/// `file-redirect`: 302 to file:///etc/passwd. Found by a fresh reviewer (a gzip body grew past the
+/// byte limit and the timeout; a file: redirect became a request to the same host).
+final class HostileServer {
+    let port: Int
+    private let process: Process
+
+    init(mode: String) throws {
+        let scratch = try CLI.temporaryDirectory()
+        let script = scratch.appendingPathComponent("hostile.py"), out = scratch.appendingPathComponent("out")
+        try Data().write(to: out)
+        try Data("""
+            import gzip, http.server, sys
+            mode, port, body = sys.argv[1], int(sys.argv[2]), open(sys.argv[3], "rb").read()
+            class Handler(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    if mode == "gzip":
+                        coded = gzip.compress(body)
+                        self.send_response(200)
+                        self.send_header("Content-Encoding", "gzip")
+                        self.send_header("Content-Length", str(len(coded)))
+                        self.end_headers()
+                        self.wfile.write(coded)
+                    else:
+                        self.send_response(302)
+                        self.send_header("Location", "file:///etc/passwd")
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+            server = http.server.HTTPServer(("127.0.0.1", port), Handler)
+            print("listening", flush=True)
+            server.serve_forever()
+            """.utf8).write(to: script)
+        port = try LoopbackServers.freePort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", script.path, mode, String(port),
+                             LoopbackServers.folder.appendingPathComponent("served/intermediate.der").path]
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard LoopbackServers.waitFor("listening", in: out) else {
+            stop()
+            throw LoopbackServers.ServerError("the hostile server did not start")
+        }
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
 /// `certpath verify --fetch` against live loopback servers (LoopbackServers), and its option errors.
 /// Serialized: each test owns its two servers.
 @Suite(.serialized) struct FetchCLITests {
@@ -115,6 +170,22 @@ final class LoopbackServers {
 
     func fetches(_ run: CLI.Run) throws -> [[String: Any]] {
         try field(try run.json(), "fetches", as: [[String: Any]].self)
+    }
+
+    @Test("--fetch refuses a content-coded (gzip) response and a redirect to file:, each recorded with its reason",
+          arguments: [("gzip", "content-coded response (Content-Encoding: gzip) refused"),
+                      ("file-redirect", "redirect to file:///etc/passwd refused (only http:// is followed)")])
+    func hostileResponsesRefused(_ mode: String, _ detail: String) throws {
+        let server = try HostileServer(mode: mode)
+        defer { server.stop() }
+        let run = try verify("leaf-good.pem", host: "good.fetch.test", servers: nil,
+                             map: "http://127.0.0.1:1/=http://127.0.0.1:\(server.port)/ http://127.0.0.1:2/=http://127.0.0.1:\(server.port)/")
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        let primary = try field(try run.json(), "primaryFailure", as: [String: Any].self)
+        #expect(try field(primary, "code", as: String.self) == "issuerNotFound")
+        let records = try fetches(run)
+        #expect(records.contains { $0["purpose"] as? String == "issuer" && $0["outcome"] as? String == "failed"
+            && $0["detail"] as? String == detail }, "\(records)")
     }
 
     // Acceptance (issue 21): the intermediate is only reachable by AIA, and the live `openssl ocsp`

@@ -182,9 +182,31 @@ struct FetchingTests {
         #expect(result.fetches.allSatisfy { $0.succeeded })
     }
 
+    @Test("A successful OCSP response about another certificate answers nothing: the CRL is fetched and finds the revocation (review F2)")
+    func ocspAboutAnotherCertificate() throws {
+        // The responder answers every request with the stapled response for leaf-good (serial 2001).
+        let fetcher = MemoryFetcher(ocsp: Self.bytes("stapled-good.der"))
+        for mode in UndeterminedRevocationStatus.allCases {
+            let result = try Self.evaluation("leaf-revoked.pem", intermediates: ["intermediate.pem"], fetcher: fetcher, mode: mode).evaluate()
+            #expect(result.primaryFailure?.code == "revoked", "\(mode): \(String(describing: result.primaryFailure)); \(result.fetches)")
+        }
+        #expect(fetcher.requests.contains { $0.url == "http://127.0.0.1:1/intermediate.crl" })
+    }
+
+    @Test("A forged OCSP response naming the leaf leaves its status unsettled: the CRL is fetched in the next round")
+    func forgedOCSPThenCRL() throws {
+        // leaf-good's response served for leaf-good is genuine; for the check of an unusable one,
+        // break its signature: the leaf's status is then undetermined, and its CRL is fetched.
+        var forged = Self.bytes("stapled-good.der")
+        forged[forged.count - 1] ^= 0x01
+        let fetcher = MemoryFetcher(ocsp: forged)
+        let result = try Self.evaluation("leaf-good.pem", intermediates: ["intermediate.pem"], fetcher: fetcher, mode: .reject).evaluate()
+        #expect(fetcher.requests.contains { $0.url == "http://127.0.0.1:1/intermediate.crl" }, "\(result.fetches)")
+    }
+
     @Test("OCSP: a short request goes by GET, the base64 of the DER OCSPRequest percent-encoded after the responder URL")
     func ocspByGET() throws {
-        let fetcher = MemoryFetcher(ocsp: Self.bytes("../ocsp/resp-good.der"))
+        let fetcher = MemoryFetcher(ocsp: Self.bytes("stapled-good.der"))
         let leaf = try Self.certificate("leaf-good.pem")
         let result = try Self.evaluation("leaf-good.pem", intermediates: ["intermediate.pem"], fetcher: fetcher).evaluate()
         let request = try #require(fetcher.requests.first)
@@ -198,7 +220,7 @@ struct FetchingTests {
         let intermediate = try Self.certificate("intermediate.pem")
         #expect(parsed.requests.count == 1 && parsed.requests[0].certID.identifies(leaf, issuer: intermediate))
         #expect(parsed.nonce == nil && parsed.requests[0].certID.hashAlgorithm == .sha1)
-        // The response is read and kept as evidence; the leaf's CRL is then not fetched.
+        // The response (for this leaf, current) is read and kept as evidence; the leaf's CRL is then not fetched.
         #expect(result.fetches.first?.purpose == .ocsp && result.fetches.first?.succeeded == true, "\(result.fetches)")
         #expect(!result.fetches.contains { $0.purpose == .crl && $0.certificate == leaf })
     }

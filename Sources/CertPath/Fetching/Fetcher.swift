@@ -46,6 +46,11 @@ public enum FetchError: Error, Hashable, Sendable, CustomStringConvertible {
     case responseTooLarge(limit: Int)
     /// The deadline passed before the response was complete.
     case timedOut
+    /// The response is content-coded (`Content-Encoding`, RFC 9110 8.4: gzip…): refused before its
+    /// body is read, since a coded body's decoded size is not bounded by its length.
+    case contentEncoding(String)
+    /// A redirect to a URL the fetcher will not use (not `http://`: `https:`, `file:`…).
+    case redirectRefused(String)
     /// The exchange failed otherwise: no connection, a reset, a malformed HTTP response… (the
     /// fetcher's words).
     case transport(String)
@@ -57,6 +62,8 @@ public enum FetchError: Error, Hashable, Sendable, CustomStringConvertible {
         case .httpStatus(let status): return "HTTP status \(status)"
         case .responseTooLarge(let limit): return "response larger than \(limit) bytes"
         case .timedOut: return "timed out"
+        case .contentEncoding(let coding): return "content-coded response (Content-Encoding: \(coding)) refused"
+        case .redirectRefused(let location): return "redirect to \(location) refused (only http:// is followed)"
         case .transport(let reason): return "transport error: \(reason)"
         }
     }

@@ -182,12 +182,18 @@ extension TrustEvaluation {
             (path, anchor) = (report.bestAttempt.certificates, report.bestAttempt.anchor)
         }
         guard let anchor, anchor !== path.first || path.count > 1 else { return false }
+        // Certificates whose status the evidence so far left undetermined: whatever OCSP response
+        // seemed to answer for them (a stapled or fetched one that proved unusable: forged, not
+        // authorized), their CRLs are fetched.
+        var unsettled = Set<[UInt8]>()
+        for case .revocationUnknown(let certificate, _) in result.report?.failures ?? [] { unsettled.insert(certificate.der) }
+        let time = validationTime ?? Self.now()
         let maximum = policy.budget.fetchResponseBytes
         var learned = false
         for (index, certificate) in path.enumerated() where certificate !== anchor {
             let issuer = index + 1 < path.count ? path[index + 1] : anchor
-            var answered = session.answeredByOCSP.contains(certificate.der)
-                || suppliedResponse(names: certificate, issuer: issuer, at: validationTime ?? Self.now())
+            var answered = !unsettled.contains(certificate.der)
+                && (session.answeredByOCSP.contains(certificate.der) || suppliedResponse(names: certificate, issuer: issuer, at: time))
             if !answered, let certID = OCSPCertID(identifying: certificate, issuer: issuer) {
                 let request = OCSPRequest.encode(certIDs: [certID])
                 for location in AccessLocation.authorityInformationAccess(certificate, KnownOID.ocsp) where !answered {
@@ -199,7 +205,9 @@ extension TrustEvaluation {
                         session.append(record(.fetched(bytes: body.count, items: 1)))
                         evaluation.revocationEvidence.ocspResponses.append(response)
                         learned = true
-                        answered = response.responseStatus == .successful
+                        // Answered only by a response that names this certificate with a status, now
+                        // (a successful response about another certificate answers nothing).
+                        answered = Self.answers(response, for: certificate, issuer: issuer, at: time)
                         if answered { session.answeredByOCSP.insert(certificate.der) }
                     } catch {
                         session.append(record(.unreadable(bytes: body.count, reason: "not an OCSP response: \(error)")))
@@ -243,12 +251,18 @@ extension TrustEvaluation {
     /// exists so that the client does not ask the CA (RFC 6066 8), and the response is judged as
     /// evidence like any other (if it proves unusable, the revocation mode decides, as without fetching).
     func suppliedResponse(names certificate: Certificate, issuer: Certificate, at time: UnixTime) -> Bool {
-        revocationEvidence.ocspResponses.contains { response in
-            response.basicResponse?.responses.contains { single in
-                single.certID.identifies(certificate, issuer: issuer) && single.thisUpdate <= time
-                    && (single.nextUpdate.map { $0 >= time } ?? true)
-            } ?? false
-        }
+        revocationEvidence.ocspResponses.contains { Self.answers($0, for: certificate, issuer: issuer, at: time) }
+    }
+
+    /// Whether `response` is successful and has a SingleResponse naming `certificate` (its CertID,
+    /// RFC 6960 4.1.1) with a status other than unknown, current at `time` (thisUpdate not after
+    /// it, nextUpdate absent or not before it). Whether it can be believed is the evaluation's to
+    /// decide; this only says whether fetching more for the certificate could be worth it.
+    static func answers(_ response: OCSPResponse, for certificate: Certificate, issuer: Certificate, at time: UnixTime) -> Bool {
+        response.basicResponse?.responses.contains { single in
+            single.certStatus != .unknown && single.certID.identifies(certificate, issuer: issuer) && single.thisUpdate <= time
+                && (single.nextUpdate.map { $0 >= time } ?? true)
+        } ?? false
     }
 }
 
