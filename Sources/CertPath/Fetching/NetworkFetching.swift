@@ -5,7 +5,8 @@
 /// With it, ``TrustEvaluation/evaluate()`` evaluates as without it, then fetches what the result
 /// lacks — the issuer of a certificate whose issuer was not found (its id-ad-caIssuers URIs), and
 /// revocation evidence for each certificate of the path found (an OCSP response from its id-ad-ocsp
-/// URIs; its CRLs from its cRLDistributionPoints when it names no OCSP responder or none answered;
+/// URIs; its CRLs from its cRLDistributionPoints when it names no OCSP responder, none answered
+/// with a response naming it, or its status stayed undetermined after a round;
 /// nothing for a certificate a current response of ``TrustEvaluation/revocationEvidence`` names) —
 /// and evaluates again with it, until nothing new is learned or the budget runs out. What was fetched
 /// and what failed is in ``TrustResult/fetches``.
