@@ -3,6 +3,7 @@ import CertPath
 import CertPathTLS
 import Foundation
 import Testing
+import TestSupport
 
 /// A Swift client (CertPathTLS verifying the server) against `openssl s_server` on 127.0.0.1,
 /// TLS 1.2 and 1.3, with the sample PKI. Every expectation names its case.

@@ -3,6 +3,7 @@ import CertPath
 import CertPathTLS
 import Foundation
 import Testing
+import TestSupport
 
 /// `openssl s_client` against a Swift server (CertPathTLS verifying the client certificate) on
 /// 127.0.0.1, TLS 1.2 and 1.3, with the sample PKI. Every expectation names its case.
