@@ -40,8 +40,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "certpath-bench",
-            dependencies: ["CertPath", "CertPathLimbo", "CLibCrypto", "CBenchSupport", "CertPathTLS", "CLibSSL"],
+            dependencies: ["CertPath", "CertPathLimbo", "CLibCrypto", "CBenchSupport"],
             path: "Benchmarks/CertPathBench"
+        ),
+        // Full TLS 1.3 mutual-authentication handshakes over memory BIOs: OpenSSL's own verification
+        // against CertPathTLS (`swift run -c release certpath-handshake-bench`, Benchmarks/README.md).
+        .executableTarget(
+            name: "certpath-handshake-bench",
+            dependencies: ["CertPath", "CertPathTLS", "CLibSSL"],
+            path: "Benchmarks/HandshakeBench"
         ),
         // Helpers shared by the test targets (a seeded generator, the cryptography-vectors location).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -108,6 +108,19 @@ public final class TLSVerifier: Sendable {
         ConnectionState.of(ssl, creating: false)?.verification
     }
 
+    /// The verify callback's work, for a caller that keeps its own `SSL_CTX_set_cert_verify_callback`
+    /// (to log, to time, to add a check) and calls CertPath from it: evaluates the chain of
+    /// `storeContext` (an `X509_STORE_CTX *` of a handshake) exactly as the installed callback does,
+    /// records the ``TLSPeerVerification`` and sets the `X509_V_ERR_*` code; returns whether the
+    /// handshake may go on (the callback's 1 or 0).
+    public func verify(_ storeContext: OpaquePointer) -> Bool {
+        guard let ssl = certpath_store_ctx_ssl(storeContext) else {
+            X509_STORE_CTX_set_error(storeContext, X509_V_ERR_INVALID_CALL)
+            return false
+        }
+        return verify(storeContext: storeContext, ssl: ssl)
+    }
+
     /// The purpose the role asks of the peer's chain, or the refusal when the name is missing.
     func purpose(for ssl: OpaquePointer, state: ConnectionState) -> Result<ValidationPurpose, TLSRefusal> {
         switch role {
@@ -209,12 +222,7 @@ public struct TLSSetupError: Error, Hashable, Sendable, CustomStringConvertible 
 /// retained ``TLSVerifier``. Returns 1 to accept the chain, 0 to fail the handshake.
 private let verifyCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { storeContext, argument in
     guard let storeContext, let argument else { return 0 }
-    guard let ssl = certpath_store_ctx_ssl(storeContext) else {
-        X509_STORE_CTX_set_error(storeContext, X509_V_ERR_INVALID_CALL)
-        return 0
-    }
-    let verifier = Unmanaged<TLSVerifier>.fromOpaque(argument).takeUnretainedValue()
-    return verifier.verify(storeContext: storeContext, ssl: ssl) ? 1 : 0
+    return Unmanaged<TLSVerifier>.fromOpaque(argument).takeUnretainedValue().verify(storeContext) ? 1 : 0
 }
 
 /// `SSL_CTX_set_tlsext_status_cb`'s callback on the client: `int (*)(SSL *, void *arg)`; 1 accepts,
