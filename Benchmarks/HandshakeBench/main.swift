@@ -251,11 +251,14 @@ enum HandshakeBench {
             var times = SideTimes()
             guard handshake(setup, &times) else { fail("\(setup.name): the first handshake failed") }
         }
-        // Warm-up, then alternating runs so both verifiers see the same machine state.
+        // Warm-up, then alternating runs (ABBA) so both verifiers see the same machine state.
         for setup in setups { _ = measure(setup, seconds: min(0.3, seconds)) }
         var results: [String: [Run]] = [:]
-        for _ in 0..<runs {
-            for setup in setups { results[setup.name, default: []].append(measure(setup, seconds: seconds)) }
+        for run in 0..<runs {
+            // ABBA order: neither verifier always runs first.
+            for setup in run % 2 == 0 ? setups : setups.reversed() {
+                results[setup.name, default: []].append(measure(setup, seconds: seconds))
+            }
         }
 
         func f(_ value: Double, _ decimals: Int = 1) -> String { String(format: "%.\(decimals)f", value) }
