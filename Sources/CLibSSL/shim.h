@@ -24,6 +24,11 @@ static inline long certpath_ssl_request_ocsp_staple(SSL *ssl) {
     return SSL_set_tlsext_status_type(ssl, TLSEXT_STATUSTYPE_ocsp);
 }
 
+/// Whether a stapled OCSP response was asked for on ssl (SSL_get_tlsext_status_type).
+static inline int certpath_ssl_ocsp_staple_requested(SSL *ssl) {
+    return SSL_get_tlsext_status_type(ssl) == TLSEXT_STATUSTYPE_ocsp;
+}
+
 /// SSL_get_tlsext_status_ocsp_resp: the stapled response's length (-1 when none) and bytes (owned by ssl).
 static inline long certpath_ssl_stapled_ocsp(SSL *ssl, const unsigned char **response) {
     unsigned char *bytes = NULL;

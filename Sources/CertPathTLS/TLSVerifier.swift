@@ -187,9 +187,11 @@ public final class TLSVerifier: Sendable {
         return verdict == X509_V_OK
     }
 
-    /// Whether this is a client that asked for a staple, in TLS 1.2, and has none yet.
+    /// Whether this is a client that asked for a staple, in TLS 1.2, and has none yet: only then
+    /// does the status callback run later (a result is never deferred to a callback that will not come).
     private func isClientWaitingForStaple(_ ssl: OpaquePointer, presented: TLSPresentedChain) -> Bool {
-        guard case .serverAuthentication = role, settings.useStapledOCSP, SSL_is_server(ssl) == 0 else { return false }
+        guard case .serverAuthentication = role, settings.useStapledOCSP, SSL_is_server(ssl) == 0,
+              certpath_ssl_ocsp_staple_requested(ssl) == 1 else { return false }
         return SSL_version(ssl) < TLS1_3_VERSION && presented.stapledOCSPResponse == nil && presented.stapledOCSPError == nil
     }
 

@@ -130,6 +130,26 @@ struct ClientHandshakeTests {
         let unstapled = try stapled("server-good.der", version: version, settings: without, label: label)
         #expect(!unstapled.completed && unstapled.primaryCode == "revocationUnknown",
                 "\(label): without the staple: \(unstapled.primaryCode ?? "trusted")")
+
+        // Stapling on in the settings but no staple asked for on the connection: the undetermined
+        // status is not deferred to a status callback that never runs (TLS 1.2), it fails at once.
+        let arguments = ["-cert", PKI.path("server.pem"), "-key", PKI.path("keys/server.key"), "-cert_chain", PKI.path("intermediate.pem"),
+                         version.opensslFlag, "-naccept", "1"]
+        let (server, port) = try OpenSSLProcess.server(arguments, label: label)
+        let context = try makeContext(server: false, version: version)
+        defer { SSL_CTX_free(context) }
+        TLSVerifier(role: .serverAuthentication(), settings: settings).install(on: context)
+        let fd = try Loopback.connect(port: port)
+        defer { close(fd) }
+        let ssl = try #require(SSL_new(context))
+        defer { SSL_free(ssl) }
+        SSL_set_fd(ssl, fd)
+        try TLSVerifier.prepareClient(ssl, serverName: ReferenceIdentifier("server.customer1.example"), requestOCSPStaple: false)
+        let completed = SSL_connect(ssl) == 1
+        _ = drainErrors()
+        server.wait(seconds: 5)
+        let code = TLSVerifier.verification(of: ssl)?.result?.primaryFailure?.code
+        #expect(!completed && code == "revocationUnknown", "\(label): staple not requested: completed \(completed), \(code ?? "trusted")")
     }
 
     @Test("stapled OCSP: revoked", arguments: TLSVersion.allCases)
