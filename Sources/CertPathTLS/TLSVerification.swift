@@ -11,6 +11,7 @@ public enum TLSRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// (``TLSVerifier/prepareClient(_:serverName:)``) nor the SNI name gave one (RFC 6125 6.2.1).
     case noExpectedServerName
 
+    /// The refusal in plain words, for logs and reports.
     public var description: String {
         switch self {
         case .noPeerCertificate: return "the peer sent no certificate"

@@ -215,6 +215,7 @@ public struct TLSSetupError: Error, Hashable, Sendable, CustomStringConvertible 
     /// What was refused, in plain words.
     public let message: String
     init(_ message: String) { self.message = message }
+    /// ``message``.
     public var description: String { message }
 }
 
