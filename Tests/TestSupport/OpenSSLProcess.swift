@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A running `openssl` process (s_server or s_client) whose output goes to files (no pipe to fill),
-/// with its standard input held open until ``closeInput()``; terminated when stopped or deinitialized.
+/// with its standard input held open until ``closeInput()``; killed when stopped or deinitialized.
 public final class OpenSSLProcess {
     public let process = Process()
     let input = Pipe()
@@ -36,9 +36,12 @@ public final class OpenSSLProcess {
 
     public func closeInput() { try? input.fileHandleForWriting.close() }
 
+    /// Ends the process: SIGKILL, because a child started from a test thread inherits that thread's
+    /// signal mask, in which SIGTERM (`Process.terminate()`) is blocked; an s_server that never got
+    /// its connection would otherwise outlive the test and keep the test process waiting.
     public func stop() {
         closeInput()
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
