@@ -150,6 +150,7 @@ enum ResultView {
             ]
             attempts = report.attempts
         }
+        if !result.fetches.isEmpty { members.append(("fetches", FetchOptions.json(result.fetches))) }
         if explain {
             members.append(("attempts", .array(attempts.map(attemptJSON))))
             members.append(("attemptsNotListed", .int(result.statistics.unrecordedAttempts)))
@@ -192,6 +193,7 @@ enum ResultView {
         let applied = appliedProfile(result)
         let profileText = evaluation.policy.profile == .automatic ? "\(applied.rawValue) (auto: \(applied == .webPKI ? "a system anchor" : "the caller's anchors"))"
             : applied.rawValue
+        lines += FetchOptions.humanLines(result.fetches)
         lines.append("validation time: \(evaluation.validationTime?.description ?? "now"), profile: \(profileText)")
         if explain {
             let unlisted = result.statistics.unrecordedAttempts

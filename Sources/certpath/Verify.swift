@@ -10,7 +10,7 @@ enum VerifyCommand {
             + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--ocsp FILE]... [--max-depth N] [--json] [--explain] "
             + "[--policy OID]... [--require-explicit-policy] [--inhibit-policy-mapping] [--inhibit-any-policy] "
             + "[--revocation MODE] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] "
-            + "[--public-suffix-list FILE]",
+            + "[--public-suffix-list FILE] [--fetch [--fetch-timeout SECONDS]]",
         summary: """
             Decides whether the end-entity certificate in LEAF can be trusted: builds certification paths
             to the trust anchors through the given intermediates, validates them (RFC 5280 section 6.1),
@@ -48,7 +48,7 @@ enum VerifyCommand {
             .value("public-suffix-list", "FILE",
                    "refuse wildcards directly under a public suffix (*.co.uk) listed in FILE, the Public Suffix List "
                    + "format (Debian: /usr/share/publicsuffix/public_suffix_list.dat)"),
-        ] + PolicyOptions.specs,
+        ] + PolicyOptions.specs + FetchOptions.specs,
         positionalName: "LEAF",
         positionalCount: 1...1,
         epilogue: """
@@ -195,9 +195,11 @@ enum VerifyCommand {
 
         let useSystemAnchors = arguments.has("system-anchors") || (anchors.isEmpty && pins.isEmpty)
         if useSystemAnchors, let warning = systemAnchorsWarning() { Output.error("certpath verify: " + warning) }
-        return TrustEvaluation(leaf: chain[0], intermediates: intermediates, trustStore: TrustStore(anchors: anchors),
-                               anchorsOnly: !useSystemAnchors, pins: pins, exceptions: exceptions, policy: policy,
-                               revocationEvidence: evidence, validationTime: time, collectAllAttempts: arguments.has("explain"))
+        var evaluation = TrustEvaluation(leaf: chain[0], intermediates: intermediates, trustStore: TrustStore(anchors: anchors),
+                                         anchorsOnly: !useSystemAnchors, pins: pins, exceptions: exceptions, policy: policy,
+                                         revocationEvidence: evidence, validationTime: time, collectAllAttempts: arguments.has("explain"))
+        try FetchOptions.apply(arguments, to: &evaluation)
+        return evaluation
     }
 
     /// The warning when the system anchors are wanted and none were found, saying what was tried.

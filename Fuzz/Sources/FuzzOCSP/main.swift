@@ -2,7 +2,8 @@
 // response whose own der re-parses to an identical response (status, responder, times, every single
 // response, extensions, certificates, defects, description), which is DER all the way down, whose
 // basic response is present exactly when the status is successful, whose kept ranges lie within the
-// input, and whose accessors never trap.
+// input, and whose accessors never trap. The same bytes are also read as an OCSPRequest: it throws a
+// DERError pointing inside the input, or its CertIDs, encoded again, read back the same.
 //
 // A successful response is then given as revocation evidence for the leaves of TestVectors/ocsp
 // (generate.sh) it names, under hard fail: a leaf is trusted only when a SingleResponse names its
@@ -27,6 +28,17 @@ let testPKI: (ca: Certificate, intermediates: [Certificate], leaves: [Certificat
 }()
 
 runFuzzer { bytes in
+    do throws(DERError) {
+        let request = try OCSPRequest(derEncoded: bytes)
+        invariant(!request.requests.isEmpty, "a request without Requests parsed")
+        let certIDs = request.requests.prefix(256).map(\.certID)
+        let again = try OCSPRequest(derEncoded: OCSPRequest.encode(certIDs: certIDs, nonce: nil))
+        invariant(again.requests.map(\.certID) == certIDs, "encode(certIDs:) does not read back the same CertIDs")
+        _ = request.description
+    } catch {
+        invariant(error.offset >= 0 && error.offset <= bytes.count,
+                  "OCSPRequest DERError offset \(error.offset) outside the input of \(bytes.count) bytes: \(error)")
+    }
     let response: OCSPResponse
     do throws(DERError) {
         response = try OCSPResponse(derEncoded: bytes)

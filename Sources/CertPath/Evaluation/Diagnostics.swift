@@ -110,6 +110,12 @@ public enum Diagnostics {
                 return "path building stopped: the signature verifications' estimated cost reached its limit (the signatureCost limit)"
             case .signatureChecks, .buildSteps, .nameConstraintComparisons, .policyGraph:
                 return "path building stopped: the \(limit.rawValue) limit was reached"
+            case .fetches:
+                return "network fetching stopped before it had fetched what the path lacks: the number of fetches reached its limit (the fetches limit)"
+            case .fetchResponseBytes:
+                return "network fetching could not use a response: it was larger than the fetchResponseBytes limit"
+            case .fetchTime:
+                return "network fetching stopped before it had fetched what the path lacks: its time ran out (the fetchTime limit)"
             }
         case .rejectedByCaller(let reason):
             return "refused by the application: \(reason)"

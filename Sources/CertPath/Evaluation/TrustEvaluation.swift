@@ -62,6 +62,10 @@ public struct TrustEvaluation: Sendable {
     public var validationTime: UnixTime?
     /// The signature verifier and its shared caches.
     public var signatureVerifier: SignatureVerifier
+    /// Network access for this evaluation (SecTrustSetNetworkFetchAllowed): `nil`, the default, means
+    /// none — no ``Fetcher`` is ever called. With it, missing issuers and revocation evidence are
+    /// fetched within the policy's ``Budget`` (``NetworkFetching``).
+    public var networkFetching: NetworkFetching?
 
     /// Creates an evaluation. With an empty `trustStore` and no pins, pass `anchorsOnly: false` to use
     /// the system anchors.
@@ -69,7 +73,8 @@ public struct TrustEvaluation: Sendable {
                 pins: [Pin] = [], exceptions: TrustExceptions? = nil, policy: ValidationPolicy = ValidationPolicy(),
                 revocationEvidence: RevocationEvidence = RevocationEvidence(), validationTime: UnixTime? = nil,
                 signatureVerifier: SignatureVerifier = .shared, additionalCheck: (@Sendable ([Certificate]) -> String?)? = nil,
-                collectAllAttempts: Bool = false) {
+                collectAllAttempts: Bool = false, networkFetching: NetworkFetching? = nil) {
+        self.networkFetching = networkFetching
         self.revocationEvidence = revocationEvidence
         self.additionalCheck = additionalCheck
         self.collectAllAttempts = collectAllAttempts
@@ -90,8 +95,10 @@ public struct TrustEvaluation: Sendable {
     }
 
     /// Builds and validates paths; returns the first valid one or the explained failure, after
-    /// pins and trust exceptions.
+    /// pins and trust exceptions. With ``networkFetching``, fetches what the result lacks and
+    /// evaluates again (``NetworkFetching``); the result's ``TrustResult/fetches`` says what was fetched.
     public func evaluate() -> TrustResult {
+        if let networkFetching { return evaluateFetching(networkFetching) }
         let result = evaluatePaths()
         guard case .untrusted(let report) = result, let exceptions, report.isRecoverable,
               exceptions.covers(leaf: leaf, failures: report.failures) else { return result }

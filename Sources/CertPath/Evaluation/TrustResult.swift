@@ -41,6 +41,8 @@ public struct TrustedPath: Sendable {
     public let profile: CertificateProfile
     /// The work done.
     public internal(set) var statistics = EvaluationStatistics()
+    /// What network fetching fetched or failed to (``TrustResult/fetches``).
+    public internal(set) var fetches: [FetchRecord] = []
 
     /// The path from the end entity to the anchor, anchor included once (a path that is the
     /// anchor itself, a directly trusted leaf, is not given it twice).
@@ -74,6 +76,8 @@ public struct UntrustedReport: Sendable {
     public let attempts: [PathAttempt]
     /// The work done.
     public internal(set) var statistics = EvaluationStatistics()
+    /// What network fetching fetched or failed to (``TrustResult/fetches``).
+    public internal(set) var fetches: [FetchRecord] = []
 
     /// Every failure of the best attempt.
     public var failures: [ValidationFailure] { bestAttempt.failures }

@@ -12,6 +12,12 @@ public enum BudgetLimit: String, Hashable, Sendable {
     case nameConstraintComparisons
     /// A size bound of the valid policy tree (RFC 5280 6.1.3 (d); ``PolicyFailure/graphTooLarge(certificateIndex:exceeded:)``).
     case policyGraph
+    /// ``Budget/fetches``: network fetches (``TrustEvaluation/networkFetching``).
+    case fetches
+    /// ``Budget/fetchResponseBytes``: a fetched response was larger.
+    case fetchResponseBytes
+    /// ``Budget/fetchTime``: the time for fetching ran out.
+    case fetchTime
 }
 
 /// Why a certificate, or a whole evaluation, cannot be trusted. Cases carry their evidence.

@@ -32,16 +32,34 @@ public struct Budget: Hashable, Sendable {
     public var nameConstraintComparisons: Int
     /// Most certificates in a certification path, trust anchor excluded (leaf included).
     public var maximumPathLength: Int
+    /// Network fetches per evaluation when fetching is allowed (``TrustEvaluation/networkFetching``):
+    /// calls of the ``Fetcher``, issuers, OCSP responses and CRLs together. Default 8: a missing
+    /// intermediate and an OCSP response for each certificate of a four-certificate path, or a CRL
+    /// where a responder does not answer. A fetch it refuses is recorded as ``BudgetLimit/fetches``.
+    public var fetches: Int
+    /// The most bytes of one fetched response body (``FetchRequest/maximumResponseBytes``). Default
+    /// 4 MiB (4,194,304): certificates and OCSP responses are a few KB, and most CRLs of public CAs
+    /// far below this; a larger CRL is not fetched whole (``BudgetLimit/fetchResponseBytes``) and the
+    /// status it would have given stays undetermined.
+    public var fetchResponseBytes: Int
+    /// Seconds all fetching of one evaluation may take together, from its first fetch (the
+    /// ``Fetcher``'s deadline). Default 20. A fetch not started in time is recorded as
+    /// ``BudgetLimit/fetchTime``.
+    public var fetchTime: Int
 
     /// Creates a budget; every argument has the documented default.
     public init(signatureChecks: Int = 100, signatureCost: Int = 5_000, failedIssuerCandidates: Int = 4,
-                buildSteps: Int = 200_000, nameConstraintComparisons: Int = 250_000, maximumPathLength: Int = 8) {
+                buildSteps: Int = 200_000, nameConstraintComparisons: Int = 250_000, maximumPathLength: Int = 8,
+                fetches: Int = 8, fetchResponseBytes: Int = 4 << 20, fetchTime: Int = 20) {
         self.signatureChecks = signatureChecks
         self.signatureCost = signatureCost
         self.failedIssuerCandidates = failedIssuerCandidates
         self.buildSteps = buildSteps
         self.nameConstraintComparisons = nameConstraintComparisons
         self.maximumPathLength = maximumPathLength
+        self.fetches = fetches
+        self.fetchResponseBytes = fetchResponseBytes
+        self.fetchTime = fetchTime
     }
 
     /// The defaults.
