@@ -3,12 +3,15 @@
 // Layers, one way: certpath (CLI) -> CertPathLimbo (x509-limbo harness, uses Foundation)
 //   -> CertPath (X509 model, validation, trust) -> CertPathDER.
 // CLibCrypto (libcrypto, OpenSSL 3) is reached only from CertPath/Crypto.
+// CertPathTLS (CertPath as an SSL_CTX's verifier) is the only library reaching libssl (CLibSSL):
+// a user of the CertPath product alone never links libssl.
 import PackageDescription
 
 let package = Package(
     name: "CertPath",
     products: [
         .library(name: "CertPath", targets: ["CertPath"]),
+        .library(name: "CertPathTLS", targets: ["CertPathTLS"]),
         .executable(name: "certpath", targets: ["certpath"]),
     ],
     targets: [
@@ -17,11 +20,17 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "CertPathDER"),
         .target(name: "CertPathX509", dependencies: ["CertPathDER"]),
         .target(name: "CertPath", dependencies: ["CertPathDER", "CertPathX509", "CLibCrypto"]),
+        .target(name: "CertPathTLS", dependencies: ["CertPath", "CLibSSL"]),
         .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
-        .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathLimbo"]),
+        .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathLimbo", "CertPathTLS", "CLibSSL"]),
         // Benchmarks (`swift run -c release certpath-bench`, see Benchmarks/README.md). CBenchSupport
         // interposes malloc to count allocations: it is linked into the benchmark executable only.
         .target(
@@ -34,10 +43,19 @@ let package = Package(
             dependencies: ["CertPath", "CertPathLimbo", "CLibCrypto", "CBenchSupport"],
             path: "Benchmarks/CertPathBench"
         ),
+        // Full TLS 1.3 mutual-authentication handshakes over memory BIOs: OpenSSL's own verification
+        // against CertPathTLS (`swift run -c release certpath-handshake-bench`, Benchmarks/README.md).
+        .executableTarget(
+            name: "certpath-handshake-bench",
+            dependencies: ["CertPath", "CertPathTLS", "CLibSSL"],
+            path: "Benchmarks/HandshakeBench"
+        ),
         // Helpers shared by the test targets (a seeded generator, the cryptography-vectors location).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER", "TestSupport"]),
         .testTarget(name: "CertPathTests", dependencies: ["CertPath", "CLibCrypto", "TestSupport"]),
+        // Real TLS handshakes on 127.0.0.1 against the openssl CLI (s_server, s_client).
+        .testTarget(name: "CertPathTLSTests", dependencies: ["CertPathTLS", "CLibSSL", "CertPath", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo", "TestSupport"]),
         // Drives the built `certpath` executable as a subprocess; depending on the executable target
         // makes `swift build --build-tests` build it first.

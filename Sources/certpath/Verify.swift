@@ -107,6 +107,12 @@ enum VerifyCommand {
             Output.error("certpath verify: warning: the first certificate of \(Output.echo(leafFile)) is a CA certificate and a later "
                          + "one is not: the end entity is taken to be the first (list it first, as a server sends its chain)")
         }
+        return try makeEvaluation(arguments, chain: chain)
+    }
+
+    /// The evaluation the command line describes for `chain` (leaf first, the rest intermediates):
+    /// the chain of a file (`verify`) or the one a server presented (`connect`).
+    static func makeEvaluation(_ arguments: ParsedArguments, chain: [Certificate]) throws(CLIError) -> TrustEvaluation {
         var intermediates = Array(chain.dropFirst())
         for file in arguments.all("intermediates") { intermediates += try Input.certificates(file).certificates }
         var anchors: [Certificate] = []

@@ -4,6 +4,7 @@
 //   certpath show FILE... [--json]      print certificates
 //   certpath batch [options] < lines    validate JSON lines concurrently
 //   certpath limbo FILE.json [options]  run an x509-limbo suite
+//   certpath connect HOST:PORT [options] handshake with a TLS server and validate the chain it presents
 import Foundation
 
 /// The version `certpath --version` prints (the one place it is defined).
@@ -15,6 +16,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CLIError) -> In
     (ShowCommand.spec, { (arguments: ParsedArguments) throws(CLIError) -> Int32 in ShowCommand.run(arguments) }),
     (BatchCommand.spec, BatchCommand.run),
     (LimboCommand.spec, LimboCommand.run),
+    (ConnectCommand.spec, ConnectCommand.run),
 ]
 
 let overview = """
@@ -28,6 +30,7 @@ let overview = """
       show FILE... [--json]            print certificates (every extension decoded) and OCSP responses
       batch [options]                  validate JSON lines from stdin on all cores, one result per line
       limbo FILE.json [options]        run an x509-limbo test suite
+      connect HOST:PORT [options]      TLS handshake with a server, then validate its chain as verify does
 
     A file name '-' reads standard input.
     'certpath <command> --help' describes a command's options; docs/CLI.md is the full reference.

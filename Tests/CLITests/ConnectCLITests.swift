@@ -1,0 +1,179 @@
+import CertPath
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `certpath connect` against `openssl s_server` on 127.0.0.1 (free ports, each server ending after
+/// one connection or when the case ends): exit 0 for the good chain, 1 with the right reason for
+/// each failure, 2 when there is no TLS connection, within --timeout.
+@Suite struct ConnectCLITests {
+    static let rsa = CLI.samplePKI.appendingPathComponent("rsa")
+    static let ocsp = CLI.packageRoot.appendingPathComponent("TestVectors/ocsp/sample-pki")
+
+    /// s_server presenting `certificate` (in rsa/ unless a path) with `chain`, plus `extra` arguments.
+    static func server(_ certificate: String, key: String, chain: String = "intermediate.pem", folder: URL = rsa,
+                       extra: [String] = [], label: String) throws -> (OpenSSLProcess, UInt16) {
+        try OpenSSLProcess.server(["-cert", folder.appendingPathComponent(certificate).path, "-key", folder.appendingPathComponent(key).path,
+                                   "-cert_chain", folder.appendingPathComponent(chain).path, "-naccept", "1"] + extra, label: label)
+    }
+
+    /// `certpath connect 127.0.0.1:PORT --server server.customer1.example --anchors root.pem ARGS --json`.
+    static func connect(port: UInt16, _ arguments: [String], json: Bool = true) throws -> CLI.Run {
+        let server = arguments.contains("--server") ? [] : ["--server", "server.customer1.example"]
+        return try CLI.run(["connect", "127.0.0.1:\(port)", "--anchors", "root.pem", "--timeout", "10"] + server
+                           + arguments + (json ? ["--json"] : []), in: rsa)
+    }
+
+    static func primaryCode(_ run: CLI.Run) throws -> String? {
+        let object = try run.json()
+        return (object["primaryFailure"] as? [String: Any])?["code"] as? String
+    }
+
+    /// One minute after server-good.der's thisUpdate, inside every sample-pki response's window.
+    static func ocspTime() throws -> String {
+        let response = try OCSPResponse(derEncoded: Array(Data(contentsOf: ocsp.appendingPathComponent("server-good.der"))))
+        let single = try #require(response.basicResponse?.responses.first)
+        return UnixTime(secondsSinceEpoch: single.thisUpdate.secondsSinceEpoch + 60).description
+    }
+
+    @Test func goodChainExitsZeroAndPrintsTheChain() throws {
+        let (server, port) = try Self.server("server.pem", key: "keys/server.key", label: "connect: good chain")
+        defer { server.stop() }
+        let run = try Self.connect(port: port, ["--show-certs"], json: false)
+        #expect(run.status == 0, "connect: good chain: exit \(run.status): \(run.stderr)")
+        #expect(run.stdout.contains("presented chain (2 certificates, as sent):"), "connect: good chain: no chain listed")
+        #expect(run.stdout.components(separatedBy: "-----BEGIN CERTIFICATE-----").count == 3, "connect: good chain: --show-certs PEM missing")
+        #expect(run.stdout.contains("trusted"), "connect: good chain: no verdict")
+    }
+
+    struct Failure: Sendable, CustomTestStringConvertible {
+        let name: String, certificate: String, key: String, chain: String, folder: String, arguments: [String], code: String
+        var testDescription: String { name }
+    }
+
+    static let failures: [Failure] = [
+        Failure(name: "wrong host name", certificate: "server.pem", key: "keys/server.key", chain: "intermediate.pem", folder: "rsa",
+                arguments: ["--server", "server.customer2.example"], code: "hostnameMismatch"),
+        Failure(name: "expired", certificate: "server-expired.pem", key: "keys/server-expired.key", chain: "intermediate.pem",
+                folder: "rsa", arguments: [], code: "expired"),
+        Failure(name: "server certificate from another CA", certificate: "server.pem", key: "keys/server.key", chain: "intermediate.pem",
+                folder: "ecdsa", arguments: [], code: "issuerNotFound"),
+        Failure(name: "server certificate without serverAuth", certificate: "server-wrong-eku.pem", key: "keys/server-wrong-eku.key",
+                chain: "intermediate.pem", folder: "rsa", arguments: [], code: "extendedKeyUsageForbids"),
+    ]
+
+    @Test(arguments: failures)
+    func failureExitsOneWithTheReason(_ failure: Failure) throws {
+        let label = "connect: \(failure.name)"
+        let (server, port) = try Self.server(failure.certificate, key: failure.key, chain: failure.chain,
+                                             folder: CLI.samplePKI.appendingPathComponent(failure.folder), label: label)
+        defer { server.stop() }
+        let run = try Self.connect(port: port, failure.arguments)
+        #expect(run.status == 1, "\(label): exit \(run.status): \(run.stderr)")
+        let code = try Self.primaryCode(run)
+        #expect(code == failure.code, "\(label): primary failure \(code ?? "none"), expected \(failure.code)")
+    }
+
+    @Test func stapledRevokedExitsOne() throws {
+        let (server, port) = try Self.server("server.pem", key: "keys/server.key",
+                                             extra: ["-status_file", Self.ocsp.appendingPathComponent("server-revoked.der").path],
+                                             label: "connect: stapled revoked")
+        defer { server.stop() }
+        let run = try Self.connect(port: port, ["--at", try Self.ocspTime()])
+        #expect(run.status == 1, "connect: stapled revoked: exit \(run.status): \(run.stderr)")
+        #expect(try Self.primaryCode(run) == "revoked", "connect: stapled revoked: \(run.stdout.prefix(400))")
+        let connection = try #require(try run.json()["connection"] as? [String: Any], "connect: stapled revoked: no connection member")
+        #expect(connection["stapledOCSP"] as? Bool == true, "connect: stapled revoked: staple not reported")
+    }
+
+    @Test func stapledGoodSatisfiesRequiredRevocation() throws {
+        let (server, port) = try Self.server("server.pem", key: "keys/server.key",
+                                             extra: ["-status_file", Self.ocsp.appendingPathComponent("server-good.der").path],
+                                             label: "connect: stapled good")
+        defer { server.stop() }
+        let run = try Self.connect(port: port, ["--at", try Self.ocspTime(), "--revocation", "require",
+                                                "--ocsp", Self.ocsp.appendingPathComponent("intermediate-good.der").path])
+        #expect(run.status == 0, "connect: stapled good: exit \(run.status): \(run.stdout.prefix(600)) \(run.stderr)")
+    }
+
+    @Test func mutualTLSPresentsTheClientCertificate() throws {
+        let (server, port) = try Self.server("server.pem", key: "keys/server.key",
+                                             extra: ["-Verify", "2", "-CAfile", Self.rsa.appendingPathComponent("root.pem").path,
+                                                     "-verify_return_error", "-tls1_2"],
+                                             label: "connect: mutual TLS")
+        defer { server.stop() }
+        // The client's chain file: its certificate, then the intermediate (as --cert expects, leaf first).
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let chain = folder.appendingPathComponent("client-chain.pem")
+        try (String(contentsOf: Self.rsa.appendingPathComponent("client.pem"), encoding: .utf8)
+             + String(contentsOf: Self.rsa.appendingPathComponent("intermediate.pem"), encoding: .utf8)).write(to: chain, atomically: true, encoding: .utf8)
+        let run = try Self.connect(port: port, ["--cert", chain.path, "--key", "keys/client.key"], json: false)
+        #expect(run.status == 0, "connect: mutual TLS: exit \(run.status): \(run.stderr)")
+        // TLS 1.2: a server requiring a certificate refuses the handshake itself, so exit 2.
+        let (strict, strictPort) = try Self.server("server.pem", key: "keys/server.key",
+                                                   extra: ["-Verify", "2", "-CAfile", Self.rsa.appendingPathComponent("root.pem").path,
+                                                           "-verify_return_error", "-tls1_2"],
+                                                   label: "connect: mutual TLS without --cert")
+        defer { strict.stop() }
+        let refused = try Self.connect(port: strictPort, [], json: false)
+        #expect(refused.status == 2, "connect: mutual TLS without --cert: exit \(refused.status)")
+        #expect(refused.stderr.contains("TLS handshake with 127.0.0.1:\(strictPort) failed"), "connect: no cert: \(refused.stderr)")
+    }
+
+    @Test func trustExceptionSavedThenAccepted() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saved = folder.appendingPathComponent("exceptions.txt").path
+        let (first, firstPort) = try Self.server("server-expired.pem", key: "keys/server-expired.key", label: "connect: exception saved")
+        defer { first.stop() }
+        let refused = try Self.connect(port: firstPort, ["--save-exceptions", saved])
+        #expect(refused.status == 1 && FileManager.default.fileExists(atPath: saved), "connect: exception not saved: \(refused.stderr)")
+        let (second, secondPort) = try Self.server("server-expired.pem", key: "keys/server-expired.key", label: "connect: exception used")
+        defer { second.stop() }
+        let accepted = try Self.connect(port: secondPort, ["--exceptions", saved])
+        #expect(accepted.status == 0, "connect: exception not accepted: exit \(accepted.status)")
+    }
+
+    @Test func unreachablePortExitsTwo() throws {
+        // A port nothing listens on: bound, then closed.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        let port = UInt16(bigEndian: address.sin_port)
+        close(fd)
+        let run = try Self.connect(port: port, [], json: false)
+        #expect(run.status == 2, "connect: unreachable port: exit \(run.status)")
+        #expect(run.stderr.contains("cannot connect to 127.0.0.1:\(port)"), "connect: unreachable port: \(run.stderr)")
+    }
+
+    @Test func silentServerTimesOutWithinTheTimeout() throws {
+        // Listens (the kernel completes the TCP handshake) but never speaks TLS.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        listen(fd, 1)
+        let start = Date()
+        let run = try CLI.run(["connect", "127.0.0.1:\(UInt16(bigEndian: address.sin_port))", "--anchors", "root.pem", "--timeout", "1"],
+                              in: Self.rsa)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(run.status == 2, "connect: silent server: exit \(run.status)")
+        #expect(elapsed < 5, "connect: silent server: took \(elapsed) s with --timeout 1")
+        #expect(run.stderr.contains("no answer within the timeout"), "connect: silent server: \(run.stderr)")
+    }
+}
