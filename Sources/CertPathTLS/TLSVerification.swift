@@ -42,6 +42,18 @@ public struct TLSPeerVerification: Sendable {
     /// The `X509_V_ERR_*` code set on the `X509_STORE_CTX` (`X509_V_OK` when trusted), which
     /// `SSL_get_verify_result` returns and from which OpenSSL chooses the alert.
     public let verifyError: Int32
+    /// Whether this decision was made by the TLS 1.2 status callback, once the stapled response
+    /// (or its absence) was known: a refusal then fails the handshake with
+    /// bad_certificate_status_response (RFC 6066 8).
+    public let decidedWithStaple: Bool
+
+    init(outcome: Outcome, presented: TLSPresentedChain?, evaluation: TrustEvaluation?, verifyError: Int32, decidedWithStaple: Bool = false) {
+        self.outcome = outcome
+        self.presented = presented
+        self.evaluation = evaluation
+        self.verifyError = verifyError
+        self.decidedWithStaple = decidedWithStaple
+    }
 
     /// The full result, when the chain was evaluated.
     public var result: TrustResult? {
@@ -53,8 +65,12 @@ public struct TLSPeerVerification: Sendable {
     public var isTrusted: Bool { result?.isTrusted ?? false }
 
     /// The TLS alert (RFC 8446 6.2) OpenSSL sends for ``verifyError``, by its RFC name
-    /// (`certificate_expired`), or `nil` when trusted.
-    public var alertName: String? { TLSAlertMapping.alertName(forVerifyError: verifyError) }
+    /// (`certificate_expired`; `bad_certificate_status_response` for a refusal of
+    /// ``decidedWithStaple``), or `nil` when trusted.
+    public var alertName: String? {
+        guard verifyError != X509_V_OK else { return nil }
+        return decidedWithStaple ? "bad_certificate_status_response" : TLSAlertMapping.alertName(forVerifyError: verifyError)
+    }
 }
 
 /// How a CertPath verdict becomes the `X509_V_ERR_*` code OpenSSL turns into an alert

@@ -78,8 +78,16 @@ public final class TLSVerifier: Sendable {
             if settings.useStapledOCSP { certpath_ssl_ctx_set_status_callback(context, statusCallback, retained) }
         case .clientAuthentication(_, let required):
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER | (required ? SSL_VERIFY_FAIL_IF_NO_PEER_CERT : 0), nil)
+            // A server that verifies clients needs a session ID context, or OpenSSL refuses every
+            // resumption ("session id context uninitialized"). A resumed session was verified in
+            // the handshake that made it: no evaluation runs, and ``verification(of:)`` is `nil`
+            // (`SSL_session_reused` says so); set your own context to partition sessions by policy.
+            _ = SSL_CTX_set_session_id_context(context, Self.sessionIDContext, UInt32(Self.sessionIDContext.count))
         }
     }
+
+    /// The session ID context ``install(on:)`` sets on a server context (`CertPathTLS`).
+    static let sessionIDContext: [UInt8] = Array("CertPathTLS".utf8)
 
     /// Prepares a client connection (`ssl`, an `SSL *` of a context this verifier is installed on):
     /// the server name to authenticate, the SNI name (`SSL_set_tlsext_host_name`, RFC 6066 3; DNS
@@ -182,8 +190,8 @@ public final class TLSVerifier: Sendable {
         let evaluation = settings.evaluation(of: withStaple, purpose: first.evaluation?.policy.purpose ?? .any)
         let result = evaluation.evaluate()
         let verdict = Self.verdict(result, leaf: presented.leaf)
-        state.record(TLSPeerVerification(outcome: .evaluated(result), presented: withStaple, evaluation: evaluation, verifyError: verdict),
-                     stapleConsidered: true)
+        state.record(TLSPeerVerification(outcome: .evaluated(result), presented: withStaple, evaluation: evaluation, verifyError: verdict,
+                                         decidedWithStaple: true), stapleConsidered: true)
         return verdict == X509_V_OK
     }
 

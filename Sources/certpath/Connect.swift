@@ -43,6 +43,8 @@ enum ConnectCommand {
             """)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        // A write to a socket the server has reset must be an error, not the end of the process.
+        signal(SIGPIPE, SIG_IGN)
         let exceptionsFile = try arguments.value("save-exceptions").map { (path: String) throws(CLIError) in try OutputFile(path) }
         let (host, port) = try endpoint(arguments.positionals[0])
         let timeout = try self.timeout(arguments)
@@ -84,7 +86,7 @@ enum ConnectCommand {
             for line in ResultView.humanLines(result, evaluation, explain: explain) { Output.line(line) }
         }
         Output.flush()
-        if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile) }
+        if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile, command: "connect") }
         return result.isTrusted ? ExitStatus.success : ExitStatus.untrusted
     }
 
@@ -179,7 +181,13 @@ struct TLSSession {
         } catch {
             throw CLIError("--servername: \(error)")
         }
-        guard SSL_connect(ssl) == 1 else {
+        // The socket timeouts bound each read; this bounds the whole handshake (a server dripping a
+        // byte a second would otherwise keep it going): at the deadline the socket is shut down.
+        let watchdog = HandshakeWatchdog(fd: fd)
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, deadline.timeIntervalSinceNow)) { watchdog.fire() }
+        let connected = SSL_connect(ssl) == 1
+        watchdog.finish()
+        guard connected else {
             let reason = Date() >= deadline ? "no answer within the timeout" : opensslErrors()
             throw CLIError("TLS handshake with \(address) failed: \(reason.isEmpty ? "the server closed the connection" : reason)")
         }
@@ -276,4 +284,22 @@ enum TCP {
     static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+}
+
+/// Shuts a socket down at the handshake's deadline unless the handshake finished first (the
+/// socket is closed only after ``finish()``, so a late timer never touches a reused descriptor).
+final class HandshakeWatchdog: @unchecked Sendable {
+    private let fd: Int32
+    private let lock = NSLock()
+    private var finished = false
+
+    init(fd: Int32) { self.fd = fd }
+
+    func fire() {
+        lock.withLock {
+            if !finished { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    func finish() { lock.withLock { finished = true } }
 }

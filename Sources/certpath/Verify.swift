@@ -77,23 +77,23 @@ enum VerifyCommand {
     }
 
     /// Writes the trust exception of an untrusted result to `path`, or explains on stderr why nothing was saved.
-    static func saveExceptions(_ result: TrustResult, to file: OutputFile) throws(CLIError) {
+    static func saveExceptions(_ result: TrustResult, to file: OutputFile, command: String = "verify") throws(CLIError) {
         let path = file.path
         switch result {
         case .trusted(let trusted):
             let reason = trusted.isTrustedByException ? "the result is already trusted by a trust exception"
                 : "the result is trusted, so there is nothing to except"
-            Output.error("certpath verify: nothing saved to \(Output.echo(path)): \(reason)")
+            Output.error("certpath \(command): nothing saved to \(Output.echo(path)): \(reason)")
         case .untrusted(let report):
             guard let exceptions = report.exceptions else {
                 let fatal = report.failures.first { !$0.isRecoverable } ?? report.primaryFailure
-                Output.error("certpath verify: nothing saved to \(Output.echo(path)): \(fatal.code) is a fatal failure; "
+                Output.error("certpath \(command): nothing saved to \(Output.echo(path)): \(fatal.code) is a fatal failure; "
                     + "trust exceptions can only accept recoverable failures (expiry, name mismatch, untrusted or missing issuer)")
                 return
             }
             try file.write(exceptions.text.utf8, what: "the trust exception")
             let codes = Set(report.failures.map(\.code)).sorted().joined(separator: ", ")
-            Output.error("certpath verify: saved a trust exception for this leaf accepting \(codes) to \(Output.echo(path))")
+            Output.error("certpath \(command): saved a trust exception for this leaf accepting \(codes) to \(Output.echo(path))")
         }
     }
 

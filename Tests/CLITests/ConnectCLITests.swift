@@ -176,4 +176,58 @@ import Glibc
         #expect(elapsed < 5, "connect: silent server: took \(elapsed) s with --timeout 1")
         #expect(run.stderr.contains("no answer within the timeout"), "connect: silent server: \(run.stderr)")
     }
+
+    /// A misbehaving TCP server on a free loopback port (found by a fresh reviewer): `close` accepts
+    /// and closes at once (the ClientHello then meets a reset: SIGPIPE killed connect, exit 141);
+    /// `trickle` sends a TLS record header announcing 16,384 bytes, then a byte a second (the
+    /// per-read socket timeout never fired: connect ran past --timeout without limit).
+    static func misbehaving(_ mode: String) throws -> (Process, UInt16) {
+        let scratch = try CLI.temporaryDirectory()
+        let script = scratch.appendingPathComponent("server.py"), out = scratch.appendingPathComponent("out")
+        try Data().write(to: out)
+        try Data("""
+            import socket, sys, time
+            mode = sys.argv[1]
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(4)
+            print(s.getsockname()[1], flush=True)
+            c, _ = s.accept()
+            if mode == "close":
+                c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00")
+                c.close(); time.sleep(30); sys.exit()
+            c.settimeout(0.5)
+            try: c.recv(65536)
+            except Exception: pass
+            c.sendall(b"\\x16\\x03\\x03\\x40\\x00")
+            for i in range(60):
+                try: c.sendall(b"\\x02"); time.sleep(1)
+                except Exception: break
+            """.utf8).write(to: script)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", script.path, mode]
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<200 {
+            if let text = try? String(contentsOf: out, encoding: .utf8), let port = UInt16(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return (process, port)
+            }
+            usleep(50_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        throw LoopbackServers.ServerError("the misbehaving server did not start")
+    }
+
+    @Test("A server that resets the connection at once, or drips a byte a second: exit 2 within the timeout, never a signal",
+          arguments: ["close", "trickle"])
+    func misbehavingServer(_ mode: String) throws {
+        let (server, port) = try Self.misbehaving(mode)
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let start = Date()
+        let run = try CLI.run(["connect", "127.0.0.1:\(port)", "--anchors", "root.pem", "--timeout", "2"], in: Self.rsa)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(run.status == 2, "connect: \(mode): exit \(run.status) \(run.stderr)")
+        #expect(elapsed < 6, "connect: \(mode): took \(elapsed) s with --timeout 2")
+        #expect(run.stderr.contains("TLS handshake with 127.0.0.1:\(port) failed"), "connect: \(mode): \(run.stderr)")
+    }
 }
