@@ -16,7 +16,7 @@ public enum TLSRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .noPeerCertificate: return "the peer sent no certificate"
         case .malformedCertificate(let index, let reason):
-            return "certificate \(index) of the peer's chain is malformed: \(reason)"
+            return "certificate \(index + 1) of the peer's chain (the leaf is 1, as verify counts) is malformed: \(reason)"
         case .noExpectedServerName: return "no expected server name was set for this connection"
         }
     }
