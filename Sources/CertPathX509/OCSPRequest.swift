@@ -147,21 +147,7 @@ public final class OCSPRequest: Hashable, Sendable, CustomStringConvertible {
             let scope = try reader.descend(.sequence, "Signature")
             let algorithm = try SignatureAlgorithm.read(&reader, "Signature signatureAlgorithm")
             let bits = try reader.readBitString("Signature signature")
-            var certificates: [Certificate] = []
-            if let certs = try reader.readOptional(.contextSpecific(0, constructed: true), "certs") {
-                let certsScope = try reader.descend(into: certs, "certs")
-                let sequence = try reader.descend(.sequence, "certs")
-                while !reader.isAtEnd {
-                    let element = try reader.read(.sequence, "Certificate")
-                    do throws(DERError) {
-                        certificates.append(try Certificate(derEncoded: Array(reader.bytes[element.encoded])))
-                    } catch {
-                        throw DERError(error.code, at: error.offset + element.offset, expected: error.expected)
-                    }
-                }
-                try reader.ascend(sequence, "certs")
-                try reader.ascend(certsScope, "certs")
-            }
+            let certificates = try Certificate.readOptionalCerts(&reader)
             try reader.ascend(scope, "Signature")
             try reader.ascend(outer, "optionalSignature")
             signature = OCSPRequestSignature(signatureAlgorithm: algorithm, signature: reader.bytes[bits.bytes],

@@ -315,21 +315,7 @@ public struct OCSPBasicResponse: Hashable, Sendable {
 
         let signatureAlgorithm = try SignatureAlgorithm.read(&reader, "BasicOCSPResponse signatureAlgorithm")
         let signatureBits = try reader.readBitString("BasicOCSPResponse signature")
-        var certificates: [Certificate] = []
-        if let explicit = try reader.readOptional(.contextSpecific(0, constructed: true), "certs") {
-            let scope = try reader.descend(into: explicit, "certs")
-            let sequence = try reader.descend(.sequence, "certs")
-            while !reader.isAtEnd {
-                let element = try reader.read(.sequence, "Certificate")
-                do throws(DERError) {
-                    certificates.append(try Certificate(derEncoded: Array(reader.bytes[element.encoded])))
-                } catch {
-                    throw DERError(error.code, at: error.offset + element.offset, expected: error.expected)
-                }
-            }
-            try reader.ascend(sequence, "certs")
-            try reader.ascend(scope, "certs")
-        }
+        let certificates = try Certificate.readOptionalCerts(&reader)
 
         var defects: [OCSPResponseDefect] = []
         for ext in extensions where ext.isCritical && ext.oid != OCSPOID.nonce {
@@ -340,5 +326,31 @@ public struct OCSPBasicResponse: Hashable, Sendable {
                                  responses: responses, extensions: extensions, signatureAlgorithm: signatureAlgorithm,
                                  signature: reader.bytes[signatureBits.bytes], signatureUnusedBits: signatureBits.unusedBits,
                                  certificates: certificates, defects: defects)
+    }
+}
+
+extension Certificate {
+    /// `certs [0] EXPLICIT SEQUENCE OF Certificate OPTIONAL`, as BasicOCSPResponse (RFC 6960 4.2.1)
+    /// and an OCSPRequest's Signature (4.1.1) carry them: each parsed strictly, a certificate's DER
+    /// error re-based onto the whole input. Empty when absent.
+    ///
+    /// - Throws: ``DERError``: the structure's, or the first malformed certificate's (its offset in
+    ///   the enclosing input).
+    package static func readOptionalCerts(_ reader: inout DERReader) throws(DERError) -> [Certificate] {
+        guard let explicit = try reader.readOptional(.contextSpecific(0, constructed: true), "certs") else { return [] }
+        var certificates: [Certificate] = []
+        let scope = try reader.descend(into: explicit, "certs")
+        let sequence = try reader.descend(.sequence, "certs")
+        while !reader.isAtEnd {
+            let element = try reader.read(.sequence, "Certificate")
+            do throws(DERError) {
+                certificates.append(try Certificate(derEncoded: Array(reader.bytes[element.encoded])))
+            } catch {
+                throw DERError(error.code, at: error.offset + element.offset, expected: error.expected)
+            }
+        }
+        try reader.ascend(sequence, "certs")
+        try reader.ascend(scope, "certs")
+        return certificates
     }
 }
