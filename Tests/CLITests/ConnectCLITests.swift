@@ -139,8 +139,8 @@ import Glibc
         #expect(accepted.status == 0, "connect: exception not accepted: exit \(accepted.status)")
     }
 
-    @Test func unreachablePortExitsTwo() throws {
-        // A port nothing listens on: bound, then closed.
+    /// A TCP socket bound to a free port of 127.0.0.1, and the port.
+    static func boundLoopbackSocket() -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -149,7 +149,12 @@ import Glibc
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        let port = UInt16(bigEndian: address.sin_port)
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test func unreachablePortExitsTwo() throws {
+        // A port nothing listens on: bound, then closed.
+        let (fd, port) = Self.boundLoopbackSocket()
         close(fd)
         let run = try Self.connect(port: port, [], json: false)
         #expect(run.status == 2, "connect: unreachable port: exit \(run.status)")
@@ -158,18 +163,11 @@ import Glibc
 
     @Test func silentServerTimesOutWithinTheTimeout() throws {
         // Listens (the kernel completes the TCP handshake) but never speaks TLS.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = Self.boundLoopbackSocket()
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
         listen(fd, 1)
         let start = Date()
-        let run = try CLI.run(["connect", "127.0.0.1:\(UInt16(bigEndian: address.sin_port))", "--anchors", "root.pem", "--timeout", "1"],
+        let run = try CLI.run(["connect", "127.0.0.1:\(port)", "--anchors", "root.pem", "--timeout", "1"],
                               in: Self.rsa)
         let elapsed = Date().timeIntervalSince(start)
         #expect(run.status == 2, "connect: silent server: exit \(run.status)")
