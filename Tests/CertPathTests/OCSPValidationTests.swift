@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import CertPath
+@testable import CertPath
 
 /// RFC 6960 through ``TrustEvaluation``: which responses speak for a certificate (4.1.1 CertID),
 /// who may sign them (4.2.2.2), when they are current (4.2.2.1, ``OCSPFreshness``), and how they
@@ -276,10 +276,13 @@ struct OCSPValidationTests {
         #expect(revoked.text.contains("(superseded), per the OCSP response"))
     }
 
-    @Test("no evidence: the revocation stage is not built (OCSP off costs nothing)")
+    @Test("no evidence: the revocation stage is not built (OCSP off costs nothing); any response builds it")
     func offByDefault() throws {
         let evaluation = TrustEvaluation(leaf: try Self.certificate("leaf-good.pem"), trustStore: TrustStore(anchors: [try Self.certificate("ca.pem")]))
         #expect(evaluation.revocationEvidence.isEmpty)
+        #expect(RevocationChecker.checking(evaluation.revocationEvidence, policy: evaluation.policy, certificates: []) == nil)
+        let unsuccessful = RevocationEvidence(ocspResponses: [try OCSPResponse(derEncoded: [0x30, 0x03, 0x0A, 0x01, 0x03])])
+        #expect(RevocationChecker.checking(unsuccessful, policy: evaluation.policy, certificates: []) != nil)
         #expect(Self.verdict(evaluation.evaluate()).code == "trusted")
     }
 }
