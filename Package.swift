@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .library(name: "CertPath", targets: ["CertPath"]),
         .library(name: "CertPathTLS", targets: ["CertPathTLS"]),
+        // Date conversions for code that imports Foundation (the CertPath core is Foundation-free).
+        .library(name: "CertPathFoundation", targets: ["CertPathFoundation"]),
         .executable(name: "certpath", targets: ["certpath"]),
     ],
     targets: [
@@ -29,6 +31,7 @@ let package = Package(
         .target(name: "CertPathX509", dependencies: ["CertPathDER"]),
         .target(name: "CertPath", dependencies: ["CertPathDER", "CertPathX509", "CLibCrypto"]),
         .target(name: "CertPathTLS", dependencies: ["CertPath", "CLibSSL"]),
+        .target(name: "CertPathFoundation", dependencies: ["CertPath"]),
         .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
         .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathLimbo", "CertPathTLS", "CLibSSL"]),
         // Benchmarks (`swift run -c release certpath-bench`, see Benchmarks/README.md). CBenchSupport
@@ -53,7 +56,7 @@ let package = Package(
         // Helpers shared by the test targets (a seeded generator, the cryptography-vectors location).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER", "TestSupport"]),
-        .testTarget(name: "CertPathTests", dependencies: ["CertPath", "CLibCrypto", "TestSupport"]),
+        .testTarget(name: "CertPathTests", dependencies: ["CertPath", "CertPathFoundation", "CLibCrypto", "TestSupport"]),
         // Real TLS handshakes on 127.0.0.1 against the openssl CLI (s_server, s_client).
         .testTarget(name: "CertPathTLSTests", dependencies: ["CertPathTLS", "CLibSSL", "CertPath", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo", "TestSupport"]),

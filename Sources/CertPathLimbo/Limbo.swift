@@ -204,7 +204,7 @@ public struct LimboHarness: Sendable {
             let evaluation = try makeEvaluation(testcase)
             switch evaluation.evaluate() {
             case .trusted(let path):
-                return result("SUCCESS", "trusted via \(path.anchor.map { $0.subject.description } ?? "a trust exception")")
+                return result("SUCCESS", path.reachesTrustAnchor ? "trusted via \(path.anchor.subject)" : "trusted via a trust exception")
             case .untrusted(let report):
                 return result("FAILURE", Diagnostics.describe(report.primaryFailure))
             }
@@ -282,7 +282,7 @@ public struct LimboHarness: Sendable {
         // The TLS key usage check is a TLS rule (RFC 8446 4.4.2.2), not an RFC 5280 one.
         policy.checkTLSKeyUsage = policy.profile == .webPKI
         policy.anchorEnforcement = .full
-        policy.maximumIntermediates = testcase.max_chain_depth
+        if let depth = testcase.max_chain_depth { policy.maximumIntermediates = depth }
         policy.publicSuffixList = publicSuffixList
         if (testcase.features ?? []).contains("pedantic-webpki-eku") { policy.extendedKeyUsageReading = .strict }
         let evidence = RevocationEvidence(crls: CRLStore(crls))

@@ -103,11 +103,9 @@ public enum TLSAlertMapping {
         case .selfSignedNotTrusted(let certificate):
             return certificate == leaf ? X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT : X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN
         case .notYetValid: return X509_V_ERR_CERT_NOT_YET_VALID
-        case .hostnameMismatch(_, let reference, _):
-            return IPAddress(reference) != nil ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH
-        case .nameMismatch(_, let expected, _):
-            if expected.contains("@") { return X509_V_ERR_EMAIL_MISMATCH }
-            return IPAddress(expected) != nil ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH
+        case .hostnameMismatch(_, .ipAddress, _), .nameMismatch(_, .ipAddress, _): return X509_V_ERR_IP_ADDRESS_MISMATCH
+        case .hostnameMismatch(_, .dnsName, _), .nameMismatch(_, .dnsName, _): return X509_V_ERR_HOSTNAME_MISMATCH
+        case .nameMismatch(_, .email, _): return X509_V_ERR_EMAIL_MISMATCH
         case .revocationUnknown: return X509_V_ERR_OCSP_CERT_UNKNOWN
         default: return X509_V_ERR_CERT_REJECTED
         }

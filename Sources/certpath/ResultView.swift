@@ -46,7 +46,42 @@ enum ResultView {
             ("certificateSHA256", .optional(failure.certificate.map(CertificateView.fingerprint))),
         ]
         if let revocation = revocationJSON(failure) { members.append(("revocation", revocation)) }
+        if let names = namesJSON(failure) { members.append(("names", names)) }
         return .object(members)
+    }
+
+    /// For a name mismatch: the name asked for and the presented identifiers, each with its type
+    /// (`dns`, `ip`, `email`, `commonName`), from the failure's values.
+    static func namesJSON(_ failure: ValidationFailure) -> JSON? {
+        let asked: (kind: String, value: String)
+        let presented: [PresentedIdentifier]
+        switch failure {
+        case .hostnameMismatch(_, let reference, let identifiers):
+            switch reference {
+            case .dnsName(let name): asked = ("dns", name.description)
+            case .ipAddress(let address): asked = ("ip", address.description)
+            }
+            presented = identifiers
+        case .nameMismatch(_, let expected, let identifiers):
+            switch expected {
+            case .dnsName(let name): asked = ("dns", name.description)
+            case .ipAddress(let address): asked = ("ip", address.description)
+            case .email(let mailbox): asked = ("email", mailbox.description)
+            }
+            presented = identifiers
+        default:
+            return nil
+        }
+        func entry(_ kind: String, _ value: String) -> JSON { .object([("type", .string(kind)), ("value", .string(value))]) }
+        let list: [JSON] = presented.map { identifier in
+            switch identifier {
+            case .dnsName(let name): return entry("dns", name)
+            case .ipAddress(let address): return entry("ip", address.description)
+            case .email(let mailbox): return entry("email", mailbox)
+            case .commonName(let name): return entry("commonName", name)
+            }
+        }
+        return .object([("reference", entry(asked.kind, asked.value)), ("presented", .array(list))])
     }
 
     /// For a revoked certificate: when, why and per which evidence (CRL or OCSP response).
@@ -126,8 +161,8 @@ enum ResultView {
         switch result {
         case .trusted(let path):
             members += [
-                ("chain", chainJSON(roles(certificates: path.certificates, anchor: path.anchor), failures: path.acceptedFailures)),
-                ("anchorReached", .bool(path.anchor != nil)),
+                ("chain", chainJSON(roles(certificates: path.certificates, anchor: path.reachesTrustAnchor ? path.anchor : nil), failures: path.acceptedFailures)),
+                ("anchorReached", .bool(path.reachesTrustAnchor)),
                 ("primaryFailure", .null),
                 ("failures", .array([])),
                 ("trustedByException", .bool(path.isTrustedByException)),
@@ -176,7 +211,7 @@ enum ResultView {
                 lines.append("trusted: \(Output.safe(leaf)) for \(purpose)")
             }
             lines.append("path:")
-            lines += pathLines(roles(certificates: path.certificates, anchor: path.anchor))
+            lines += pathLines(roles(certificates: path.certificates, anchor: path.reachesTrustAnchor ? path.anchor : nil))
             attempts = path.attempts
         case .untrusted(let report):
             lines.append("untrusted: \(Output.safe(Diagnostics.describe(report.primaryFailure, in: report.bestAttempt)))")

@@ -127,7 +127,6 @@ enum VerifyCommand {
                 throw CLIError("--max-depth '\(Output.echo(text))': expected a whole number of intermediates from 0 to 64")
             }
             policy.maximumIntermediates = depth
-            policy.budget.maximumPathLength = max(policy.budget.maximumPathLength, depth + 1)
         }
 
         // A key pin both makes the certificate carrying it trusted for this evaluation (as an anchor,
@@ -140,7 +139,7 @@ enum VerifyCommand {
                     + "(44 characters ending in '=', as 'certpath show' prints under 'key pin')")
             }
             pins.append(pin)
-            policy.requiredKeyPins.insert(pin.digest)
+            policy.requiredPins.insert(pin)
         }
 
         var exceptions: TrustExceptions? = nil

@@ -25,7 +25,7 @@ struct PathBuildingTests {
         var collect: Bool
     }
 
-    static func policy(collect: Bool = false, budget: Budget = .default, maximumIntermediates: Int? = nil,
+    static func policy(collect: Bool = false, budget: Budget = .default, maximumIntermediates: Int = 7,
                        anchorEnforcement: AnchorEnforcement = .nameAndKey) -> Rules {
         Rules(policy: ValidationPolicy(purpose: .any, anchorEnforcement: anchorEnforcement, maximumIntermediates: maximumIntermediates,
                                        budget: budget), collect: collect)
@@ -419,26 +419,6 @@ struct PathBuildingTests {
         }
         #expect(certificate.subject.values(of: "2.5.4.3") == [refused])
         #expect(reported == limit)
-    }
-
-    @Test("Budget.maximumPathLength counts the leaf", arguments: [(3, false), (4, true)])
-    func maximumPathLength(_ length: Int, _ trusted: Bool) throws {
-        let d = try Depth()
-        let result = Self.evaluate(d.leaf, d.intermediates, TrustStore(anchors: [d.root]),
-                                   policy: Self.policy(budget: Budget(maximumPathLength: length)))
-        if trusted {
-            #expect(result.isTrusted)
-        } else {
-            #expect(result.primaryFailure == .maximumDepthExceeded(d.ca1, limit: length - 1))
-        }
-    }
-
-    @Test("The smaller of maximumIntermediates and the budget's limit applies")
-    func smallerLimitApplies() throws {
-        let d = try Depth()
-        let result = Self.evaluate(d.leaf, d.intermediates, TrustStore(anchors: [d.root]),
-                                   policy: Self.policy(budget: Budget(maximumPathLength: 2), maximumIntermediates: 5))
-        #expect(result.primaryFailure == .maximumDepthExceeded(d.ca2, limit: 1))
     }
 
     @Test("The leaf, the anchor and unrelated certificates among the intermediates change nothing")

@@ -140,4 +140,31 @@ struct PurposeRulesTests {
         }
         #expect(limit == 0)
     }
+
+    @Test("Self-issued intermediates are bounded too: 2 × maximumIntermediates + 1 intermediates in all")
+    func selfIssuedBound() throws {
+        // root → root's name with key 2 → root's name with key 3 → leaf: two intermediates, both
+        // self-issued (key rollovers), so none counts against maximumIntermediates.
+        let root = try SignedCertificates.root(.ca("Rollover Root"))
+        let second = try SignedCertificates.intermediate(.ca("Rollover Root"), by: root)
+        let third = try SignedCertificates.intermediate(.ca("Rollover Root"), by: second)
+        #expect(second.certificate.isSelfIssued && third.certificate.isSelfIssued)
+        func evaluate(_ issuer: SignedCertificates.Issuer, _ intermediates: [Certificate], limit: Int) throws -> TrustResult {
+            let leaf = try SignedCertificates.issue(.server("leaf.test"), subjectKey: TestKey(), issuer: issuer)
+            var policy = try ValidationPolicy.server(hostname: "leaf.test")
+            policy.maximumIntermediates = limit
+            return TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: [root.certificate]),
+                                   policy: policy, validationTime: SignedCertificates.time, collectAllAttempts: true).evaluate()
+        }
+        // Limit 0: one self-issued intermediate fits (2 × 0 + 1), two do not. (Every certificate
+        // has the root's name, so the attempts also try the root as each one's issuer: the primary
+        // failure is the leaf's signature against the root's key, ranked above depth.)
+        let one = try evaluate(second, [second.certificate], limit: 0)
+        #expect(one.isTrusted, "\(one.primaryFailure.map(Diagnostics.describe) ?? "")")
+        let two = try #require(try evaluate(third, [third.certificate, second.certificate], limit: 0).report)
+        #expect(two.attempts.contains { $0.failures.contains(.maximumDepthExceeded(second.certificate, limit: 1)) },
+                "\(two.attempts.map { $0.failures.map(\.code) })")
+        // Limit 1: up to three intermediates in all.
+        #expect(try evaluate(third, [third.certificate, second.certificate], limit: 1).isTrusted)
+    }
 }

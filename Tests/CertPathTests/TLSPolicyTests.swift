@@ -35,7 +35,10 @@ struct TLSPolicyTests {
         #expect(path.anchor == (try cert("root.pem")), sourceLocation: sourceLocation)
     }
 
-    static let serverPresented = ["DNS:www.tls.test", "IP:192.0.2.1", "IP:2001:db8::1"]
+    static let serverPresented: [PresentedIdentifier] = [.dnsName("www.tls.test"), ip("192.0.2.1"), ip("2001:db8::1")]
+
+    /// The presented identifier of an IP address literal of these tests.
+    static func ip(_ text: String) -> PresentedIdentifier { .ipAddress(IPAddress(text) ?? IPAddress(bytes: [0, 0, 0, 0])!) }
 
     // MARK: Server: extended key usage
 
@@ -86,7 +89,7 @@ struct TLSPolicyTests {
     func referenceMismatch(_ hostname: String, _ canonical: String) throws {
         let server = try Self.cert("server.pem")
         let result = try Self.evaluate("server.pem", try Self.server(hostname))
-        #expect(result.primaryFailure == .hostnameMismatch(server, reference: canonical, presented: Self.serverPresented))
+        #expect(result.primaryFailure == .hostnameMismatch(server, reference: try ReferenceIdentifier(canonical), presented: Self.serverPresented))
         #expect(result.report?.isRecoverable == true)
     }
 
@@ -94,18 +97,18 @@ struct TLSPolicyTests {
     func commonNameFallback() throws {
         let leaf = try Self.cert("cn-only.pem")
         #expect(try Self.evaluate("cn-only.pem", try Self.server("cn.tls.test")).primaryFailure
-                == .hostnameMismatch(leaf, reference: "cn.tls.test", presented: ["CN=cn.tls.test"]))
+                == .hostnameMismatch(leaf, reference: try ReferenceIdentifier("cn.tls.test"), presented: [.commonName("cn.tls.test")]))
         try Self.expectTrusted(try Self.evaluate("cn-only.pem", try Self.server("cn.tls.test") { $0.allowCommonNameFallback = true }))
         #expect(try Self.evaluate("cn-only.pem", try Self.server("other.tls.test") { $0.allowCommonNameFallback = true }).primaryFailure
-                == .hostnameMismatch(leaf, reference: "other.tls.test", presented: ["CN=cn.tls.test"]))
+                == .hostnameMismatch(leaf, reference: try ReferenceIdentifier("other.tls.test"), presented: [.commonName("cn.tls.test")]))
     }
 
     @Test("An IP reference is compared only with iPAddress SANs, never with dNSName text")
     func ipOnlyAgainstIPAddress() throws {
         let textual = try Self.cert("dns-ip-text.pem")
         #expect(try Self.evaluate("dns-ip-text.pem", try Self.server("192.0.2.7")).primaryFailure
-                == .hostnameMismatch(textual, reference: "192.0.2.7", presented: ["DNS:192.0.2.7"]))
-        #expect(Diagnostics.describe(.hostnameMismatch(textual, reference: "192.0.2.7", presented: ["DNS:192.0.2.7"]))
+                == .hostnameMismatch(textual, reference: try ReferenceIdentifier("192.0.2.7"), presented: [.dnsName("192.0.2.7")]))
+        #expect(Diagnostics.describe(.hostnameMismatch(textual, reference: try ReferenceIdentifier("192.0.2.7"), presented: [.dnsName("192.0.2.7")]))
                 == "the certificate is not valid for 192.0.2.7; it is valid for DNS:192.0.2.7 "
                 + "(an IP address matches only IP entries, never a DNS name holding its text)")
         #expect(try Self.evaluate("dns-ip-text.pem", try Self.server("192.0.2.7") { $0.allowCommonNameFallback = true }).primaryFailure?.code
@@ -113,7 +116,7 @@ struct TLSPolicyTests {
         try Self.expectTrusted(try Self.evaluate("ip-only.pem", try Self.server("192.0.2.9")))
         let ipOnly = try Self.cert("ip-only.pem")
         #expect(try Self.evaluate("ip-only.pem", try Self.server("ip-only.tls.test")).primaryFailure
-                == .hostnameMismatch(ipOnly, reference: "ip-only.tls.test", presented: ["IP:192.0.2.9"]))
+                == .hostnameMismatch(ipOnly, reference: try ReferenceIdentifier("ip-only.tls.test"), presented: [Self.ip("192.0.2.9")]))
     }
 
     @Test("Wildcard SAN: the whole left-most label, one label deep",
@@ -133,7 +136,7 @@ struct TLSPolicyTests {
     @Test("Without a subjectAltName, the report says the commonName is never matched")
     func commonNameOnlyReport() throws {
         let leaf = try Self.cert("wildcard.pem")
-        let failure = ValidationFailure.hostnameMismatch(leaf, reference: "ca.example", presented: ["CN=ca.example"])
+        let failure = ValidationFailure.hostnameMismatch(leaf, reference: try ReferenceIdentifier("ca.example"), presented: [.commonName("ca.example")])
         #expect(Diagnostics.describe(failure)
             == "the certificate is not valid for ca.example; it has no subjectAltName, and its commonName (CN=ca.example) is never matched (RFC 6125 6.4.4)")
     }
@@ -143,7 +146,7 @@ struct TLSPolicyTests {
         let list = PublicSuffixList(text: "// test\nwild.tls.test\n")
         let result = try Self.evaluate("wildcard.pem", try Self.server("a.wild.tls.test") { $0.publicSuffixList = list })
         let failure = try #require(result.primaryFailure)
-        #expect(failure == .hostnameMismatch(try Self.cert("wildcard.pem"), reference: "a.wild.tls.test", presented: ["DNS:*.wild.tls.test"]))
+        #expect(failure == .hostnameMismatch(try Self.cert("wildcard.pem"), reference: try ReferenceIdentifier("a.wild.tls.test"), presented: [.dnsName("*.wild.tls.test")]))
         #expect(Diagnostics.describe(failure) == "the certificate is not valid for a.wild.tls.test; it is valid for DNS:*.wild.tls.test "
             + "(*.wild.tls.test is a wildcard directly under a public suffix, refused as the public suffix list requires)")
         // A mismatch for another reason says nothing of suffixes.
@@ -233,15 +236,13 @@ struct TLSPolicyTests {
     @Test("Expected names the client certificate does not carry: nameMismatch")
     func clientNameMismatch() throws {
         let client = try Self.cert("client.pem")
-        let presented = ["DNS:client.tls.test", "IP:198.51.100.5", "email:alice@tls.test"]
-        let cases: [(ExpectedName, String)] = [
-            (.dnsName(try DNSName("other.tls.test")), "other.tls.test"),
-            (.ipAddress(try #require(IPAddress("198.51.100.6"))), "198.51.100.6"),
-            (.email(try RFC822Name("bob@tls.test")), "bob@tls.test"),
+        let presented: [PresentedIdentifier] = [.dnsName("client.tls.test"), Self.ip("198.51.100.5"), .email("alice@tls.test")]
+        let cases: [ExpectedName] = [
+            .dnsName(try DNSName("other.tls.test")), .ipAddress(try #require(IPAddress("198.51.100.6"))), .email(try RFC822Name("bob@tls.test")),
         ]
-        for (name, text) in cases {
+        for name in cases {
             let result = try Self.evaluate("client.pem", Self.client([.dnsName(try DNSName("client.tls.test")), name]))
-            #expect(result.primaryFailure == .nameMismatch(client, expected: text, presented: presented))
+            #expect(result.primaryFailure == .nameMismatch(client, expected: name, presented: presented))
             #expect(result.report?.failures.count == 1)
         }
     }

@@ -28,14 +28,6 @@ enum TestCertificates {
     static let validationTime = UnixTime(year: 2026, month: 6, day: 1)!
 }
 
-extension TrustResult {
-    /// The trusted path, or `nil`.
-    var trustedPath: TrustedPath? {
-        if case .trusted(let path) = self { return path }
-        return nil
-    }
-}
-
 extension ValidationFailure {
     /// The failure with its certificate named by subject, for readable expectations.
     var summary: String {

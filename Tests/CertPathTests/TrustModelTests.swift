@@ -79,10 +79,23 @@ struct TrustAnchorTests {
 
     @Test func requiredKeyPinRefusesPathsWithoutIt() {
         var evaluation = SamplePKI.server(SamplePKI.rsaServer)
-        evaluation.policy.requiredKeyPins = [SHA256Digest(hashing: SamplePKI.oldRoot.subjectPublicKeyInfo.der)]
+        evaluation.policy.requiredPins = [Pin(publicKeyOf: SamplePKI.oldRoot)]
         #expect(evaluation.evaluate().primaryFailure == .pinMismatch)
-        evaluation.policy.requiredKeyPins = [SHA256Digest(hashing: SamplePKI.rsaIntermediate.subjectPublicKeyInfo.der)]
+        evaluation.policy.requiredPins = [Pin(publicKeyOf: SamplePKI.rsaIntermediate)]
         #expect(evaluation.evaluate().isTrusted)
+    }
+
+    // One pin concept: the Pin that trusts (TrustEvaluation.pins) also requires
+    // (ValidationPolicy.requiredPins), by certificate as well as by key.
+    @Test func requiredCertificatePinRefusesPathsWithoutThatCertificate() {
+        var evaluation = SamplePKI.server(SamplePKI.rsaServer)
+        evaluation.policy.requiredPins = [Pin(certificate: SamplePKI.oldRoot)]
+        #expect(evaluation.evaluate().primaryFailure == .pinMismatch)
+        evaluation.policy.requiredPins = [Pin(certificate: SamplePKI.oldRoot), Pin(certificate: SamplePKI.rsaRoot)]
+        #expect(evaluation.evaluate().isTrusted)
+        // A key pin of the anchor's key is not a certificate pin of the anchor: both kinds are read as given.
+        evaluation.policy.requiredPins = [Pin(.certificate, SHA256Digest(hashing: SamplePKI.rsaRoot.subjectPublicKeyInfo.der))]
+        #expect(evaluation.evaluate().primaryFailure == .pinMismatch)
     }
 
     @Test func pinParsingFromBase64() throws {
@@ -305,7 +318,8 @@ struct TrustExceptionTests {
         let failures: [ValidationFailure] = [
             .expired(leaf, notAfter: time, validationTime: time), .notYetValid(leaf, notBefore: time, validationTime: time),
             .issuerNotFound(leaf), .selfSignedNotTrusted(leaf), .noTrustedAnchor(leaf),
-            .hostnameMismatch(leaf, reference: "a.example", presented: []), .nameMismatch(leaf, expected: "b.example", presented: []),
+            .hostnameMismatch(leaf, reference: .dnsName(try DNSName("a.example")), presented: []),
+            .nameMismatch(leaf, expected: .dnsName(try DNSName("b.example")), presented: []),
         ]
         #expect(Set(failures.map(\.code)) == ExceptedFailure.recoverableCodes)
         for failure in failures {

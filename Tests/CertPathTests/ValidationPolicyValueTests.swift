@@ -56,7 +56,7 @@ struct ValidationPolicyValueTests {
         copy.allowCommonNameFallback = true
         copy.budget.signatureChecks = 1
         copy.budget.buildSteps -= 1
-        copy.requiredKeyPins.insert(SHA256Digest(hashing: [1]))
+        copy.requiredPins.insert(Pin(.publicKey, SHA256Digest(hashing: [1])))
         copy.undeterminedRevocationStatus = .reject
         for policy in [original, third] {
             #expect(policy.purpose == .serverAuthentication(try ReferenceIdentifier("www.tls.test")))
@@ -66,12 +66,12 @@ struct ValidationPolicyValueTests {
             #expect(policy.initialNameConstraints == nil)
             #expect(policy.anchorEnforcement == .rfc5937)
             #expect(policy.extendedKeyUsageReading == .standard)
-            #expect(policy.maximumIntermediates == nil)
+            #expect(policy.maximumIntermediates == 7)
             #expect(policy.requiredLeafKeyUsage == [])
             #expect(policy.checkTLSKeyUsage)
             #expect(!policy.allowCommonNameFallback)
             #expect(policy.budget == .default)
-            #expect(policy.requiredKeyPins.isEmpty)
+            #expect(policy.requiredPins.isEmpty)
             #expect(policy.undeterminedRevocationStatus == .rejectWhenIssuerHasCRLs)
         }
         #expect(copy.algorithms.allowedHashes == [.sha1, .sha256, .sha384, .sha512] && copy.algorithms.allowedCurves == [.p256, .p384])
@@ -79,8 +79,8 @@ struct ValidationPolicyValueTests {
         #expect(!copy.checkTLSKeyUsage && copy.requiredLeafKeyUsage == [.keyAgreement])
         #expect(copy.extendedKeyUsageReading == .strict && copy.anchorEnforcement == AnchorEnforcement(validity: false, constraints: true))
         // A copy held once is changed in place, and the earlier copies still see their own values.
-        copy.requiredKeyPins.insert(SHA256Digest(hashing: [2]))
-        #expect(copy.requiredKeyPins.count == 2 && original.requiredKeyPins.isEmpty && third.requiredKeyPins.isEmpty)
+        copy.requiredPins.insert(Pin(.publicKey, SHA256Digest(hashing: [2])))
+        #expect(copy.requiredPins.count == 2 && original.requiredPins.isEmpty && third.requiredPins.isEmpty)
     }
 
     @Test("an evaluation honours fields changed on a copy, and the original still evaluates as before")
@@ -106,7 +106,7 @@ struct ValidationPolicyValueTests {
         var changes: [(String, (inout ValidationPolicy) -> Void, String)] = [
             ("budget.signatureChecks = 0", { $0.budget.signatureChecks = 0 }, "budgetExhausted"),
             ("maximumIntermediates = 0", { $0.maximumIntermediates = 0 }, "maximumDepthExceeded"),
-            ("requiredKeyPins.insert", { $0.requiredKeyPins.insert(SHA256Digest(hashing: [1])) }, "pinMismatch"),
+            ("requiredPins.insert", { $0.requiredPins.insert(Pin(.publicKey, SHA256Digest(hashing: [1]))) }, "pinMismatch"),
             ("purpose", { $0.purpose = .serverAuthentication(try! ReferenceIdentifier("other.tls.test")) }, "hostnameMismatch"),
             ("purpose client", { $0.purpose = .clientAuthentication(expectedNames: []) }, "extendedKeyUsageForbids"),
             ("initialExplicitPolicy", { $0.policyInputs.initialExplicitPolicy = true }, "policyRequired"),
@@ -158,12 +158,12 @@ struct ValidationPolicyValueTests {
             for round in 0..<200 {
                 var mine = shared
                 mine.budget.signatureChecks = thread * 1000 + round + 10
-                mine.requiredKeyPins.insert(SHA256Digest(hashing: [UInt8(thread), UInt8(round & 0xFF)]))
+                mine.requiredPins.insert(Pin(.publicKey, SHA256Digest(hashing: [UInt8(thread), UInt8(round & 0xFF)])))
                 mine.algorithms.allowedHashes.insert(.sha1)
-                if mine.budget.signatureChecks != thread * 1000 + round + 10 || mine.requiredKeyPins.count != 1 {
+                if mine.budget.signatureChecks != thread * 1000 + round + 10 || mine.requiredPins.count != 1 {
                     errors.withLock { $0.append("thread \(thread) round \(round): own copy changed") }
                 }
-                if shared.budget != .default || !shared.requiredKeyPins.isEmpty || shared.algorithms != .default {
+                if shared.budget != .default || !shared.requiredPins.isEmpty || shared.algorithms != .default {
                     errors.withLock { $0.append("thread \(thread) round \(round): shared policy changed") }
                 }
                 // The shared policy evaluates as trusted; the copy with a pin nobody has fails.
@@ -185,13 +185,13 @@ struct ValidationPolicyValueTests {
         var copy = original
         copy[keyPath: \.budget.signatureChecks] = 3
         copy[keyPath: \ValidationPolicy.algorithms.allowedHashes].insert(.md5)
-        func bump(_ value: inout Int?) { value = (value ?? 0) + 1 }
+        func bump(_ value: inout Int) { value += 1 }
         bump(&copy.maximumIntermediates)
-        func clear(_ policy: inout ValidationPolicy) { policy.requiredKeyPins = [SHA256Digest(hashing: [9])] }
+        func clear(_ policy: inout ValidationPolicy) { policy.requiredPins = [Pin(.publicKey, SHA256Digest(hashing: [9]))] }
         clear(&copy)
-        #expect(copy.budget.signatureChecks == 3 && copy.algorithms.allowedHashes.contains(.md5) && copy.maximumIntermediates == 1)
-        #expect(copy.requiredKeyPins.count == 1)
-        #expect(original.budget == .default && original.algorithms == .default && original.maximumIntermediates == nil && original.requiredKeyPins.isEmpty)
+        #expect(copy.budget.signatureChecks == 3 && copy.algorithms.allowedHashes.contains(.md5) && copy.maximumIntermediates == 8)
+        #expect(copy.requiredPins.count == 1)
+        #expect(original.budget == .default && original.algorithms == .default && original.maximumIntermediates == 7 && original.requiredPins.isEmpty)
     }
 
     @Test("AlgorithmProfile: equal whatever way the sets were written, hash agrees")

@@ -21,7 +21,8 @@ runFuzzer { bytes in
     }
     policy.profile = choice & 0x04 == 0 ? .webPKI : .rfc5280
     policy.anchorEnforcement = choice & 0x08 == 0 ? .nameAndKey : .full
-    policy.budget = Budget(signatureChecks: 8, buildSteps: 64, nameConstraintComparisons: 4096, maximumPathLength: 4)
+    policy.budget = Budget(signatureChecks: 8, buildSteps: 64, nameConstraintComparisons: 4096)
+    policy.maximumIntermediates = 1
     let scenario = Scenario(certificates: [(certificate, .anchor)], intermediates: [],
                             trustEntries: [TrustEntry(certificate, kind: .anchor)], policy: policy,
                             validationTime: ScenarioGenerator.validationTime, summary: ["certificate as its own anchor"])

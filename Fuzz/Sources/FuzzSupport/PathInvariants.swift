@@ -121,11 +121,13 @@ public enum PathInvariants {
             fail("\(certificate.subject) was not presented")
         }
         if Set(certificates.map(\.der)).count != certificates.count { fail("a certificate appears twice") }
-        if certificates.count > policy.budget.maximumPathLength { fail("\(certificates.count) certificates exceed the maximum path length") }
-        // maximumIntermediates counts intermediates that are not self-issued (RFC 5280 4.2.1.9's counting).
-        if let limit = policy.maximumIntermediates, certificates.dropFirst().filter({ !$0.isSelfIssued }).count > limit {
+        // maximumIntermediates counts intermediates that are not self-issued (RFC 5280 4.2.1.9's
+        // counting); all of them are bounded by twice that, plus one.
+        let limit = max(0, policy.maximumIntermediates)
+        if certificates.dropFirst().filter({ !$0.isSelfIssued }).count > limit {
             fail("more than \(limit) intermediates that are not self-issued")
         }
+        if certificates.count - 1 > 2 * limit + 1 { fail("\(certificates.count - 1) intermediates exceed 2 × \(limit) + 1") }
 
         // Each link, leaf up to the anchor (a leaf trusted as such has no link).
         let chain = leafIsAnchor ? certificates : certificates + [anchor]

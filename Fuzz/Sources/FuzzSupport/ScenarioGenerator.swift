@@ -211,7 +211,7 @@ public enum ScenarioGenerator {
             initialPolicyMappingInhibit: flags & 0x80 != 0, initialExplicitPolicy: flags & 0x08 != 0,
             initialAnyPolicyInhibit: flags & 0x40 != 0)
         policy.budget = budget
-        policy.maximumIntermediates = maximumIntermediates
+        if let maximumIntermediates { policy.maximumIntermediates = maximumIntermediates }
         summary.append("purpose \(policy.purpose), profile \(policy.profile), anchors \(flags & 0x02 != 0 ? "full" : "nameAndKey"), "
                        + "collectAll \(collectAllAttempts), policyInputs \(policy.policyInputs)")
         summary.append("budget \(budget), maximumIntermediates \(maximumIntermediates.map(String.init) ?? "nil"), time \(validationTime)")

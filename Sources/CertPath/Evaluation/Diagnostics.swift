@@ -40,25 +40,28 @@ public enum Diagnostics {
             if let certificate, c == certificate { return "the path ends at this root, which is not a trusted anchor" }
             return "the path ends at the root \(name(c)), which is not a trusted anchor"
         case .hostnameMismatch(_, let reference, let presented):
-            let names = presented.isEmpty ? "no DNS or IP names" : listed(presented)
+            let names = presented.isEmpty ? "no DNS or IP names" : listed(presented.map(\.description))
             // The reference is an IP address whose text a dNSName carries: say why that is no match.
-            let textualIP = IPAddress(reference) != nil && presented.contains("DNS:" + reference)
+            let textualIP = if case .ipAddress = reference { presented.contains(.dnsName(reference.description)) } else { false }
             // A wildcard that covers the reference by every other rule was refused by the public
             // suffix list: say so, rather than leave "valid for *.x" looking like a match.
-            let underSuffix = (try? DNSName(reference)).flatMap { name in
-                presented.first { entry in
-                    entry.hasPrefix("DNS:*.") && PresentedIdentifierMatching.matches(presentedDNSName: Array(entry.utf8.dropFirst(4))[...], reference: name)
+            var underSuffix: String? = nil
+            if case .dnsName(let name) = reference {
+                for case .dnsName(let entry) in presented where entry.hasPrefix("*.")
+                    && PresentedIdentifierMatching.matches(presentedDNSName: Array(entry.utf8)[...], reference: name) {
+                    underSuffix = String(entry.dropFirst(2))
+                    break
                 }
             }
             // Without a subjectAltName the commonNames are listed, but never matched: say so.
-            let commonNamesOnly = !presented.isEmpty && presented.allSatisfy { $0.hasPrefix("CN=") }
+            let commonNamesOnly = !presented.isEmpty && presented.allSatisfy { if case .commonName = $0 { true } else { false } }
             let validFor = commonNamesOnly ? "it has no subjectAltName, and its commonName (\(names)) is never matched (RFC 6125 6.4.4)"
                 : "it is valid for \(names)"
             return "the certificate is not valid for \(reference); \(validFor)"
                 + (textualIP ? " (an IP address matches only IP entries, never a DNS name holding its text)" : "")
-                + (underSuffix.map { " (\($0.dropFirst(4)) is a wildcard directly under a public suffix, refused as the public suffix list requires)" } ?? "")
+                + (underSuffix.map { " (*.\($0) is a wildcard directly under a public suffix, refused as the public suffix list requires)" } ?? "")
         case .nameMismatch(_, let expected, let presented):
-            let names = presented.isEmpty ? "no names" : listed(presented)
+            let names = presented.isEmpty ? "no names" : listed(presented.map(\.description))
             return "the client certificate does not carry \(expected); it carries \(names)"
         case .malformed(let description, let error):
             return "\(description) is malformed: \(error)"

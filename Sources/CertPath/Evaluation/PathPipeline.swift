@@ -65,7 +65,7 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         // 3. The purpose, the required pins, the caller's check.
         failures += PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: validated.profile,
                                            leafIsTrustedDirectly: leafIsTrustedDirectly)
-        if let anchor, !policy.requiredKeyPins.isEmpty, let mismatch = KeyPinRequirement.failure(policy.requiredKeyPins, path: path + [anchor]) {
+        if let anchor, !policy.requiredPins.isEmpty, let mismatch = PinRequirement.failure(policy.requiredPins, path: path + [anchor]) {
             failures.append(mismatch)
         }
         if failures.isEmpty, anchor != nil, let check = additionalCheck, let reason = check(path) {

@@ -19,7 +19,7 @@ import Darwin
 ///                                  policy: try .server(hostname: "server.customer1.example"))
 /// switch evaluation.evaluate() {
 /// case .trusted(let path): print("trusted via", path.anchor.subject)
-/// case .untrusted(let report): print(report.primaryFailure)
+/// case .untrusted(let report): print(report.summary)
 /// }
 /// ```
 public struct TrustEvaluation: Sendable {
@@ -89,6 +89,16 @@ public struct TrustEvaluation: Sendable {
         self.signatureVerifier = signatureVerifier
     }
 
+    /// Creates an evaluation of a chain as a TLS peer sends it (SecTrustCreateWithCertificates): the
+    /// end-entity certificate first, then any certificates that may complete a path, in any order
+    /// (RFC 8446 4.4.2). The other settings keep their defaults; set them on the value.
+    ///
+    /// - Returns: `nil` when `chain` is empty (there is no end entity to evaluate).
+    public init?(chain: [Certificate], trustStore: TrustStore, anchorsOnly: Bool = true, policy: ValidationPolicy = ValidationPolicy()) {
+        guard let leaf = chain.first else { return nil }
+        self.init(leaf: leaf, intermediates: Array(chain.dropFirst()), trustStore: trustStore, anchorsOnly: anchorsOnly, policy: policy)
+    }
+
     /// The current time from the system clock.
     public static func now() -> UnixTime {
         UnixTime(secondsSinceEpoch: Int64(time(nil)))
@@ -102,9 +112,23 @@ public struct TrustEvaluation: Sendable {
         let result = evaluatePaths()
         guard case .untrusted(let report) = result, let exceptions, report.isRecoverable,
               exceptions.covers(leaf: leaf, failures: report.failures) else { return result }
-        return TrustResult.trusted(TrustedPath(certificates: report.bestAttempt.certificates, anchor: report.bestAttempt.anchor,
-                                               policyOutcome: report.bestAttempt.policyOutcome, acceptedFailures: report.failures,
-                                               attempts: report.attempts, profile: report.bestAttempt.profile)).with(report.statistics)
+        let attempt = report.bestAttempt
+        return TrustResult.trusted(TrustedPath(certificates: attempt.certificates, anchor: attempt.anchor ?? attempt.certificates.last ?? leaf,
+                                               reachesTrustAnchor: attempt.anchor != nil, policyOutcome: attempt.policyOutcome, acceptedFailures: report.failures,
+                                               attempts: report.attempts, profile: attempt.profile)).with(report.statistics)
+    }
+
+    /// Evaluates (``evaluate()``) and returns the trusted path, or throws the report of why there is
+    /// none: the spelling of SecTrustEvaluateWithError.
+    ///
+    /// - Throws: ``UntrustedReport``: the primary failure, each certificate's failures,
+    ///   ``UntrustedReport/summary`` in plain words, and the ``UntrustedReport/exceptions`` that would
+    ///   accept it when every failure is recoverable.
+    public func trustedPath() throws(UntrustedReport) -> TrustedPath {
+        switch evaluate() {
+        case .trusted(let path): return path
+        case .untrusted(let report): throw report
+        }
     }
 
     /// The stores consulted: the caller's, the pinned certificates, and the system's unless anchors only.
@@ -136,8 +160,8 @@ public struct TrustEvaluation: Sendable {
         var directAttempt: PathAttempt? = nil
         if stores.contains(where: { $0.trustsAsLeaf(leaf) }) {
             let attempt = pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: nil, leafIsTrustedDirectly: true)
-            if attempt.failures.isEmpty && KeyPinRequirement.failure(policy.requiredKeyPins, path: [leaf]) == nil {
-                return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, policyOutcome: nil, acceptedFailures: [],
+            if attempt.failures.isEmpty && PinRequirement.failure(policy.requiredPins, path: [leaf]) == nil {
+                return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, reachesTrustAnchor: true, policyOutcome: nil, acceptedFailures: [],
                                             attempts: collectAllAttempts ? [attempt] : [], profile: attempt.profile))
             }
             directAttempt = attempt
@@ -147,7 +171,7 @@ public struct TrustEvaluation: Sendable {
         let statistics = context.statistics(prunedExplorations: search.prunedExplorations, skippedCandidates: search.skippedCandidates,
                                             abandonedCandidates: search.abandonedCandidates, unrecordedAttempts: search.unrecordedAttempts)
         if let trusted = search.trusted, let anchor = trusted.anchor {
-            return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, policyOutcome: trusted.policyOutcome,
+            return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, reachesTrustAnchor: true, policyOutcome: trusted.policyOutcome,
                                                    acceptedFailures: [], attempts: search.attempts, profile: trusted.profile)).with(statistics)
         }
         // (A direct attempt without failures failed only its pin requirement: the search's report says so.)

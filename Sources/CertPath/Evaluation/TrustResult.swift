@@ -28,9 +28,14 @@ public struct EvaluationStatistics: Hashable, Sendable {
 public struct TrustedPath: Sendable {
     /// The certificates from the end entity up, trust anchor excluded.
     public let certificates: [Certificate]
-    /// The trust anchor ending the path: for a directly trusted or pinned leaf, the leaf itself;
-    /// `nil` only when a trust exception accepted a path that reaches no anchor.
-    public let anchor: Certificate?
+    /// The trust anchor ending the path: for a directly trusted or pinned leaf, the leaf itself. For a
+    /// path a trust exception accepted without reaching an anchor (``reachesTrustAnchor`` is `false`:
+    /// its ``acceptedFailures`` hold the `issuerNotFound`, `selfSignedNotTrusted` or `noTrustedAnchor`
+    /// the user accepted), the path's last certificate, which the exception trusts in an anchor's place.
+    public let anchor: Certificate
+    /// Whether ``anchor`` is trusted by the trust store, a pin or the system anchors; `false` only for
+    /// a path a trust exception accepted without reaching one.
+    public let reachesTrustAnchor: Bool
     /// The RFC 5280 6.1.6 policy outputs (authorities- and user-constrained policy sets).
     public let policyOutcome: PolicyOutcome?
     /// The failures a trust exception accepted (empty for a path with no failure).
@@ -47,8 +52,7 @@ public struct TrustedPath: Sendable {
     /// The path from the end entity to the anchor, anchor included once (a path that is the
     /// anchor itself, a directly trusted leaf, is not given it twice).
     public var chain: [Certificate] {
-        guard let anchor, certificates.last != anchor else { return certificates }
-        return certificates + [anchor]
+        certificates.last == anchor ? certificates : certificates + [anchor]
     }
 
     /// Whether the path is trusted only because a trust exception accepted its failures.
@@ -67,7 +71,9 @@ public struct CertificateReport: Sendable {
 
 /// Why an evaluation is untrusted: the primary failure, the best attempted path with the failures
 /// of each of its certificates, and optionally every attempt.
-public struct UntrustedReport: Sendable {
+///
+/// It is the error ``TrustEvaluation/trustedPath()`` throws; its description is ``summary``.
+public struct UntrustedReport: Error, Sendable, CustomStringConvertible {
     /// The most specific failure of the best attempt (see ``ValidationFailure/rank``).
     public let primaryFailure: ValidationFailure
     /// The best attempted path.
@@ -110,6 +116,9 @@ public struct UntrustedReport: Sendable {
         return TrustExceptions([TrustException(leaf: SHA256Digest(hashing: leaf.der), failures: recorded)])
     }
 
+    /// ``summary``.
+    public var description: String { summary }
+
     /// A summary in plain words: the primary failure, then each certificate with its failures.
     public var summary: String {
         var lines = [Diagnostics.describe(primaryFailure, in: bestAttempt)]
@@ -132,6 +141,12 @@ public enum TrustResult: Sendable {
     public var isTrusted: Bool {
         if case .trusted = self { return true }
         return false
+    }
+
+    /// The path of a trusted result.
+    public var trustedPath: TrustedPath? {
+        if case .trusted(let path) = self { return path }
+        return nil
     }
 
     /// The report of an untrusted result.

@@ -20,12 +20,48 @@ public enum BudgetLimit: String, Hashable, Sendable {
     case fetchTime
 }
 
+/// The kinds of ``ValidationFailure`` a person may reasonably accept for one server, and a trust
+/// exception may record (``ValidationFailure/recoverableKind``); every other failure is fatal.
+///
+/// The raw value is the failure's ``ValidationFailure/code``, the word the trust exceptions' text
+/// form stores (``TrustExceptions``).
+public enum RecoverableFailure: String, Hashable, Sendable, CaseIterable {
+    /// ``ValidationFailure/expired(_:notAfter:validationTime:)``.
+    case expired
+    /// ``ValidationFailure/notYetValid(_:notBefore:validationTime:)``.
+    case notYetValid
+    /// ``ValidationFailure/issuerNotFound(_:)``.
+    case issuerNotFound
+    /// ``ValidationFailure/selfSignedNotTrusted(_:)``.
+    case selfSignedNotTrusted
+    /// ``ValidationFailure/noTrustedAnchor(_:)``.
+    case noTrustedAnchor
+    /// ``ValidationFailure/hostnameMismatch(_:reference:presented:)``.
+    case hostnameMismatch
+    /// ``ValidationFailure/nameMismatch(_:expected:presented:)``.
+    case nameMismatch
+
+    /// Whether an exception's record of this kind names the identifier asked for (the reference
+    /// identifier of a host name mismatch, the expected name of a name mismatch): accepting a
+    /// mismatch for one name accepts it for no other.
+    public var recordsName: Bool { self == .hostnameMismatch || self == .nameMismatch }
+}
+
 /// Why a certificate, or a whole evaluation, cannot be trusted. Cases carry their evidence.
 ///
 /// Each failure is either **recoverable** (``isRecoverable``: a person may reasonably accept it for
 /// one server — expiry, a name mismatch, an untrusted or self-signed root, a missing intermediate) or
 /// **fatal** (bad signatures, malformed input, constraint violations, revocation). Trust exceptions
-/// can only cover recoverable failures.
+/// can only cover recoverable failures; ``recoverableKind`` is where that is decided.
+///
+/// ## Open to new cases
+///
+/// New standards and new checks add failures, so this enumeration gains cases in minor releases:
+/// a `switch` over it needs a `default` clause (or every case and `@unknown default`). What does not
+/// change within a major release: an existing case's name, payload and ``code`` (the stable word in
+/// JSON output and stored trust exceptions), and the list of recoverable kinds
+/// (``RecoverableFailure``): a new case is fatal, since exceptions already stored must not start
+/// accepting it. The rule in full: docs/DESIGN-NOTES.md, "Library evolution".
 public enum ValidationFailure: Error, Hashable, Sendable {
     // Recoverable.
     /// The certificate's notAfter is before the validation time (RFC 5280 6.1.3 (a)(2)).
@@ -39,12 +75,14 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     case selfSignedNotTrusted(Certificate)
     /// The path ends at a self-issued root that is not a trust anchor.
     case noTrustedAnchor(Certificate)
-    /// No subjectAltName of the server certificate matches the reference identifier (RFC 6125 6).
-    /// `presented`: the certificate's names with their types (`DNS:…`, `IP:…`, `email:…`, or `CN=…`
-    /// without subjectAltName).
-    case hostnameMismatch(Certificate, reference: String, presented: [String])
-    /// A client certificate does not carry an expected name (`presented` as for ``hostnameMismatch(_:reference:presented:)``).
-    case nameMismatch(Certificate, expected: String, presented: [String])
+    /// No subjectAltName of the server certificate matches the reference identifier (RFC 6125 6,
+    /// RFC 9525 6): `reference` is the name asked for, `presented` the identifiers the certificate
+    /// presents, with their types (``PresentedIdentifier/of(_:)``: its subjectAltNames, or its
+    /// commonNames when it has none).
+    case hostnameMismatch(Certificate, reference: ReferenceIdentifier, presented: [PresentedIdentifier])
+    /// A client certificate does not carry an expected name (``ValidationPurpose/clientAuthentication(expectedNames:)``);
+    /// `presented` as for ``hostnameMismatch(_:reference:presented:)``.
+    case nameMismatch(Certificate, expected: ExpectedName, presented: [PresentedIdentifier])
 
     // Fatal.
     /// The certificate does not parse (the DER rule broken and where).
@@ -96,15 +134,25 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     /// The caller's additional check refused the path.
     case rejectedByCaller(String)
 
-    /// Whether a person could reasonably accept this failure for one server (see the type's doc).
-    public var isRecoverable: Bool {
+    /// The kind of a recoverable failure, `nil` for a fatal one: the one place that decides which
+    /// failures are recoverable (``isRecoverable``, trust exceptions, ``UntrustedReport/exceptions``
+    /// and the exceptions' text form all read it). A case added later is fatal unless it is listed here.
+    public var recoverableKind: RecoverableFailure? {
         switch self {
-        case .expired, .notYetValid, .issuerNotFound, .selfSignedNotTrusted, .noTrustedAnchor, .hostnameMismatch, .nameMismatch:
-            return true
-        default:
-            return false
+        case .expired: return .expired
+        case .notYetValid: return .notYetValid
+        case .issuerNotFound: return .issuerNotFound
+        case .selfSignedNotTrusted: return .selfSignedNotTrusted
+        case .noTrustedAnchor: return .noTrustedAnchor
+        case .hostnameMismatch: return .hostnameMismatch
+        case .nameMismatch: return .nameMismatch
+        default: return nil
         }
     }
+
+    /// Whether a person could reasonably accept this failure for one server (see the type's doc):
+    /// whether it has a ``recoverableKind``.
+    public var isRecoverable: Bool { recoverableKind != nil }
 
     /// The certificate the failure is about, when it is about one.
     public var certificate: Certificate? {

@@ -175,7 +175,7 @@ extension TrustEvaluation {
         let path: [Certificate]
         let anchor: Certificate?
         switch result {
-        case .trusted(let trusted): (path, anchor) = (trusted.certificates, trusted.anchor)
+        case .trusted(let trusted): (path, anchor) = (trusted.certificates, trusted.reachesTrustAnchor ? trusted.anchor : nil)
         case .untrusted(let report):
             // Only when evidence could change the verdict: every failure an undetermined status.
             guard report.failures.allSatisfy({ if case .revocationUnknown = $0 { return true } else { return false } }) else { return false }

@@ -30,8 +30,6 @@ public struct Budget: Hashable, Sendable {
     public var buildSteps: Int
     /// Name-constraint subtree comparisons per evaluation.
     public var nameConstraintComparisons: Int
-    /// Most certificates in a certification path, trust anchor excluded (leaf included).
-    public var maximumPathLength: Int
     /// Network fetches per evaluation when fetching is allowed (``TrustEvaluation/networkFetching``):
     /// calls of the ``Fetcher``, issuers, OCSP responses and CRLs together. Default 8: a missing
     /// intermediate and an OCSP response for each certificate of a four-certificate path, or a CRL
@@ -49,14 +47,13 @@ public struct Budget: Hashable, Sendable {
 
     /// Creates a budget; every argument has the documented default.
     public init(signatureChecks: Int = 100, signatureCost: Int = 5_000, failedIssuerCandidates: Int = 4,
-                buildSteps: Int = 200_000, nameConstraintComparisons: Int = 250_000, maximumPathLength: Int = 8,
+                buildSteps: Int = 200_000, nameConstraintComparisons: Int = 250_000,
                 fetches: Int = 8, fetchResponseBytes: Int = 4 << 20, fetchTime: Int = 20) {
         self.signatureChecks = signatureChecks
         self.signatureCost = signatureCost
         self.failedIssuerCandidates = failedIssuerCandidates
         self.buildSteps = buildSteps
         self.nameConstraintComparisons = nameConstraintComparisons
-        self.maximumPathLength = maximumPathLength
         self.fetches = fetches
         self.fetchResponseBytes = fetchResponseBytes
         self.fetchTime = fetchTime

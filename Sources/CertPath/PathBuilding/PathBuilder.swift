@@ -38,7 +38,8 @@ struct PathBuilder<Judge: PathJudgement> {
     private let attemptsKept: Int
     /// ``Budget/failedIssuerCandidates`` of the policy.
     private let failedIssuerCandidates: Int
-    /// Most intermediates of any kind (the budget's ``Budget/maximumPathLength``, leaf excluded).
+    /// Most intermediates of any kind: `2 × maximumCountedIntermediates + 1`
+    /// (``ValidationPolicy/maximumIntermediates`` says why).
     private let maximumIntermediates: Int
     /// Most intermediates that are not self-issued (``ValidationPolicy/maximumIntermediates``,
     /// counted as RFC 5280 4.2.1.9 counts pathLenConstraint).
@@ -87,8 +88,8 @@ struct PathBuilder<Judge: PathJudgement> {
         self.judge = judge
         self.attemptsKept = attemptsKept
         failedIssuerCandidates = policy.budget.failedIssuerCandidates
-        maximumIntermediates = policy.budget.maximumPathLength - 1
-        maximumCountedIntermediates = min(policy.maximumIntermediates ?? Int.max, maximumIntermediates)
+        maximumCountedIntermediates = max(0, policy.maximumIntermediates)
+        maximumIntermediates = min(maximumCountedIntermediates, Int.max / 4) * 2 + 1
     }
 
     /// Searches for a valid path from `leaf`. Afterwards ``trusted`` holds the first valid path found,
@@ -155,11 +156,12 @@ struct PathBuilder<Judge: PathJudgement> {
                 }
                 enteredOneWithoutAnchor = true
             }
-            // Depth: every intermediate counts against the budget's path length; only those not
-            // self-issued against the policy's maximum (RFC 5280 4.2.1.9's counting).
+            // Depth: only intermediates that are not self-issued count against the policy's maximum
+            // (RFC 5280 4.2.1.9's counting); every one against the bound of all intermediates.
             let issuerCounts = !issuer.isSelfIssued
             if path.count > maximumIntermediates || (issuerCounts && counted >= maximumCountedIntermediates) {
-                let limit = path.count > maximumIntermediates ? maximumIntermediates : maximumCountedIntermediates
+                // The policy's limit when the issuer counts against it; else the bound of all.
+                let limit = issuerCounts && counted >= maximumCountedIntermediates ? maximumCountedIntermediates : maximumIntermediates
                 record(judge.judge(path, anchor: nil, anchorIsPublicWebPKI: false, terminal: .maximumDepthExceeded(issuer, limit: limit)))
                 continue
             }

@@ -49,13 +49,13 @@ enum PurposeChecks {
                                       leafIsTrustedDirectly: leafIsTrustedDirectly, &failures)
             }
             for name in expectedNames where !Self.carries(leaf, name) {
-                failures.append(.nameMismatch(leaf, expected: name.description, presented: Self.presentedNames(leaf)))
+                failures.append(.nameMismatch(leaf, expected: name, presented: PresentedIdentifier.of(leaf)))
             }
         case .clientAuthentication(let expectedNames):
             checkExtendedKeyUsage(KnownOID.clientAuth, path: path, anchor: anchor, policy: policy, profile: profile,
                                   leafIsTrustedDirectly: leafIsTrustedDirectly, &failures)
             for name in expectedNames where !Self.carries(leaf, name) {
-                failures.append(.nameMismatch(leaf, expected: name.description, presented: Self.presentedNames(leaf)))
+                failures.append(.nameMismatch(leaf, expected: name, presented: PresentedIdentifier.of(leaf)))
             }
             if policy.checkTLSKeyUsage, let usage = leaf.keyUsage {
                 var allowed: KeyUsage = .digitalSignature
@@ -151,7 +151,7 @@ enum PurposeChecks {
                 }
             }
         }
-        failures.append(.hostnameMismatch(leaf, reference: reference.description, presented: presentedNames(leaf)))
+        failures.append(.hostnameMismatch(leaf, reference: reference, presented: PresentedIdentifier.of(leaf)))
     }
 
     private static func carries(_ leaf: Certificate, _ expected: ExpectedName) -> Bool {
@@ -168,24 +168,6 @@ enum PurposeChecks {
             }
         }
         return false
-    }
-
-    /// The names a certificate presents, for diagnostics, each with its type as OpenSSL prints
-    /// them: subjectAltName entries `DNS:name`, `IP:address` and `email:mailbox`, or `CN=name` for
-    /// each commonName when there is no subjectAltName. The type matters: a dNSName holding the text
-    /// of an IP address never matches an IP address.
-    static func presentedNames(_ certificate: Certificate) -> [String] {
-        guard let names = certificate.subjectAlternativeNames else {
-            return certificate.subject.values(of: KnownOID.commonName).map { "CN=\($0)" }
-        }
-        return names.compactMap { name in
-            switch name {
-            case .dNSName(let bytes): return "DNS:" + String(decoding: bytes, as: UTF8.self)
-            case .rfc822Name(let bytes): return "email:" + String(decoding: bytes, as: UTF8.self)
-            case .iPAddress(let bytes): return IPAddress(bytes: bytes).map { "IP:\($0)" }
-            default: return nil
-            }
-        }
     }
 
     /// CA/B BR 7.1.4.3 for TLS server certificates: a commonName, if present, is a character-for-

@@ -279,10 +279,16 @@ public struct ValidationPolicy: Sendable {
     public var initialNameConstraints: NameConstraints?
     /// How far anchors' own certificates are checked.
     public var anchorEnforcement: AnchorEnforcement
-    /// Most intermediates allowed between the leaf and its anchor, counting only those that are not
-    /// self-issued, as RFC 5280 4.2.1.9 counts them for pathLenConstraint (a key-rollover certificate
-    /// is no extra depth); `nil`: only the budget's limit, which counts every certificate.
-    public var maximumIntermediates: Int?
+    /// The path-length limit: most intermediates allowed between the leaf and its trust anchor,
+    /// counted as RFC 5280 4.2.1.9 counts them for pathLenConstraint — only those that are not
+    /// self-issued (a key-rollover certificate is no extra depth). Default 7 (paths of the public Web
+    /// PKI have one to three). A path needing more fails with
+    /// ``ValidationFailure/maximumDepthExceeded(_:limit:)``; a negative value counts as 0.
+    ///
+    /// Self-issued intermediates are bounded too, so that a chain of them, free by this count, cannot
+    /// grow without end: a path holds at most `2 × maximumIntermediates + 1` intermediates in all (one
+    /// self-issued certificate beside each counted one, and one more).
+    public var maximumIntermediates: Int
     /// Key usages the leaf must allow when it has a keyUsage extension (in addition to the TLS check).
     public var requiredLeafKeyUsage: KeyUsage
     /// For TLS purposes, check that a leaf keyUsage (when present) allows the TLS use of its key:
@@ -297,9 +303,11 @@ public struct ValidationPolicy: Sendable {
     public var publicSuffixList: PublicSuffixList?
     /// Work limits.
     public var budget: Budget
-    /// Key pins the path must contain (SHA-256 of a SubjectPublicKeyInfo, as HPKP `pin-sha256`): a path
-    /// with none of them, anchor included, fails with ``ValidationFailure/pinMismatch``. Empty: no requirement.
-    public var requiredKeyPins: Set<SHA256Digest>
+    /// Pins the path must contain: a path none of whose certificates, anchor included, matches one
+    /// of them (``Pin/matches(_:)``: the certificate itself, or its key, as HPKP `pin-sha256`,
+    /// RFC 7469 2.6) fails with ``ValidationFailure/pinMismatch``. Empty (the default): no requirement.
+    /// The same ``Pin`` given to ``TrustEvaluation/pins`` trusts instead of requiring.
+    public var requiredPins: Set<Pin>
     /// What a certificate whose revocation status the evidence cannot determine does to its path
     /// (default: ``UndeterminedRevocationStatus/rejectWhenIssuerHasCRLs``).
     public var undeterminedRevocationStatus: UndeterminedRevocationStatus
@@ -311,9 +319,9 @@ public struct ValidationPolicy: Sendable {
     public init(purpose: ValidationPurpose = .any, profile: CertificateProfile = .automatic,
                 algorithms: AlgorithmProfile = .default, policyInputs: PolicyValidationInputs = PolicyValidationInputs(),
                 initialNameConstraints: NameConstraints? = nil, anchorEnforcement: AnchorEnforcement = .rfc5937,
-                maximumIntermediates: Int? = nil, requiredLeafKeyUsage: KeyUsage = [], checkTLSKeyUsage: Bool = true,
+                maximumIntermediates: Int = 7, requiredLeafKeyUsage: KeyUsage = [], checkTLSKeyUsage: Bool = true,
                 extendedKeyUsageReading: ExtendedKeyUsageReading = .standard, allowCommonNameFallback: Bool = false,
-                publicSuffixList: PublicSuffixList? = nil, budget: Budget = .default, requiredKeyPins: Set<SHA256Digest> = [],
+                publicSuffixList: PublicSuffixList? = nil, budget: Budget = .default, requiredPins: Set<Pin> = [],
                 undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs,
                 ocspFreshness: OCSPFreshness = .default) {
         self.purpose = purpose
@@ -329,7 +337,7 @@ public struct ValidationPolicy: Sendable {
         self.allowCommonNameFallback = allowCommonNameFallback
         self.publicSuffixList = publicSuffixList
         self.budget = budget
-        self.requiredKeyPins = requiredKeyPins
+        self.requiredPins = requiredPins
         self.undeterminedRevocationStatus = undeterminedRevocationStatus
         self.ocspFreshness = ocspFreshness
     }

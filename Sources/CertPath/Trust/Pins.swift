@@ -20,6 +20,14 @@ public struct Pin: Hashable, Sendable, CustomStringConvertible {
         self.digest = digest
     }
 
+    /// The pin of `kind` that `certificate` matches.
+    init(kind: Kind, of certificate: Certificate) {
+        switch kind {
+        case .certificate: self.init(certificate: certificate)
+        case .publicKey: self.init(publicKeyOf: certificate)
+        }
+    }
+
     /// Pins `certificate` itself (its DER).
     public init(certificate: Certificate) {
         self.init(.certificate, SHA256Digest(hashing: certificate.der))
@@ -39,12 +47,7 @@ public struct Pin: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `certificate` is the pinned certificate or carries the pinned key.
-    public func matches(_ certificate: Certificate) -> Bool {
-        switch kind {
-        case .certificate: return SHA256Digest(hashing: certificate.der) == digest
-        case .publicKey: return SHA256Digest(hashing: certificate.subjectPublicKeyInfo.der) == digest
-        }
-    }
+    public func matches(_ certificate: Certificate) -> Bool { Pin(kind: kind, of: certificate) == self }
 
     /// `pin-sha256="…"` for key pins, `sha256/<hex>` for certificate pins.
     public var description: String {
@@ -52,13 +55,18 @@ public struct Pin: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The requirement that a path contain a pinned key (``ValidationPolicy/requiredKeyPins``, HPKP
-/// `pin-sha256`, RFC 7469 2.6): the pipeline's purpose stage asks it of every path that reached an anchor.
-enum KeyPinRequirement {
+/// The requirement that a path contain a pinned certificate or key (``ValidationPolicy/requiredPins``,
+/// HPKP `pin-sha256`, RFC 7469 2.6): the pipeline's purpose stage asks it of every path that reached an anchor.
+enum PinRequirement {
     /// ``ValidationFailure/pinMismatch`` when `pins` is not empty and no certificate of `path`
-    /// (anchor included) has one of the pinned keys; `nil` otherwise.
-    static func failure(_ pins: Set<SHA256Digest>, path: [Certificate]) -> ValidationFailure? {
+    /// (anchor included) matches one of them; `nil` otherwise.
+    static func failure(_ pins: Set<Pin>, path: [Certificate]) -> ValidationFailure? {
         guard !pins.isEmpty else { return nil }
-        return path.contains { pins.contains(SHA256Digest(hashing: $0.subjectPublicKeyInfo.der)) } ? nil : .pinMismatch
+        // Each certificate is hashed at most once per kind, whatever the number of pins.
+        let kinds = Set(pins.map(\.kind))
+        let matched = path.contains { certificate in
+            kinds.contains { kind in pins.contains(Pin(kind: kind, of: certificate)) }
+        }
+        return matched ? nil : .pinMismatch
     }
 }

@@ -5,44 +5,54 @@
 /// exception for an expired leaf does not cover a hostname mismatch, nor the same mismatch for
 /// another hostname, nor an expired intermediate.
 public struct ExceptedFailure: Hashable, Sendable, CustomStringConvertible {
-    /// The ``ValidationFailure/code`` (only recoverable codes occur).
-    public let code: String
+    /// The kind of failure accepted.
+    public let kind: RecoverableFailure
     /// SHA-256 of the DER of the certificate concerned.
     public let certificate: SHA256Digest
-    /// For `hostnameMismatch`: the reference identifier; for `nameMismatch`: the expected name.
+    /// For `hostnameMismatch`: the reference identifier; for `nameMismatch`: the expected name
+    /// (their canonical text, ``ReferenceIdentifier/description``, ``ExpectedName/description``);
+    /// `nil` for every other kind (``RecoverableFailure/recordsName``).
     public let detail: String?
 
-    /// The codes a trust exception may hold: the recoverable failures.
-    public static let recoverableCodes: Set<String> = [
-        "expired", "notYetValid", "issuerNotFound", "selfSignedNotTrusted", "noTrustedAnchor", "hostnameMismatch", "nameMismatch",
-    ]
+    /// The ``ValidationFailure/code`` of the failure accepted (``RecoverableFailure``'s raw value).
+    public var code: String { kind.rawValue }
 
-    /// The codes whose record carries a ``detail`` (and must): `hostnameMismatch` (the reference
-    /// identifier) and `nameMismatch` (the expected name). Every other recoverable code has none.
-    public static let codesWithDetail: Set<String> = ["hostnameMismatch", "nameMismatch"]
+    /// The codes a trust exception may hold: the recoverable failures' (``RecoverableFailure``).
+    public static let recoverableCodes = Set(RecoverableFailure.allCases.map(\.rawValue))
+
+    /// The codes whose record carries a ``detail`` (and must): ``RecoverableFailure/recordsName``.
+    public static let codesWithDetail = Set(RecoverableFailure.allCases.filter(\.recordsName).map(\.rawValue))
 
     /// Creates a record directly (used when reading the text form).
     ///
-    /// - Returns: `nil` when `code` is not in ``recoverableCodes``, or when `detail` is absent for a
-    ///   code in ``codesWithDetail`` or present for any other code: such a record could never equal
-    ///   the record of an observed failure, so the exception holding it would never apply.
-    public init?(code: String, certificate: SHA256Digest, detail: String?) {
-        guard Self.recoverableCodes.contains(code), (detail != nil) == Self.codesWithDetail.contains(code) else { return nil }
-        self.code = code
+    /// - Returns: `nil` when `detail` is absent for a kind that ``RecoverableFailure/recordsName``, or
+    ///   present for any other kind: such a record could never equal the record of an observed
+    ///   failure, so the exception holding it would never apply.
+    public init?(kind: RecoverableFailure, certificate: SHA256Digest, detail: String?) {
+        guard (detail != nil) == kind.recordsName else { return nil }
+        self.kind = kind
         self.certificate = certificate
         self.detail = detail
     }
 
+    /// Creates a record from a failure code (the text form's word).
+    ///
+    /// - Returns: `nil` when `code` is not in ``recoverableCodes``, or as ``init(kind:certificate:detail:)``.
+    public init?(code: String, certificate: SHA256Digest, detail: String?) {
+        guard let kind = RecoverableFailure(rawValue: code) else { return nil }
+        self.init(kind: kind, certificate: certificate, detail: detail)
+    }
+
     /// The record of `failure`, or `nil` when the failure is fatal (it can never be excepted).
     public init?(_ failure: ValidationFailure) {
-        guard failure.isRecoverable, let certificate = failure.certificate else { return nil }
+        guard let kind = failure.recoverableKind, let certificate = failure.certificate else { return nil }
         var detail: String? = nil
         switch failure {
-        case .hostnameMismatch(_, let reference, _): detail = reference
-        case .nameMismatch(_, let expected, _): detail = expected
+        case .hostnameMismatch(_, let reference, _): detail = reference.description
+        case .nameMismatch(_, let expected, _): detail = expected.description
         default: break
         }
-        self.init(code: failure.code, certificate: SHA256Digest(hashing: certificate.der), detail: detail)
+        self.init(kind: kind, certificate: SHA256Digest(hashing: certificate.der), detail: detail)
     }
 
     /// `expired sha256/…` or `hostnameMismatch sha256/… for example.com`.
