@@ -17,7 +17,11 @@
 public final class CertificateRevocationList: Hashable, Sendable, CustomStringConvertible {
     /// CRL version (RFC 5280 5.1.2.1).
     public enum Version: Int, Hashable, Sendable {
-        case v1 = 1, v2 = 2
+        /// Version 1 (the version field absent): no crlExtensions or crlEntryExtensions, so no
+        /// cRLNumber; such a CRL can show a revocation but never settle a good status.
+        case v1 = 1
+        /// Version 2 (encoded 1): required when the CRL has extensions (RFC 5280 5.1.2.1).
+        case v2 = 2
     }
 
     /// The complete DER encoding.

@@ -28,7 +28,13 @@ import Darwin
 public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// X.509 version (RFC 5280 4.1.2.1).
     public enum Version: Int, Hashable, Sendable {
-        case v1 = 1, v2 = 2, v3 = 3
+        /// Version 1 (the version field absent, as DER omits a default value): no issuerUniqueID, subjectUniqueID or
+        /// extensions. Such a certificate is never a CA in a path (RFC 5280 6.1.4 (k)).
+        case v1 = 1
+        /// Version 2 (encoded 1): unique identifiers allowed, no extensions (RFC 5280 4.1.2.8).
+        case v2 = 2
+        /// Version 3 (encoded 2): extensions allowed (RFC 5280 4.1.2.9); what current CAs issue.
+        case v3 = 3
     }
 
     /// The complete DER encoding.

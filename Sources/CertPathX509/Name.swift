@@ -32,9 +32,12 @@ public struct Name: Hashable, Sendable, CustomStringConvertible {
 
     package init(validatedDER der: ArraySlice<UInt8>) { self.der = der }
 
-    /// Parses a standalone DER Name.
+    /// Parses a standalone DER Name: a SEQUENCE OF non-empty SETs of AttributeTypeAndValue, validated
+    /// as a Name inside a certificate is.
     ///
-    /// - Throws: ``DERError`` as ``read(_:_:)`` does, and `.trailingData` after it.
+    /// - Throws: ``DERError``: malformed DER; `.invalidValue` for an empty RDN; `.unsortedSet` for a
+    ///   multi-valued RDN out of DER order; `.invalidString` for a string value outside its alphabet;
+    ///   `.trailingData` for bytes after the Name.
     public init(derEncoded bytes: [UInt8]) throws(DERError) {
         var reader = DERReader(bytes)
         self = try Name.read(&reader, "Name")

@@ -1,6 +1,22 @@
 /// A hash function named by a signature algorithm.
 public enum HashAlgorithm: String, Hashable, Sendable, CaseIterable {
-    case md2, md5, sha1, sha224, sha256, sha384, sha512
+    /// MD2 (RFC 1319), 16-byte digest: recognized in md2WithRSAEncryption (RFC 3279 2.2.1) so that a
+    /// certificate using it parses and is reported; CertPath never computes it, so such a signature
+    /// never verifies.
+    case md2
+    /// MD5 (RFC 1321), 16-byte digest: recognized in md5WithRSAEncryption, never computed, as ``md2``.
+    case md5
+    /// SHA-1 (FIPS 180-4), 20-byte digest: refused by the default ``AlgorithmProfile``, accepted by
+    /// the permissive one (old PKIs, NIST PKITS).
+    case sha1
+    /// SHA-224 (FIPS 180-4), 28-byte digest: accepted by the permissive profile only.
+    case sha224
+    /// SHA-256 (FIPS 180-4), 32-byte digest: accepted by every profile.
+    case sha256
+    /// SHA-384 (FIPS 180-4), 48-byte digest: accepted by every profile.
+    case sha384
+    /// SHA-512 (FIPS 180-4), 64-byte digest: accepted by every profile.
+    case sha512
 
     /// Digest length in bytes.
     public var digestLength: Int {

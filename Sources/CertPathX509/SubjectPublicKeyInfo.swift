@@ -1,6 +1,11 @@
 /// The elliptic curves CertPath verifies signatures with (RFC 5480 2.1.1.1, named curves only).
 public enum NamedCurve: String, Hashable, Sendable, CaseIterable {
-    case p256 = "P-256", p384 = "P-384", p521 = "P-521"
+    /// NIST P-256 (secp256r1, OID 1.2.840.10045.3.1.7): 32-byte coordinates; raw value `P-256`.
+    case p256 = "P-256"
+    /// NIST P-384 (secp384r1, OID 1.3.132.0.34): 48-byte coordinates; raw value `P-384`.
+    case p384 = "P-384"
+    /// NIST P-521 (secp521r1, OID 1.3.132.0.35): 66-byte coordinates; raw value `P-521`.
+    case p521 = "P-521"
 
     /// Length in bytes of one coordinate (field element).
     public var coordinateLength: Int {
@@ -23,8 +28,11 @@ public enum NamedCurve: String, Hashable, Sendable, CaseIterable {
 
 /// DSA domain parameters `Dss-Parms ::= SEQUENCE { p, q, g }` (RFC 3279 2.3.2), unsigned big-endian.
 public struct DSAParameters: Hashable, Sendable {
+    /// The prime modulus `p` (FIPS 186-4 4.1 sizes it at 1024, 2048 or 3072 bits).
     public let p: ArraySlice<UInt8>
+    /// The prime divisor `q` of `p - 1` (160, 224 or 256 bits in FIPS 186-4), the order of `g`.
     public let q: ArraySlice<UInt8>
+    /// The generator `g` of the order-`q` subgroup modulo `p`.
     public let g: ArraySlice<UInt8>
 }
 
@@ -151,9 +159,12 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         }
     }
 
-    /// Parses a standalone DER SubjectPublicKeyInfo.
+    /// Parses a standalone DER SubjectPublicKeyInfo, validated as one inside a certificate is.
     ///
-    /// - Throws: ``DERError`` as ``read(_:)`` does, and `.trailingData` after it.
+    /// - Throws: ``DERError``: malformed DER; `.invalidValue` for key parameters that break their RFC
+    ///   (RSA without NULL parameters, EdDSA with parameters, a point or key of the wrong length, a
+    ///   non-positive RSA modulus or exponent); `.unsupported` for explicit or implicit EC domain
+    ///   parameters (RFC 5480 2.1.1 allows only namedCurve); `.trailingData` for bytes after it.
     public init(derEncoded bytes: [UInt8]) throws(DERError) {
         var reader = DERReader(bytes)
         self = try SubjectPublicKeyInfo.read(&reader)

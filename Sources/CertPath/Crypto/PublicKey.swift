@@ -27,7 +27,7 @@ public enum PublicKeyError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A public key loaded into libcrypto, ready to verify signatures (see
-/// ``verify(signature:message:algorithm:)``).
+/// ``verify(signature:message:algorithm:)-([UInt8],_,_)``).
 ///
 /// Built from a decoded ``SubjectPublicKey`` (RFC 5280 4.1.2.7; RSA per RFC 8017 A.1.1, EC per
 /// RFC 5480 2.2 on P-256/P-384/P-521, Ed25519/Ed448 per RFC 8410), with the key's validity checked

@@ -49,7 +49,7 @@ public final class SignatureCache: Sendable {
         let messageDigest: SHA256Digest?
 
         /// The key of a verification. It refers to the given bytes without copying them; the
-        /// cache keeps its own copy (``Stored``).
+        /// cache keeps its own copy of them when the key is inserted.
         ///
         /// - Parameters:
         ///   - algorithm: the signature algorithm.

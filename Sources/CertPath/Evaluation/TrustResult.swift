@@ -16,8 +16,8 @@ public struct EvaluationStatistics: Hashable, Sendable {
     /// Issuer candidates not tried because ``Budget/failedIssuerCandidates`` candidates of the same
     /// certificate had failed to verify its signature.
     public var abandonedCandidates = 0
-    /// Attempted paths not kept because ``ValidationPolicy/recordedAttemptsLimit`` were already
-    /// (with ``ValidationPolicy/collectAllAttempts``).
+    /// Attempted paths not kept because ``TrustEvaluation/recordedAttemptsLimit`` were already
+    /// (with ``TrustEvaluation/collectAllAttempts``).
     public var unrecordedAttempts = 0
 
     /// No work.
@@ -134,7 +134,11 @@ public struct UntrustedReport: Error, Sendable, CustomStringConvertible {
 
 /// The outcome of ``TrustEvaluation/evaluate()``.
 public enum TrustResult: Sendable {
+    /// A path from the leaf to a trust anchor passed every check (or a trust exception accepted its
+    /// failures: ``TrustedPath/isTrustedByException``).
     case trusted(TrustedPath)
+    /// No path passed: the report names the primary failure and the best attempt's failures, per
+    /// certificate.
     case untrusted(UntrustedReport)
 
     /// Whether the result is trusted.

@@ -38,7 +38,7 @@ public enum PresentedIdentifierMatching {
         ///
         /// CertPath ships no list: load Mozilla's `public_suffix_list.dat` yourself (the Debian
         /// package `publicsuffix` installs it at `/usr/share/publicsuffix/public_suffix_list.dat`)
-        /// and pass it to ``PublicSuffixList/init(text:)``.
+        /// and pass it to ``PublicSuffixList/init(text:sections:)``.
         public var publicSuffixList: PublicSuffixList?
 
         /// Creates options.

@@ -5,7 +5,7 @@
 /// CertPath ships no list, because a stale copy is worse than a current one the system updates:
 /// the caller loads the text of Mozilla's `public_suffix_list.dat` (on Debian and Ubuntu the
 /// package `publicsuffix` installs it as `/usr/share/publicsuffix/public_suffix_list.dat`) and
-/// hands it to ``init(text:)``. Without a list the check is off.
+/// hands it to ``init(text:sections:)``. Without a list the check is off.
 ///
 /// Format read (the list's own specification): one rule per line, read up to the first
 /// whitespace; lines starting with `//` are comments; a rule is a name (`co.uk`), a wildcard rule

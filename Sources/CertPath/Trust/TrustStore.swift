@@ -124,8 +124,11 @@ public struct TrustStore: Sendable {
 
     /// Creates a store from entries.
     ///
-    /// - Parameter isPublicWebPKI: whether these are public Web PKI anchors (``isPublicWebPKI``);
-    ///   `false` (the default) for a private PKI's roots.
+    /// - Parameters:
+    ///   - entries: the certificates and how each is trusted, in any order; a distrusted entry wins
+    ///     over any other entry for the same certificate and over every anchor with its public key.
+    ///   - isPublicWebPKI: whether these are public Web PKI anchors (``isPublicWebPKI``);
+    ///     `false` (the default) for a private PKI's roots.
     public init(_ entries: [TrustEntry], isPublicWebPKI: Bool = false) {
         var bySubject: [NormalizedName: [Int]] = [:]
         var overridden: [NormalizedName: [Int]] = [:]

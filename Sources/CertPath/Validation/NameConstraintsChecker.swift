@@ -194,7 +194,7 @@ public struct NameConstraintViolation: Hashable, Sendable, CustomStringConvertib
         /// This subtree of the extension cannot be used: it is not valid syntax for its form (an
         /// rfc822Name `invalid@invalid@example.com`, a dNSName with `*` or a leading period, an iPAddress
         /// not of 8 or 32 octets or with a non-contiguous mask) or it has a `minimum` or `maximum`
-        /// (``NameConstraints/firstMalformedSubtree()``, whose order picks it). Reported for every
+        /// (the first such subtree: the permitted ones in order, then the excluded ones). Reported for every
         /// certificate checked against the extension, whatever names it has; the violation's `name` is
         /// then the certificate's first name of the subtree's form, or its subject DN (source
         /// `subject`) when it has none.

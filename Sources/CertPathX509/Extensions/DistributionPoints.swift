@@ -12,14 +12,27 @@ public struct ReasonFlags: OptionSet, Hashable, Sendable {
     /// Bit `n` is `1 << n`.
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// unused (bit 0): reserved; no CRLReason corresponds to it. Counted in ``all``, so a scope
+    /// reading every bit covers it.
     public static let unused = ReasonFlags(rawValue: 1 << 0)
+    /// keyCompromise (bit 1; CRLReason 1, RFC 5280 5.3.1): the subject's private key is known or
+    /// suspected to be compromised.
     public static let keyCompromise = ReasonFlags(rawValue: 1 << 1)
+    /// cACompromise (bit 2; CRLReason 2): the issuing CA's key is compromised.
     public static let cACompromise = ReasonFlags(rawValue: 1 << 2)
+    /// affiliationChanged (bit 3; CRLReason 3): the subject's name or affiliation changed; the key
+    /// is not suspected.
     public static let affiliationChanged = ReasonFlags(rawValue: 1 << 3)
+    /// superseded (bit 4; CRLReason 4): the certificate has been replaced by another.
     public static let superseded = ReasonFlags(rawValue: 1 << 4)
+    /// cessationOfOperation (bit 5; CRLReason 5): the certificate is no longer needed for its purpose.
     public static let cessationOfOperation = ReasonFlags(rawValue: 1 << 5)
+    /// certificateHold (bit 6; CRLReason 6): the certificate is suspended, and may be released
+    /// (removeFromCRL) later.
     public static let certificateHold = ReasonFlags(rawValue: 1 << 6)
+    /// privilegeWithdrawn (bit 7; CRLReason 9): a privilege the certificate granted was withdrawn.
     public static let privilegeWithdrawn = ReasonFlags(rawValue: 1 << 7)
+    /// aACompromise (bit 8; CRLReason 10): the attribute authority's key is compromised.
     public static let aACompromise = ReasonFlags(rawValue: 1 << 8)
     /// Every reason (what a CRL or distribution point without `reasons` covers).
     public static let all = ReasonFlags(rawValue: 0x1FF)

@@ -38,9 +38,50 @@ extension DERReader {
 /// The extensions CertPath decodes, for dispatch and for the list of extensions it "recognizes"
 /// (RFC 5280 4.2: an unrecognized critical extension rejects the certificate).
 public enum KnownExtension: CaseIterable, Sendable {
-    case basicConstraints, keyUsage, extKeyUsage, subjectAltName, issuerAltName, nameConstraints
-    case authorityKeyIdentifier, subjectKeyIdentifier, certificatePolicies, policyMappings
-    case policyConstraints, inhibitAnyPolicy, cRLDistributionPoints, authorityInfoAccess
+    /// basicConstraints (2.5.29.19, RFC 5280 4.2.1.9): whether the subject is a CA (cA) and how many
+    /// non-self-issued intermediates may follow it (pathLenConstraint; 6.1.4 (k), (l), (m)).
+    case basicConstraints
+    /// keyUsage (2.5.29.15, RFC 5280 4.2.1.3): what the key may be used for (``KeyUsage``); checked
+    /// for keyCertSign in CAs (6.1.4 (n)), cRLSign in CRL signers and the TLS uses in TLS leaves.
+    case keyUsage
+    /// extKeyUsage (2.5.29.37, RFC 5280 4.2.1.12): the purposes (serverAuth, clientAuth…) the key is
+    /// for; chained through the CAs that carry it (``ExtendedKeyUsageReading``).
+    case extKeyUsage
+    /// subjectAltName (2.5.29.17, RFC 5280 4.2.1.6): the subject's DNS names, IP addresses, email
+    /// addresses…; what host names and expected names are matched against, and what name
+    /// constraints apply to.
+    case subjectAltName
+    /// issuerAltName (2.5.29.18, RFC 5280 4.2.1.7): other names of the issuer; decoded and validated
+    /// (so a critical one does not reject the certificate), not used for chaining.
+    case issuerAltName
+    /// nameConstraints (2.5.29.30, RFC 5280 4.2.1.10): permitted and excluded subtrees a CA imposes
+    /// on every name below it (6.1.4 (g)).
+    case nameConstraints
+    /// authorityKeyIdentifier (2.5.29.35, RFC 5280 4.2.1.1): identifies the issuer's key; used to rank
+    /// issuer candidates (a matching subjectKeyIdentifier first, a mismatching one last), never to
+    /// refuse one.
+    case authorityKeyIdentifier
+    /// subjectKeyIdentifier (2.5.29.14, RFC 5280 4.2.1.2): identifies this certificate's key; matched
+    /// against the authorityKeyIdentifier of the certificates it may have issued.
+    case subjectKeyIdentifier
+    /// certificatePolicies (2.5.29.32, RFC 5280 4.2.1.4): the policy OIDs (and qualifiers) the
+    /// certificate was issued under; input of the valid policy graph (6.1.3 (d)).
+    case certificatePolicies
+    /// policyMappings (2.5.29.33, RFC 5280 4.2.1.5): issuer-domain to subject-domain policy
+    /// equivalences a CA declares (6.1.4 (a), (b)).
+    case policyMappings
+    /// policyConstraints (2.5.29.36, RFC 5280 4.2.1.11): requireExplicitPolicy and
+    /// inhibitPolicyMapping skip counts (6.1.4 (i)).
+    case policyConstraints
+    /// inhibitAnyPolicy (2.5.29.54, RFC 5280 4.2.1.14): after how many further certificates
+    /// anyPolicy stops matching every policy (6.1.4 (j)).
+    case inhibitAnyPolicy
+    /// cRLDistributionPoints (2.5.29.31, RFC 5280 4.2.1.13): where the certificate's CRLs are and
+    /// which reasons each covers; decides a CRL's scope (6.3.3 (b)) and what network fetching fetches.
+    case cRLDistributionPoints
+    /// authorityInfoAccess (1.3.6.1.5.5.7.1.1, RFC 5280 4.2.2.1): URIs of the issuer's certificate
+    /// (id-ad-caIssuers) and of OCSP responders (id-ad-ocsp), used by network fetching.
+    case authorityInfoAccess
 
     /// The extension's OID.
     public var oid: OID {

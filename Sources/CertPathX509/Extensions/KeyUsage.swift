@@ -4,14 +4,33 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// digitalSignature (bit 0, RFC 5280 4.2.1.3): the key verifies digital signatures other than
+    /// on certificates and CRLs, such as a TLS handshake signature; what a TLS leaf with keyUsage
+    /// needs (or, for RSA key transport, ``keyEncipherment``).
     public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
+    /// contentCommitment (bit 1, formerly nonRepudiation): the key's signatures commit the signer to
+    /// the content signed. Not used by path validation.
     public static let contentCommitment = KeyUsage(rawValue: 1 << 1)
+    /// keyEncipherment (bit 2): the key encrypts private or secret keys, as in TLS 1.2 RSA key
+    /// transport; accepted for an RSA TLS leaf instead of ``digitalSignature``.
     public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
+    /// dataEncipherment (bit 3): the key encrypts user data directly, not keys. Not used by path
+    /// validation.
     public static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
+    /// keyAgreement (bit 4): the key is used for key agreement, such as static (EC)DH; accepted for
+    /// an EC TLS leaf (TLS 1.2 static ECDH). Qualified by ``encipherOnly`` and ``decipherOnly``.
     public static let keyAgreement = KeyUsage(rawValue: 1 << 4)
+    /// keyCertSign (bit 5): the key verifies signatures on certificates; a CA certificate that
+    /// carries keyUsage must assert it to issue the next certificate of a path (RFC 5280 6.1.4 (n)).
     public static let keyCertSign = KeyUsage(rawValue: 1 << 5)
+    /// cRLSign (bit 6): the key verifies signatures on CRLs; CertPath requires it of a CRL's signer
+    /// (RFC 5280 6.3.3 (f)).
     public static let cRLSign = KeyUsage(rawValue: 1 << 6)
+    /// encipherOnly (bit 7): with ``keyAgreement``, the agreed key may only encipher data; undefined
+    /// without it.
     public static let encipherOnly = KeyUsage(rawValue: 1 << 7)
+    /// decipherOnly (bit 8): with ``keyAgreement``, the agreed key may only decipher data; undefined
+    /// without it.
     public static let decipherOnly = KeyUsage(rawValue: 1 << 8)
 
     /// The RFC 5280 names, in bit order.
