@@ -32,6 +32,8 @@ public struct DERBitString: Hashable, Sendable {
     /// Number of padding bits at the end of the last byte, 0...7 (0 when `bytes` is empty).
     public let unusedBits: UInt8
 
+    /// A BIT STRING view of the bit bytes at `bytes` of the buffer it was read from, with `unusedBits`
+    /// padding bits (0...7) at the end of the last byte (X.690 8.6.2).
     @inlinable
     public init(bytes: Range<Int>, unusedBits: UInt8) {
         self.bytes = bytes

@@ -9,7 +9,9 @@
 public struct DERNode: Hashable, Sendable {
     /// Contents of a node: raw octets, or the nested elements of a constructed encoding.
     public enum Content: Hashable, Sendable {
+        /// A primitive encoding's contents octets (X.690 8.1.4).
         case primitive([UInt8])
+        /// A constructed encoding's nested elements, in order (X.690 8.1.5).
         case constructed([DERNode])
     }
 

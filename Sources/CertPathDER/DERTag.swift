@@ -14,7 +14,14 @@ public struct DERTag: Hashable, Sendable, CustomStringConvertible {
 
     /// The four ASN.1 tag classes (X.690 8.1.2.2, table 1).
     public enum TagClass: UInt8, Sendable {
-        case universal = 0, application = 1, contextSpecific = 2, `private` = 3
+        /// Universal (bits 00): the types X.680 defines, SEQUENCE, INTEGER, OID and the others.
+        case universal = 0
+        /// Application (bits 01).
+        case application = 1
+        /// Context-specific (bits 10): `[n]` tags, as in X.509's EXPLICIT and IMPLICIT fields.
+        case contextSpecific = 2
+        /// Private (bits 11).
+        case `private` = 3
     }
 
     /// The tag's class.

@@ -294,6 +294,11 @@ import TestSupport
         #expect(try field(primary, "message", as: String.self)
             == "the certificate is not valid for www.customer2.example; it is valid for DNS:server.customer1.example, IP:192.0.2.10")
         #expect(try field(primary, "certificate", as: String.self) == "CN=server.customer1.example,O=Customer 1")
+        // The typed evidence (issue 23): the reference identifier and the presented identifiers, each with its type.
+        let names = try field(primary, "names", as: [String: Any].self)
+        #expect(try field(names, "reference", as: [String: String].self) == ["type": "dns", "value": "www.customer2.example"])
+        #expect(try field(names, "presented", as: [[String: String]].self)
+                == [["type": "dns", "value": "server.customer1.example"], ["type": "ip", "value": "192.0.2.10"]])
         let leaf = try #require(try CLI.certificates("rsa/server.pem").first)
         #expect(try field(primary, "certificateSHA256", as: String.self) == SHA256Digest(hashing: leaf.der).hex)
         let failures = try field(json, "failures", as: [[String: Any]].self)
