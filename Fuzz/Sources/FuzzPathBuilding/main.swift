@@ -15,7 +15,7 @@ import FuzzSupport
 
 func outcome(_ result: TrustResult) -> String {
     switch result {
-    case .trusted(let path): return "trusted, \(path.certificates.count) certificate(s) to \(path.anchor.map { "\($0.subject)" } ?? "no anchor")"
+    case .trusted(let path): return "trusted, \(path.certificates.count) certificate(s) to \(path.reachesTrustAnchor ? "\(path.anchor.subject)" : "no anchor")"
     case .untrusted(let report): return "untrusted: \(report.primaryFailure.code)"
     }
 }

@@ -193,8 +193,11 @@ public enum ScenarioGenerator {
         let hostname = input.pick(hostnames)
         let flags = input.byte()
         let budget = Budget(signatureChecks: 4 + input.int(0...28), buildSteps: 8 + input.int(0...255),
-                            nameConstraintComparisons: 16 + input.int(0...1023), maximumPathLength: 8 - input.int(0...7))
-        let maximumIntermediates: Int? = flags & 0x10 != 0 ? input.int(0...3) : nil
+                            nameConstraintComparisons: 16 + input.int(0...1023))
+        // The path-length limit (ValidationPolicy.maximumIntermediates): 0 to 7 from this byte, or
+        // 0 to 3 from the next when the flag says so.
+        let depthLimit = 7 - input.int(0...7)
+        let maximumIntermediates = flags & 0x10 != 0 ? input.int(0...3) : depthLimit
 
         var policy = ValidationPolicy()
         switch purposeChoice {
@@ -211,10 +214,10 @@ public enum ScenarioGenerator {
             initialPolicyMappingInhibit: flags & 0x80 != 0, initialExplicitPolicy: flags & 0x08 != 0,
             initialAnyPolicyInhibit: flags & 0x40 != 0)
         policy.budget = budget
-        if let maximumIntermediates { policy.maximumIntermediates = maximumIntermediates }
+        policy.maximumIntermediates = maximumIntermediates
         summary.append("purpose \(policy.purpose), profile \(policy.profile), anchors \(flags & 0x02 != 0 ? "full" : "nameAndKey"), "
                        + "collectAll \(collectAllAttempts), policyInputs \(policy.policyInputs)")
-        summary.append("budget \(budget), maximumIntermediates \(maximumIntermediates.map(String.init) ?? "nil"), time \(validationTime)")
+        summary.append("budget \(budget), maximumIntermediates \(maximumIntermediates), time \(validationTime)")
 
         var certificates: [(certificate: Certificate, role: Scenario.Role)] = []
         for index in 0..<count {
