@@ -63,5 +63,9 @@ let package = Package(
         // Drives the built `certpath` executable as a subprocess; depending on the executable target
         // makes `swift build --build-tests` build it first.
         .testTarget(name: "CLITests", dependencies: ["certpath", "CertPath", "CertPathLimbo", "TestSupport"]),
+        // The Swift code of README.md and of the DocC articles (Sources/CertPath/CertPath.docc), compiled
+        // and run against TestVectors/sample-pki; SnippetTests fails when a documented block is not
+        // found verbatim in these sources.
+        .testTarget(name: "DocumentationTests", dependencies: ["CertPath", "CertPathTLS", "CLibSSL", "TestSupport"]),
     ]
 )

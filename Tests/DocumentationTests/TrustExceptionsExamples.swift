@@ -1,0 +1,57 @@
+import CertPath
+import Foundation
+import Testing
+
+/// UsingTrustExceptions.md: record a user's decision for the self-signed sample server, apply it,
+/// and see what it does not cover.
+@Suite struct TrustExceptionsExamples {
+    func certificates(_ name: String) throws -> [Certificate] { try Repository.certificates(name) }
+
+    @Test func trustExceptions() throws {
+        let anchors = TrustStore(anchors: [try certificates("root.pem")[0]])
+        let intermediate = try certificates("intermediate.pem")[0]
+        let exceptionsFile = FileManager.default.temporaryDirectory.appendingPathComponent("certpath-docs-\(UUID().uuidString).exc")
+        defer { try? FileManager.default.removeItem(at: exceptionsFile) }
+
+        let selfSigned = try certificates("selfsigned-server.pem")[0]
+        let evaluation = TrustEvaluation(leaf: selfSigned, trustStore: anchors,
+                                         policy: try .server(hostname: "selfsigned.customer1.example"))
+        if case .untrusted(let report) = evaluation.evaluate(), let exceptions = report.exceptions {
+            print(report.summary)                           // show the user what is wrong, and ask
+            try exceptions.text.write(to: exceptionsFile, atomically: true, encoding: .utf8)
+        }
+
+        // The text form the article shows (the digests are those of the committed sample files).
+        let text = try String(contentsOf: exceptionsFile, encoding: .utf8)
+        let digest = SHA256Digest(hashing: selfSigned.der).hex
+        #expect(text.hasPrefix("certpath-trust-exceptions 1\nleaf \(digest)\nfailure selfSignedNotTrusted \(digest)\nchecksum "))
+
+        var next = evaluation
+        next.exceptions = try TrustExceptions(text: String(contentsOf: exceptionsFile, encoding: .utf8))
+        if case .trusted(let path) = next.evaluate() {
+            print(path.isTrustedByException, path.acceptedFailures.map(\.code))   // true ["selfSignedNotTrusted"]
+        }
+        guard case .trusted(let path) = next.evaluate() else { throw ExampleError("the exception did not apply") }
+        #expect(path.isTrustedByException && path.acceptedFailures.map(\.code) == ["selfSignedNotTrusted"])
+
+        var impostor = next
+        impostor.leaf = try certificates("server.pem")[0]          // any other certificate
+        print(impostor.evaluate().isTrusted)                       // false: the exception names another leaf
+        #expect(!impostor.evaluate().isTrusted)
+
+        var elsewhere = next
+        elsewhere.policy = try .server(hostname: "www.customer2.example")
+        print(elsewhere.evaluate().isTrusted)                      // false: only selfSignedNotTrusted was accepted
+        #expect(!elsewhere.evaluate().isTrusted)
+        #expect(Set(elsewhere.evaluate().report?.failures.map(\.code) ?? []) == ["selfSignedNotTrusted", "hostnameMismatch"])
+
+        let forged = TrustEvaluation(leaf: try certificates("server-bad-signature.pem")[0], intermediates: [intermediate],
+                                     trustStore: anchors, policy: try .server(hostname: "server.customer1.example"))
+        print(forged.evaluate().report?.exceptions == nil)         // true: a bad signature can never be excepted
+        #expect(forged.evaluate().report?.exceptions == nil)
+
+        // A text form naming a fatal code is refused.
+        let fatal = text.replacingOccurrences(of: "selfSignedNotTrusted", with: "badSignature")
+        #expect(throws: TrustExceptionsError.self) { try TrustExceptions(text: fatal) }
+    }
+}
