@@ -1,4 +1,5 @@
 import CertPath
+import CertPathFoundation
 import Foundation
 import Testing
 
@@ -10,20 +11,20 @@ import Testing
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
-        var evaluation = TrustEvaluation(
-            leaf: chain[0], intermediates: Array(chain.dropFirst()),          // SecTrustCreateWithCertificates
+        // Checked on every exit, the snippet's early return included.
+        defer { #expect(printed.count == 1 && printed[0].hasPrefix("3 "), "\(printed)") }
+        guard var evaluation = TrustEvaluation(
+            chain: chain,                                                     // SecTrustCreateWithCertificates
             trustStore: TrustStore(anchors: [root]),                          // SecTrustSetAnchorCertificates
             anchorsOnly: true,                                                // SecTrustSetAnchorCertificatesOnly
             policy: try .server(hostname: "server.customer1.example"))        // SecPolicyCreateSSL(true, host)
-        evaluation.validationTime = UnixTime(rfc3339: "2026-06-01T00:00:00Z") // SecTrustSetVerifyDate
-        switch evaluation.evaluate() {                                        // SecTrustEvaluateWithError
-        case .trusted(let path):
-            let key = try PublicKey(path.chain[0].subjectPublicKeyInfo)       // SecTrustCopyKey
-            print(key, path.chain.count)                                      // SecTrustCopyCertificateChain
-        case .untrusted(let report):
-            print(report.primaryFailure.code, report.summary)                 // the CFError, SecTrustCopyResult
+        else { return }                                                       // an empty chain
+        evaluation.validationDate = Date(timeIntervalSince1970: 1_780_272_000) // SecTrustSetVerifyDate
+        do {
+            let path = try evaluation.trustedPath()                           // SecTrustEvaluateWithError
+            print(path.chain.count, path.anchor.subject)                      // SecTrustCopyCertificateChain
+        } catch {
+            print(error.primaryFailure.code, error.summary)                   // the CFError, SecTrustCopyResult
         }
-
-        #expect(printed.count == 1 && printed[0].hasSuffix(" 3"))
     }
 }
