@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// A hash function named by a signature algorithm.
 public enum HashAlgorithm: String, Hashable, Sendable, CaseIterable {
     case md2, md5, sha1, sha224, sha256, sha384, sha512

@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// The elliptic curves CertPath verifies signatures with (RFC 5480 2.1.1.1, named curves only).
 public enum NamedCurve: String, Hashable, Sendable, CaseIterable {
     case p256 = "P-256", p384 = "P-384", p521 = "P-521"
