@@ -3,13 +3,13 @@
 /// An element is a view, not a copy: `value` and `encoded` are ranges of byte offsets into the
 /// buffer the reader was created over (`reader.bytes[element.value]` are the contents octets).
 @frozen
-package struct DERElement: Hashable, Sendable {
+@usableFromInline package struct DERElement: Hashable, Sendable {
     /// The identifier octet.
-    package let tag: DERTag
+    @usableFromInline package let tag: DERTag
     /// Offset of the identifier octet in the buffer.
-    package let offset: Int
+    @usableFromInline package let offset: Int
     /// Offsets of the contents octets (empty for a zero-length element).
-    package let value: Range<Int>
+    @usableFromInline package let value: Range<Int>
 
     /// Creates an element view; `offset < value.lowerBound` for any element read from input.
     @inlinable
@@ -26,11 +26,11 @@ package struct DERElement: Hashable, Sendable {
 
 /// A validated BIT STRING (X.690 8.6): its bytes without the leading unused-bits octet.
 @frozen
-package struct DERBitString: Hashable, Sendable {
+@usableFromInline package struct DERBitString: Hashable, Sendable {
     /// Offsets of the bit bytes (the contents after the unused-bits octet).
-    package let bytes: Range<Int>
+    @usableFromInline package let bytes: Range<Int>
     /// Number of padding bits at the end of the last byte, 0...7 (0 when `bytes` is empty).
-    package let unusedBits: UInt8
+    @usableFromInline package let unusedBits: UInt8
 
     @inlinable
     package init(bytes: Range<Int>, unusedBits: UInt8) {

@@ -35,15 +35,15 @@
 ///   (``boolean(_:_:)``, ``time(_:_:)``, ``withUnsafeBytes(of:_:)``…) trap, like an out-of-bounds
 ///   subscript would, when it lies outside ``bytes``, so a fabricated ``DERElement`` cannot reach
 ///   outside the buffer either.
-package struct DERReader: @unchecked Sendable {  // `base` points into the immutable storage of `bytes`
+@usableFromInline package struct DERReader: @unchecked Sendable {  // `base` points into the immutable storage of `bytes`
     /// The default limit on nesting: X.509 certificates nest about 10 deep; 32 leaves room for
     /// directoryName constraints and CRL entry extensions while bounding recursion on hostile input.
-    package static let defaultMaximumDepth = 32
+    @usableFromInline package static let defaultMaximumDepth = 32
 
     /// The input the views refer to. Offsets are indices of this slice, so for a reader made from an
     /// `Array` they count from its first byte, and for one made from an `ArraySlice` they are the
     /// slice's own (base-array) indices.
-    package let bytes: ArraySlice<UInt8>
+    @usableFromInline package let bytes: ArraySlice<UInt8>
     /// The address of offset 0 of ``bytes`` (the byte at offset `i` is `base[i]`); see "Storage and
     /// memory safety" above. Read only at offsets checked to lie within `position..<end` or ``bytes``.
     @usableFromInline
@@ -69,7 +69,7 @@ package struct DERReader: @unchecked Sendable {  // `base` points into the immut
     @usableFromInline
     var level: Int
     /// Maximum nesting depth; entering a structure deeper than this throws ``DERError/Code/depthExceeded``.
-    package let maximumDepth: Int
+    @usableFromInline package let maximumDepth: Int
 
     /// Creates a reader over all of `bytes`, at depth 0.
     ///
@@ -329,7 +329,7 @@ package struct DERReader: @unchecked Sendable {  // `base` points into the immut
     /// Where reading resumes after a structure entered with ``descend(into:_:)`` or
     /// ``descend(_:_:)``: the offset past the element and the enclosing structure's end and depth.
     @frozen
-    package struct Scope: Sendable {
+    @usableFromInline package struct Scope: Sendable {
         @usableFromInline let resume: Int
         @usableFromInline let limit: Int
         @usableFromInline let level: Int

@@ -4,16 +4,16 @@
 /// (the high-tag-number form) is rejected by ``DERReader`` with ``DERError/Code/highTagNumber``,
 /// since nothing in the X.509 and CRL profiles (RFC 5280) uses tag numbers above 30.
 @frozen
-package struct DERTag: Hashable, Sendable, CustomStringConvertible {
+@usableFromInline package struct DERTag: Hashable, Sendable, CustomStringConvertible {
     /// The identifier octet as encoded: class in bits 8–7, constructed flag in bit 6, number in bits 5–1.
-    package let rawValue: UInt8
+    @usableFromInline package let rawValue: UInt8
 
     /// Wraps an identifier octet as encoded.
     @inlinable
     package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// The four ASN.1 tag classes (X.690 8.1.2.2, table 1).
-    package enum TagClass: UInt8, Sendable {
+    @usableFromInline package enum TagClass: UInt8, Sendable {
         case universal = 0, application = 1, contextSpecific = 2, `private` = 3
     }
 
@@ -80,7 +80,7 @@ package struct DERTag: Hashable, Sendable, CustomStringConvertible {
     @inlinable package static var set: DERTag { DERTag(rawValue: 0x31) }
 
     /// A readable name: `SEQUENCE`, `INTEGER`, `[0] constructed`, `0x5f`.
-    package var description: String {
+    @usableFromInline package var description: String {
         switch tagClass {
         case .universal:
             if let name = DERTag.universalNames[number], isConstructed == DERTag.constructedUniversal.contains(number) {
