@@ -6,9 +6,9 @@
 ///
 /// Because DER admits exactly one encoding per tree, ``encoded()`` of a parsed node returns the
 /// bytes it was parsed from; the DER fuzz target asserts that.
-public struct DERNode: Hashable, Sendable {
+@_spi(Fuzzing) public struct DERNode: Hashable, Sendable {
     /// Contents of a node: raw octets, or the nested elements of a constructed encoding.
-    public enum Content: Hashable, Sendable {
+    package enum Content: Hashable, Sendable {
         /// A primitive encoding's contents octets (X.690 8.1.4).
         case primitive([UInt8])
         /// A constructed encoding's nested elements, in order (X.690 8.1.5).
@@ -16,12 +16,12 @@ public struct DERNode: Hashable, Sendable {
     }
 
     /// The identifier octet.
-    public var tag: DERTag
+    package var tag: DERTag
     /// The contents.
-    public var content: Content
+    package var content: Content
 
     /// Creates a node.
-    public init(tag: DERTag, content: Content) {
+    package init(tag: DERTag, content: Content) {
         self.tag = tag
         self.content = content
     }
@@ -31,7 +31,12 @@ public struct DERNode: Hashable, Sendable {
     /// - Throws: ``DERError`` for the first rule broken, including `.trailingData` after the element,
     ///   `.depthExceeded` beyond `maximumDepth`, and `.unexpectedTag` for a universal type in the wrong
     ///   form (a constructed OCTET STRING, a primitive SEQUENCE) or universal tag 0.
-    public static func parse(_ bytes: [UInt8], maximumDepth: Int = DERReader.defaultMaximumDepth) throws(DERError) -> DERNode {
+    @_spi(Fuzzing) public static func parse(_ bytes: [UInt8]) throws(DERError) -> DERNode {
+        try parse(bytes, maximumDepth: DERReader.defaultMaximumDepth)
+    }
+
+    /// ``parse(_:)`` with another nesting limit than `DERReader.defaultMaximumDepth`.
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int) throws(DERError) -> DERNode {
         var reader = DERReader(bytes, maximumDepth: maximumDepth)
         let node = try parseElement(&reader)
         try reader.finish("DER element")
@@ -126,10 +131,23 @@ public struct DERNode: Hashable, Sendable {
     }
 
     /// The DER encoding of this tree.
-    public func encoded() -> [UInt8] {
+    @_spi(Fuzzing) public func encoded() -> [UInt8] {
         var writer = DERWriter()
         writer.append(self)
         return writer.bytes
+    }
+
+    /// Checks that `bytes` are exactly one element, DER all the way down as
+    /// `DERReader.validateTree(_:_:)` checks it (character strings' alphabets not checked, unlike
+    /// ``parse(_:maximumDepth:)``), with nothing after it; builds no tree. The fuzz targets assert it of
+    /// every certificate, CRL and OCSP response a parser accepts.
+    ///
+    /// - Throws: ``DERError`` for the first rule broken; `expected` names the object in it.
+    @_spi(Fuzzing) public static func validate(_ bytes: [UInt8], _ expected: String) throws(DERError) {
+        var reader = DERReader(bytes)
+        let root = try reader.readElement(expected)
+        try reader.validateTree(root, expected)
+        try reader.finish(expected)
     }
 }
 
@@ -147,7 +165,7 @@ extension DERReader {
     /// strings (names, GeneralName IA5Strings) check them where they read them.
     ///
     /// - Throws: ``DERError`` for the first rule broken inside `element`.
-    public func validateTree(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
+    package func validateTree(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
         try DERNode.validateTree(element, self, expected())
     }
 
@@ -155,41 +173,41 @@ extension DERReader {
     /// (``validateTree(_:_:)``): the reading of an ASN.1 `ANY` value.
     ///
     /// - Throws: the errors of ``readElement(_:)`` and ``validateTree(_:_:)``.
-    public mutating func readAny(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
+    package mutating func readAny(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
         let element = try readElement(expected())
         try validateTree(element, expected())
         return element
     }
 }
 
-/// Writes DER: identifier, minimal definite length, contents. Used by tests, tools and fuzz targets
+/// Writes DER: identifier, minimal definite length, contents. Used by tests and tools
 /// to build inputs; certificates are never re-encoded on the validation path.
-public struct DERWriter: Sendable {
+package struct DERWriter: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
     /// Creates an empty writer.
-    public init() {}
+    package init() {}
 
     /// Appends one element with `contents` as its contents octets.
-    public mutating func append(_ tag: DERTag, contents: [UInt8]) {
+    package mutating func append(_ tag: DERTag, contents: [UInt8]) {
         bytes.append(tag.rawValue)
         appendLength(contents.count)
         bytes.append(contentsOf: contents)
     }
 
     /// Appends a constructed element whose contents `body` writes.
-    public mutating func append(_ tag: DERTag, _ body: (inout DERWriter) -> Void) {
+    package mutating func append(_ tag: DERTag, _ body: (inout DERWriter) -> Void) {
         var inner = DERWriter()
         body(&inner)
         append(tag, contents: inner.bytes)
     }
 
     /// Appends bytes that are already a DER encoding.
-    public mutating func appendEncoded(_ encoded: [UInt8]) { bytes.append(contentsOf: encoded) }
+    package mutating func appendEncoded(_ encoded: [UInt8]) { bytes.append(contentsOf: encoded) }
 
     /// Appends a parsed tree.
-    public mutating func append(_ node: DERNode) {
+    package mutating func append(_ node: DERNode) {
         switch node.content {
         case .primitive(let contents):
             append(node.tag, contents: contents)
@@ -199,7 +217,7 @@ public struct DERWriter: Sendable {
     }
 
     /// Appends an INTEGER in minimal two's complement.
-    public mutating func appendInteger(_ value: Int64) {
+    package mutating func appendInteger(_ value: Int64) {
         var contents: [UInt8] = []
         var rest = value
         repeat {
@@ -210,10 +228,10 @@ public struct DERWriter: Sendable {
     }
 
     /// Appends a BOOLEAN (0xFF for true).
-    public mutating func appendBoolean(_ value: Bool) { append(.boolean, contents: [value ? 0xFF : 0x00]) }
+    package mutating func appendBoolean(_ value: Bool) { append(.boolean, contents: [value ? 0xFF : 0x00]) }
 
     /// Appends an OBJECT IDENTIFIER.
-    public mutating func appendOID(_ oid: OID) { append(.objectIdentifier, contents: Array(oid.encoded)) }
+    package mutating func appendOID(_ oid: OID) { append(.objectIdentifier, contents: Array(oid.encoded)) }
 
     private mutating func appendLength(_ length: Int) {
         if length < 0x80 {

@@ -15,7 +15,7 @@ extension DERReader {
     ///
     /// - Throws: ``DERError/Code/invalidBoolean``.
     @inlinable @inline(__always)
-    public func boolean(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> Bool {
+    package func boolean(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> Bool {
         guard _fastPath(element.value.count == 1) else { throw DERReader.failure(.invalidBoolean, at: element.offset) { expected() } }
         requireWithinBuffer(element.value)
         switch byte(at: element.value.lowerBound) {
@@ -27,7 +27,7 @@ extension DERReader {
 
     /// Reads a BOOLEAN.
     @inlinable @inline(__always)
-    public mutating func readBoolean(_ expected: @autoclosure () -> String) throws(DERError) -> Bool {
+    package mutating func readBoolean(_ expected: @autoclosure () -> String) throws(DERError) -> Bool {
         // Read first, in a statement of its own: `boolean(try read(…))` would copy `self` (evaluated
         // before the mutating argument), retaining the buffer.
         let element = try read(.boolean, expected())
@@ -38,7 +38,7 @@ extension DERReader {
     ///
     /// - Throws: ``DERError/Code/explicitDefault`` when FALSE is encoded (X.690 11.5), and BOOLEAN errors.
     @inlinable @inline(__always)
-    public mutating func readBooleanDefaultFalse(_ expected: @autoclosure () -> String) throws(DERError) -> Bool {
+    package mutating func readBooleanDefaultFalse(_ expected: @autoclosure () -> String) throws(DERError) -> Bool {
         guard let element = try readOptional(.boolean, expected()) else { return false }
         guard _fastPath(try boolean(element, expected())) else {
             throw DERReader.failure(.explicitDefault, at: element.offset) { "\(expected()) omitted when FALSE" }
@@ -53,7 +53,7 @@ extension DERReader {
     ///
     /// - Throws: ``DERError/Code/emptyInteger`` or ``DERError/Code/nonMinimalInteger``.
     @inlinable @inline(__always)
-    public func validateInteger(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
+    package func validateInteger(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
         let value = element.value
         guard let firstIndex = value.first else { throw DERReader.failure(.emptyInteger, at: element.offset) { expected() } }
         requireWithinBuffer(value)
@@ -67,7 +67,7 @@ extension DERReader {
 
     /// Whether a validated INTEGER is negative (its first contents bit is set).
     @inlinable @inline(__always)
-    public func isNegativeInteger(_ element: DERElement) -> Bool {
+    package func isNegativeInteger(_ element: DERElement) -> Bool {
         guard let first = element.value.first else { return false }
         requireWithinBuffer(element.value)
         return byte(at: first) & 0x80 != 0
@@ -75,7 +75,7 @@ extension DERReader {
 
     /// Reads an INTEGER of any size and sign, validated; returns its element (contents are two's complement).
     @inlinable @inline(__always)
-    public mutating func readInteger(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
+    package mutating func readInteger(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
         let element = try read(.integer, expected())
         try validateInteger(element, expected())
         return element
@@ -86,7 +86,7 @@ extension DERReader {
     /// - Throws: the errors of ``validateInteger(_:_:)``, ``DERError/Code/negativeInteger``, and
     ///   ``DERError/Code/integerTooLarge`` when the value does not fit `T`.
     @inlinable @inline(__always)
-    public func unsignedInteger<T: FixedWidthInteger & UnsignedInteger>(
+    package func unsignedInteger<T: FixedWidthInteger & UnsignedInteger>(
         _ element: DERElement, _ expected: @autoclosure () -> String, as type: T.Type = T.self
     ) throws(DERError) -> T {
         try validateInteger(element, expected())
@@ -107,7 +107,7 @@ extension DERReader {
 
     /// Reads a non-negative INTEGER into `T` (see ``unsignedInteger(_:_:as:)``).
     @inlinable @inline(__always)
-    public mutating func readUnsigned<T: FixedWidthInteger & UnsignedInteger>(
+    package mutating func readUnsigned<T: FixedWidthInteger & UnsignedInteger>(
         _ expected: @autoclosure () -> String, as type: T.Type = T.self
     ) throws(DERError) -> T {
         let element = try read(.integer, expected())  // not inside the call: that would copy `self`
@@ -122,7 +122,7 @@ extension DERReader {
     ///
     /// - Throws: ``DERError/Code/invalidBitString``.
     @inlinable @inline(__always)
-    public func bitString(_ element: DERElement, _ expected: @autoclosure () -> String, namedBits: Bool = false) throws(DERError) -> DERBitString {
+    package func bitString(_ element: DERElement, _ expected: @autoclosure () -> String, namedBits: Bool = false) throws(DERError) -> DERBitString {
         let value = element.value
         guard let first = value.first else {
             throw DERReader.failure(.invalidBitString, at: element.offset) { "unused-bits octet in \(expected())" }
@@ -151,7 +151,7 @@ extension DERReader {
     ///
     /// - Precondition: `bits.bitCount <= 64`.
     @inlinable @inline(__always)
-    public func namedBits(_ bits: DERBitString) -> UInt64 {
+    package func namedBits(_ bits: DERBitString) -> UInt64 {
         precondition(bits.bitCount <= 64, "named bit lists of more than 64 bits")
         requireWithinBuffer(bits.bytes)
         var value: UInt64 = 0
@@ -170,7 +170,7 @@ extension DERReader {
 
     /// Reads a primitive BIT STRING (see ``bitString(_:_:namedBits:)``).
     @inlinable @inline(__always)
-    public mutating func readBitString(_ expected: @autoclosure () -> String, namedBits: Bool = false) throws(DERError) -> DERBitString {
+    package mutating func readBitString(_ expected: @autoclosure () -> String, namedBits: Bool = false) throws(DERError) -> DERBitString {
         let element = try read(.bitString, expected())  // not inside the call: that would copy `self`
         return try bitString(element, expected(), namedBits: namedBits)
     }
@@ -179,7 +179,7 @@ extension DERReader {
 
     /// Reads a primitive OCTET STRING; its contents are `element.value`.
     @inlinable @inline(__always)
-    public mutating func readOctetString(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
+    package mutating func readOctetString(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
         try read(.octetString, expected())
     }
 
@@ -187,7 +187,7 @@ extension DERReader {
     ///
     /// - Throws: ``DERError/Code/invalidNull`` when it has contents.
     @inlinable @inline(__always)
-    public mutating func readNull(_ expected: @autoclosure () -> String) throws(DERError) {
+    package mutating func readNull(_ expected: @autoclosure () -> String) throws(DERError) {
         let element = try read(.null, expected())
         guard _fastPath(element.value.isEmpty) else { throw DERReader.failure(.invalidNull, at: element.offset) { expected() } }
     }
@@ -199,7 +199,7 @@ extension DERReader {
     ///
     /// - Throws: ``DERError/Code/invalidObjectIdentifier``.
     @inlinable @inline(__always)
-    public func validateObjectIdentifier(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
+    package func validateObjectIdentifier(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) {
         let value = element.value
         guard _fastPath(!value.isEmpty) else { throw DERReader.failure(.invalidObjectIdentifier, at: element.offset) { expected() } }
         requireWithinBuffer(value)
@@ -280,7 +280,7 @@ extension DERReader {
 
     /// Reads and validates an OBJECT IDENTIFIER; its encoded arcs are `element.value`.
     @inlinable @inline(__always)
-    public mutating func readObjectIdentifier(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
+    package mutating func readObjectIdentifier(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
         let element = try read(.objectIdentifier, expected())
         try validateObjectIdentifier(element, expected())
         return element
@@ -288,7 +288,7 @@ extension DERReader {
 
     /// Whether the contents of `element` equal `encodedArcs` (an OID's contents octets).
     @inlinable @inline(__always)
-    public func contentsEqual(_ element: DERElement, _ encodedArcs: ArraySlice<UInt8>) -> Bool {
+    package func contentsEqual(_ element: DERElement, _ encodedArcs: ArraySlice<UInt8>) -> Bool {
         guard element.value.count == encodedArcs.count else { return false }
         return withUnsafeBytes(of: element.value) { contents in
             encodedArcs.withUnsafeBufferPointer { arcs in DERReader.equal(contents, arcs) }
@@ -311,7 +311,7 @@ extension DERReader {
     ///
     /// - Precondition: both ranges lie within ``bytes``.
     @inlinable @inline(__always)
-    public func bytesEqual(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    package func bytesEqual(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         guard a.count == b.count else { return false }
         requireWithinBuffer(a)
         requireWithinBuffer(b)
@@ -328,7 +328,7 @@ extension DERReader {
     /// - Throws: ``DERError/Code/invalidTime`` for any other form or an impossible date,
     ///   ``DERError/Code/unexpectedTag`` for another tag.
     @inlinable @inline(__always)
-    public func time(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> UnixTime {
+    package func time(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> UnixTime {
         let generalized: Bool
         switch element.tag {
         case .utcTime: generalized = false
@@ -393,7 +393,7 @@ extension DERReader {
     ///
     /// - Returns: the instant and whether it was encoded as GeneralizedTime.
     @inlinable @inline(__always)
-    public mutating func readTime(_ expected: @autoclosure () -> String) throws(DERError) -> (time: UnixTime, isGeneralizedTime: Bool) {
+    package mutating func readTime(_ expected: @autoclosure () -> String) throws(DERError) -> (time: UnixTime, isGeneralizedTime: Bool) {
         let element = try readElement(expected())
         return (try time(element, expected()), element.tag == .generalizedTime)
     }

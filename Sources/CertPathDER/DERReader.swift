@@ -35,15 +35,15 @@
 ///   (``boolean(_:_:)``, ``time(_:_:)``, ``withUnsafeBytes(of:_:)``…) trap, like an out-of-bounds
 ///   subscript would, when it lies outside ``bytes``, so a fabricated ``DERElement`` cannot reach
 ///   outside the buffer either.
-public struct DERReader: @unchecked Sendable {  // `base` points into the immutable storage of `bytes`
+@usableFromInline package struct DERReader: @unchecked Sendable {  // `base` points into the immutable storage of `bytes`
     /// The default limit on nesting: X.509 certificates nest about 10 deep; 32 leaves room for
     /// directoryName constraints and CRL entry extensions while bounding recursion on hostile input.
-    public static let defaultMaximumDepth = 32
+    @usableFromInline package static let defaultMaximumDepth = 32
 
     /// The input the views refer to. Offsets are indices of this slice, so for a reader made from an
     /// `Array` they count from its first byte, and for one made from an `ArraySlice` they are the
     /// slice's own (base-array) indices.
-    public let bytes: ArraySlice<UInt8>
+    @usableFromInline package let bytes: ArraySlice<UInt8>
     /// The address of offset 0 of ``bytes`` (the byte at offset `i` is `base[i]`); see "Storage and
     /// memory safety" above. Read only at offsets checked to lie within `position..<end` or ``bytes``.
     @usableFromInline
@@ -55,21 +55,21 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     let bufferEnd: Int
     /// Offset of the next unread byte.
     @inlinable
-    public var position: Int { cursor }
+    package var position: Int { cursor }
     @usableFromInline
     var cursor: Int
     /// Offset one past the last byte of the current structure.
     @inlinable
-    public var end: Int { limit }
+    package var end: Int { limit }
     @usableFromInline
     var limit: Int
     /// Nesting depth of the current structure: 0 for the top level of the input.
     @inlinable
-    public var depth: Int { level }
+    package var depth: Int { level }
     @usableFromInline
     var level: Int
     /// Maximum nesting depth; entering a structure deeper than this throws ``DERError/Code/depthExceeded``.
-    public let maximumDepth: Int
+    @usableFromInline package let maximumDepth: Int
 
     /// Creates a reader over all of `bytes`, at depth 0.
     ///
@@ -77,13 +77,13 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///   - bytes: DER input; shared, not copied.
     ///   - maximumDepth: nesting limit (default ``defaultMaximumDepth``).
     @inlinable
-    public init(_ bytes: [UInt8], maximumDepth: Int = DERReader.defaultMaximumDepth) {
+    package init(_ bytes: [UInt8], maximumDepth: Int = DERReader.defaultMaximumDepth) {
         self.init(bytes[...], maximumDepth: maximumDepth)
     }
 
     /// Creates a reader over all of `bytes` (offsets are the slice's indices), at `depth`.
     @inlinable
-    public init(_ bytes: ArraySlice<UInt8>, depth: Int = 0, maximumDepth: Int = DERReader.defaultMaximumDepth) {
+    package init(_ bytes: ArraySlice<UInt8>, depth: Int = 0, maximumDepth: Int = DERReader.defaultMaximumDepth) {
         self.bytes = bytes
         self.base = DERReader.baseAddress(of: bytes)
         self.bufferStart = bytes.startIndex
@@ -98,7 +98,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Precondition: `range` lies within `bytes`.
     @inlinable
-    public init(_ bytes: ArraySlice<UInt8>, range: Range<Int>, depth: Int, maximumDepth: Int = DERReader.defaultMaximumDepth) {
+    package init(_ bytes: ArraySlice<UInt8>, range: Range<Int>, depth: Int, maximumDepth: Int = DERReader.defaultMaximumDepth) {
         precondition(range.lowerBound >= bytes.startIndex && range.upperBound <= bytes.endIndex, "range outside the buffer")
         self.bytes = bytes
         self.base = DERReader.baseAddress(of: bytes)
@@ -140,11 +140,11 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
 
     /// Whether every byte of the current structure has been read.
     @inlinable
-    public var isAtEnd: Bool { position >= end }
+    package var isAtEnd: Bool { position >= end }
 
     /// The tag of the next element, or `nil` at the end of the structure. Does not validate it.
     @inlinable @inline(__always)
-    public func peekTag() -> DERTag? {
+    package func peekTag() -> DERTag? {
         cursor < limit ? DERTag(rawValue: base[cursor]) : nil
     }
 
@@ -155,7 +155,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// - Throws: ``DERError`` with `.truncated`, `.highTagNumber`, `.indefiniteLength`,
     ///   `.nonMinimalLength` or `.lengthTooLarge`.
     @inlinable @inline(__always)
-    public mutating func readElement(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
+    package mutating func readElement(_ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
         guard _fastPath(cursor < limit) else { throw DERReader.headerError(.truncatedTag, at: cursor, length: 0, expected) }
         return try readElement(identifier: base[cursor], expected)
     }
@@ -240,7 +240,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// - Throws: ``DERError/Code/unexpectedTag`` when another tag is there (the cursor does not move),
     ///   `.truncated` at the end of the structure, and the header errors of ``readElement(_:)``.
     @inlinable @inline(__always)
-    public mutating func read(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
+    package mutating func read(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> DERElement {
         guard _fastPath(cursor < limit && base[cursor] == tag.rawValue) else { throw tagError(tag, expected) }
         return try readElement(identifier: tag.rawValue, expected)
     }
@@ -254,7 +254,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
 
     /// Reads the next element if its tag is `tag`; returns `nil` (without moving) otherwise or at the end.
     @inlinable @inline(__always)
-    public mutating func readOptional(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> DERElement? {
+    package mutating func readOptional(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> DERElement? {
         guard cursor < limit, base[cursor] == tag.rawValue else { return nil }
         return try readElement(identifier: tag.rawValue, expected)
     }
@@ -263,7 +263,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Throws: ``DERError/Code/depthExceeded`` past ``maximumDepth``.
     @inlinable
-    public func contents(of element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> DERReader {
+    package func contents(of element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> DERReader {
         guard _fastPath(depth < maximumDepth) else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
         requireWithinBuffer(element.value)
         return DERReader(sharing: self, range: element.value, depth: depth + 1)
@@ -288,7 +288,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Throws: ``DERError/Code/trailingData`` at the first unread byte.
     @inlinable @inline(__always)
-    public func finish(_ expected: @autoclosure () -> String) throws(DERError) {
+    package func finish(_ expected: @autoclosure () -> String) throws(DERError) {
         guard _fastPath(position >= end) else { throw DERReader.failure(.trailingData, at: position) { "end of \(expected())" } }
     }
 
@@ -300,7 +300,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// - Returns: what `body` returns.
     /// - Throws: the errors of ``read(_:_:)``, ``contents(of:_:)``, `body`, and `.trailingData`.
     @inlinable @inline(__always)
-    public mutating func nested<T>(
+    package mutating func nested<T>(
         _ tag: DERTag, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
         let element = try read(tag, expected())
@@ -319,7 +319,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Throws: ``DERError/Code/depthExceeded`` past ``maximumDepth``, and what `body` throws.
     @inlinable @inline(__always)
-    public mutating func enter<T>(
+    package mutating func enter<T>(
         _ element: DERElement, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
         guard _fastPath(depth < maximumDepth) else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
@@ -329,7 +329,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     /// Where reading resumes after a structure entered with ``descend(into:_:)`` or
     /// ``descend(_:_:)``: the offset past the element and the enclosing structure's end and depth.
     @frozen
-    public struct Scope: Sendable {
+    @usableFromInline package struct Scope: Sendable {
         @usableFromInline let resume: Int
         @usableFromInline let limit: Int
         @usableFromInline let level: Int
@@ -351,7 +351,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Throws: ``DERError/Code/depthExceeded`` past ``maximumDepth``.
     @inlinable @inline(__always)
-    public mutating func descend(into element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> Scope {
+    package mutating func descend(into element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> Scope {
         guard _fastPath(level < maximumDepth) else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
         requireWithinBuffer(element.value)
         return narrow(to: element.value, resume: Swift.max(cursor, element.value.upperBound))
@@ -362,7 +362,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Throws: the errors of ``read(_:_:)`` and ``DERError/Code/depthExceeded``.
     @inlinable @inline(__always)
-    public mutating func descend(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> Scope {
+    package mutating func descend(_ tag: DERTag, _ expected: @autoclosure () -> String) throws(DERError) -> Scope {
         let element = try read(tag, expected())
         guard _fastPath(level < maximumDepth) else { throw DERReader.failure(.depthExceeded, at: element.offset) { expected() } }
         return narrow(to: element.value, resume: cursor)  // an element just read lies within the buffer
@@ -374,7 +374,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Precondition: `range` lies within ``bytes``; `depth` is not above ``maximumDepth``.
     @inlinable @inline(__always)
-    public mutating func descend(to range: Range<Int>, depth: Int) -> Scope {
+    package mutating func descend(to range: Range<Int>, depth: Int) -> Scope {
         requireWithinBuffer(range)
         precondition(depth <= maximumDepth, "depth above the maximum")
         let scope = narrow(to: range, resume: Swift.max(cursor, range.upperBound))
@@ -398,7 +398,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Throws: ``DERError/Code/trailingData`` at the first unread byte.
     @inlinable @inline(__always)
-    public mutating func ascend(_ scope: Scope, _ expected: @autoclosure () -> String) throws(DERError) {
+    package mutating func ascend(_ scope: Scope, _ expected: @autoclosure () -> String) throws(DERError) {
         try finish(expected())
         ascend(scope)
     }
@@ -408,7 +408,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Precondition: `scope` comes from this reader (checked: its offsets lie within ``bytes``).
     @inlinable @inline(__always)
-    public mutating func ascend(_ scope: Scope) {
+    package mutating func ascend(_ scope: Scope) {
         // Each offset on its own: after a structure read with ``descend(to:depth:)`` from a range
         // past the enclosing end, the reader resumes past that end (and reads nothing more there).
         precondition(scope.resume >= bufferStart && scope.resume <= bufferEnd && scope.limit >= bufferStart
@@ -422,7 +422,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Precondition: `range` lies within ``bytes``.
     @inlinable @inline(__always)
-    public func withUnsafeBytes<R>(of range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package func withUnsafeBytes<R>(of range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         requireWithinBuffer(range)
         return try body(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
     }
@@ -439,7 +439,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Precondition: `range` lies within ``bytes``; `depth` is not above ``maximumDepth``.
     @inlinable @inline(__always)
-    public mutating func within<T>(
+    package mutating func within<T>(
         _ range: Range<Int>, depth: Int, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
         requireWithinBuffer(range)
@@ -469,7 +469,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Throws: ``DERError`` for any rule broken, including `.trailingData` after the element.
     @inlinable
-    public mutating func parse<T>(
+    package mutating func parse<T>(
         _ range: Range<Int>, _ tag: DERTag, _ expected: @autoclosure () -> String,
         _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
@@ -482,7 +482,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
 
     /// ``nested(_:_:_:)`` when the element is present; `nil` without moving when the next tag differs.
     @inlinable @inline(__always)
-    public mutating func nestedOptional<T>(
+    package mutating func nestedOptional<T>(
         _ tag: DERTag, _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T? {
         guard peekTag() == tag else { return nil }
@@ -491,7 +491,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
 
     /// Reads a SEQUENCE and runs `body` over its contents (see ``nested(_:_:_:)``).
     @inlinable @inline(__always)
-    public mutating func sequence<T>(
+    package mutating func sequence<T>(
         _ expected: @autoclosure () -> String, _ body: (inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
         try nested(.sequence, expected(), body)
@@ -502,7 +502,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
     ///
     /// - Throws: ``DERError`` for any rule broken, including `.trailingData` after the element.
     @inlinable
-    public static func parse<T>(
+    package static func parse<T>(
         _ bytes: ArraySlice<UInt8>, _ tag: DERTag, _ expected: @autoclosure () -> String,
         maximumDepth: Int = DERReader.defaultMaximumDepth,
         _ body: (inout DERReader) throws(DERError) -> T
@@ -515,7 +515,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
 
     /// ``parse(_:_:_:maximumDepth:_:)-(ArraySlice<UInt8>,_,_,_,_)`` over a whole array.
     @inlinable
-    public static func parse<T>(
+    package static func parse<T>(
         _ bytes: [UInt8], _ tag: DERTag, _ expected: @autoclosure () -> String,
         maximumDepth: Int = DERReader.defaultMaximumDepth,
         _ body: (inout DERReader) throws(DERError) -> T
@@ -525,7 +525,7 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
 
     /// Calls `body` once per remaining element of the current structure, each read with ``readElement(_:)``.
     @inlinable
-    public mutating func forEachElement(
+    package mutating func forEachElement(
         _ expected: @autoclosure () -> String, _ body: (DERElement) throws(DERError) -> Void
     ) throws(DERError) {
         while !isAtEnd { try body(try readElement(expected())) }
@@ -533,5 +533,5 @@ public struct DERReader: @unchecked Sendable {  // `base` points into the immuta
 
     /// The contents bytes of `element` as a zero-copy slice of ``bytes``.
     @inlinable
-    public func slice(_ element: DERElement) -> ArraySlice<UInt8> { bytes[element.value] }
+    package func slice(_ element: DERElement) -> ArraySlice<UInt8> { bytes[element.value] }
 }

@@ -1,6 +1,6 @@
 /// Decoding of the ASN.1 character string types that X.509 names and extensions use
 /// (X.680 clause 41; RFC 5280 4.1.2.4 DirectoryString, 4.2.1.6 IA5String names).
-public enum DERString {
+@usableFromInline package enum DERString {
     /// Decodes the contents of a character string element of type `tag`, validating its alphabet.
     ///
     /// - PrintableString: `A–Z a–z 0–9 space ' ( ) + , - . / : = ?` (X.680 41.4).
@@ -11,7 +11,7 @@ public enum DERString {
     ///
     /// - Returns: the string, or `nil` when the bytes are not valid for the type or the tag is not a
     ///   string type.
-    public static func decode(_ bytes: ArraySlice<UInt8>, tag: DERTag) -> String? {
+    @usableFromInline package static func decode(_ bytes: ArraySlice<UInt8>, tag: DERTag) -> String? {
         switch tag {
         case .utf8String:
             return String(validating: bytes, as: UTF8.self)
@@ -52,7 +52,7 @@ public enum DERString {
 
     /// Whether `tag` is one of the string types ``decode(_:tag:)`` reads.
     @inlinable
-    public static func isStringType(_ tag: DERTag) -> Bool {
+    package static func isStringType(_ tag: DERTag) -> Bool {
         switch tag {
         case .utf8String, .printableString, .ia5String, .visibleString, .numericString, .teletexString,
              .bmpString, .universalString:
@@ -63,18 +63,18 @@ public enum DERString {
     }
 
     /// Whether `byte` is in PrintableString's alphabet (X.680 41.4, table 10).
-    public static func isPrintable(_ byte: UInt8) -> Bool { isInSet(byte, printableSet) }
+    @usableFromInline package static func isPrintable(_ byte: UInt8) -> Bool { isInSet(byte, printableSet) }
 }
 
 extension DERString {
     /// Whether `bytes` are valid contents for the string type `tag`, without building a `String`
     /// (same rules as ``decode(_:tag:)``; `false` for non-string tags).
-    public static func isValid(_ bytes: ArraySlice<UInt8>, tag: DERTag) -> Bool {
+    @usableFromInline package static func isValid(_ bytes: ArraySlice<UInt8>, tag: DERTag) -> Bool {
         bytes.withUnsafeBufferPointer { isValid($0, tag: tag) }
     }
 
     /// ``isValid(_:tag:)-(ArraySlice<UInt8>,_)`` over bytes in memory.
-    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, tag: DERTag) -> Bool {
+    @usableFromInline package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, tag: DERTag) -> Bool {
         switch tag {
         case .utf8String: return isValidUTF8(bytes)
         case .printableString: return allInSet(bytes, printableSet)
@@ -102,7 +102,7 @@ extension DERString {
     }
 
     /// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
-    public static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+    @usableFromInline package static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.withUnsafeBufferPointer { isValidUTF8($0) }
     }
 
@@ -149,7 +149,7 @@ extension DERString {
     }
 
     /// ``isValidUTF8(_:)-(ArraySlice<UInt8>)`` over bytes in memory.
-    public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    @usableFromInline package static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if isASCII(bytes) { return true }  // the common case, a word at a time
         var index = 0
         let end = bytes.count

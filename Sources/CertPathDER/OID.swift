@@ -6,11 +6,11 @@ public struct OID: Hashable, Sendable, Comparable, CustomStringConvertible, Expr
     /// The contents octets (without tag and length); may be a view into a larger buffer.
     public let encoded: ArraySlice<UInt8>
 
-    /// Wraps contents octets already validated (by ``DERReader/validateObjectIdentifier(_:_:)``).
+    /// Wraps contents octets already validated (by `DERReader.validateObjectIdentifier(_:_:)`).
     @inlinable
     public init(validatedEncoding encoded: ArraySlice<UInt8>) { self.encoded = encoded }
 
-    /// Wraps contents octets already validated (by ``DERReader/validateObjectIdentifier(_:_:)``).
+    /// Wraps contents octets already validated (by `DERReader.validateObjectIdentifier(_:_:)`).
     public init(validatedEncoding encoded: [UInt8]) { self.encoded = encoded[...] }
 
     /// Validates and wraps contents octets.
@@ -235,7 +235,7 @@ public struct OID: Hashable, Sendable, Comparable, CustomStringConvertible, Expr
 extension DERReader {
     /// Reads an OBJECT IDENTIFIER as an ``OID`` viewing the reader's buffer (no copy).
     @inlinable
-    public mutating func readOID(_ expected: @autoclosure () -> String) throws(DERError) -> OID {
+    package mutating func readOID(_ expected: @autoclosure () -> String) throws(DERError) -> OID {
         let element = try readObjectIdentifier(expected())
         return OID(validatedEncoding: bytes[element.value])
     }

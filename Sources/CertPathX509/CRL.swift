@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// An X.509 certificate revocation list, v1 or v2 (RFC 5280 section 5), parsed once from DER and
 /// immutable.
 ///

@@ -1,5 +1,6 @@
 // The CRL extensions (RFC 5280 5.2) and CRL entry extensions (RFC 5280 5.3) CertPath decodes, the
 // values they carry, and the reasons a well-formed CRL must still not be used.
+import CertPathDER
 
 /// Object identifiers of the CRL and CRL entry extensions of RFC 5280 sections 5.2 and 5.3.
 public enum CRLExtensionOID {

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CertPathDER
 
 /// An X.509 v1, v2 or v3 certificate (RFC 5280 4.1), parsed once from DER and immutable.
 ///

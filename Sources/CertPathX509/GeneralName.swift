@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// A GeneralName (RFC 5280 4.2.1.6), as found in subjectAltName, nameConstraints subtrees,
 /// authorityKeyIdentifier, CRL distribution points and access descriptions.
 ///

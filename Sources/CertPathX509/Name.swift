@@ -1,10 +1,12 @@
+import CertPathDER
+
 /// One `AttributeTypeAndValue` of a distinguished name (RFC 5280 4.1.2.4): an attribute type and its
 /// value, which is usually a DirectoryString but may be any ASN.1 type.
 public struct AttributeTypeAndValue: Hashable, Sendable {
     /// The attribute type (`2.5.4.3` commonName, …).
     public let type: OID
     /// Tag of the value's encoding (UTF8String, PrintableString, … or another type).
-    public let valueTag: DERTag
+    package let valueTag: DERTag
     /// The value's contents octets (a view into the certificate).
     public let value: ArraySlice<UInt8>
     /// The value's complete encoding (tag, length, contents).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CertPathDER
 
 /// A distinguished name prepared for the RFC 5280 7.1 comparison: equal keys mean matching names.
 ///

@@ -1,5 +1,6 @@
 // OCSP requests (RFC 6960 4.1): the OCSPRequest a client sends, parsed from strict DER, and the
 // unsigned request CertPath's fetching sends (RFC 6960 4.1.2, appendix A.1).
+import CertPathDER
 
 /// One certificate asked about in an ``OCSPRequest`` (RFC 6960 4.1.1):
 ///

@@ -1,6 +1,7 @@
 // OCSP responses (RFC 6960 4.2): the OCSPResponse envelope and its basic response type, parsed from
 // strict DER. Parsing only: whether a response may be believed (its signer, its signature, its
 // freshness, its CertID matching a certificate) is for revocation checking to decide.
+import CertPathDER
 
 /// Object identifiers of RFC 6960.
 public enum OCSPOID {

@@ -1,5 +1,6 @@
 // One certificate's status in an OCSP basic response (RFC 6960 4.2.1): SingleResponse, CertID,
 // CertStatus and RevokedInfo.
+import CertPathDER
 
 /// The hash algorithm of a CertID (RFC 6960 4.1.1): what issuerNameHash and issuerKeyHash were made with.
 ///

@@ -1,6 +1,7 @@
 // The certificates of a "certs-only" PKCS #7 / CMS SignedData (RFC 5652 5.1; RFC 5280 4.2.2.1 names
 // it for id-ad-caIssuers: "a BER or DER encoded 'certs-only' CMS message", media type
 // application/pkcs7-mime), read with the strict DER reader.
+import CertPathDER
 
 /// Reads the certificates out of a certs-only CMS SignedData (RFC 5652 5.1):
 ///

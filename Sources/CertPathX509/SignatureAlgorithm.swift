@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// A hash function named by a signature algorithm.
 public enum HashAlgorithm: String, Hashable, Sendable, CaseIterable {
     /// MD2 (RFC 1319), 16-byte digest: recognized in md2WithRSAEncryption (RFC 3279 2.2.1) so that a

@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// The elliptic curves CertPath verifies signatures with (RFC 5480 2.1.1.1, named curves only).
 public enum NamedCurve: String, Hashable, Sendable, CaseIterable {
     /// NIST P-256 (secp256r1, OID 1.2.840.10045.3.1.7): 32-byte coordinates; raw value `P-256`.

@@ -1,4 +1,5 @@
 import CertPath
+import CertPathDER
 
 /// How `show` and `verify` render a certificate, for people and as JSON (schemas in docs/CLI.md).
 /// Both commands use these functions, so a certificate reads the same in either.

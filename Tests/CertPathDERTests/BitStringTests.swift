@@ -1,4 +1,4 @@
-import CertPathDER
+@_spi(Fuzzing) import CertPathDER
 import Testing
 
 /// BIT STRING (X.690 8.6, 11.2): unused-bits octet 0...7, zero when empty, zero padding, named bit lists.

@@ -1,4 +1,4 @@
-import CertPathDER
+@_spi(Fuzzing) import CertPathDER
 import Testing
 
 /// BOOLEAN (X.690 8.2, 11.1) and DEFAULT FALSE (X.690 11.5).

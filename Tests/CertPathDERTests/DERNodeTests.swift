@@ -1,4 +1,4 @@
-import CertPathDER
+@_spi(Fuzzing) import CertPathDER
 import Testing
 
 /// DERNode: a fully validated tree whose re-encoding is the input, byte for byte (DER's unique encoding).

@@ -1,4 +1,4 @@
-import CertPathDER
+@_spi(Fuzzing) import CertPathDER
 import Testing
 
 /// INTEGER and ENUMERATED (X.690 8.3, 8.4): non-empty, minimal two's complement; unsigned decoding.

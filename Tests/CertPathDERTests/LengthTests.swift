@@ -1,4 +1,4 @@
-import CertPathDER
+@_spi(Fuzzing) import CertPathDER
 import Testing
 
 /// Length octets (X.690 8.1.3, 10.1): definite, minimal, at most 4 octets, within the parent.

@@ -1,4 +1,4 @@
-import CertPathDER
+@_spi(Fuzzing) import CertPathDER
 import Testing
 
 /// NULL (X.690 8.8) and OBJECT IDENTIFIER (X.690 8.19): encodings, dotted form, huge arcs.

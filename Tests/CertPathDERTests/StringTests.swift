@@ -1,4 +1,4 @@
-import CertPathDER
+@_spi(Fuzzing) import CertPathDER
 import Testing
 
 /// Character string alphabets (X.680 41; RFC 5280 4.1.2.4 DirectoryString, 4.2.1.6 IA5String).

@@ -1,4 +1,4 @@
-import CertPathDER
+@_spi(Fuzzing) import CertPathDER
 import Testing
 
 /// Structure rules: no trailing data inside a structure or after the outermost element; nesting depth.

@@ -1,4 +1,4 @@
-import CertPathDER
+@_spi(Fuzzing) import CertPathDER
 import Testing
 
 /// Identifier octets (X.690 8.1.2): low-tag-number form only, exact tags where the schema names one.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CertPath
+import CertPathDER
 
 /// Builders for CRLs, certificates and their parts as DER, for the CRL test suites. Signatures are
 /// placeholders: these inputs exercise parsing and the RFC 5280 6.3 decisions, not signature checks

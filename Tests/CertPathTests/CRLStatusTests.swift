@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CertPath
+import CertPathDER
 
 /// RFC 5280 6.3.3 (c), (i)-(l) and 5.2.4: which entry lists a certificate, how delta CRLs combine with
 /// complete CRLs, removeFromCRL and certificateHold, and when the status is final; 6.3 options.

@@ -1,5 +1,6 @@
 import Testing
 import CertPath
+import CertPathDER
 
 /// DER building blocks for certificates made in the tests (signatures are filler: parsing does not verify them).
 enum D {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CertPath
+@_spi(Fuzzing) @testable import CertPath
 
 /// RFC 6125 server identity matching: reference identifier parsing, DNS-ID / IP-ID matching of
 /// presented subjectAltName values, public-suffix refusal of wildcards, and email matching.

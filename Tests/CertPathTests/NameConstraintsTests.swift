@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CertPath
+import CertPathDER
 
 /// Name constraint checking (RFC 5280 4.2.1.10, 6.1.3 (b)(c)): one certificate's names against one
 /// nameConstraints extension, per name form, with the reason of every rejection.

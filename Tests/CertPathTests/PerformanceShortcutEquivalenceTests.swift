@@ -1,5 +1,5 @@
 import Testing
-@testable import CertPath
+@_spi(Fuzzing) @testable import CertPath
 import CertPathDER
 import TestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CertPath
+import CertPathDER
 
 /// Revocation end to end (RFC 5280 6.1.3 (a)(3), 6.3) through ``TrustEvaluation``: the options for an
 /// undetermined status and the exact failures, on NIST PKITS data; and a 10^5-entry CRL signed with

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CertPath
+import CertPathDER
 
 /// Differential check of the certificate parser against pyca/cryptography: every certificate file
 /// of `cryptography-vectors` (x509/: top level, custom/, custom/ca/, PKITS_data/certs/, ed25519/,

@@ -1,6 +1,7 @@
 // FuzzDER: whatever DERNode.parse accepts re-encodes to exactly the input (DER has one encoding per
 // value, X.690 10-11); whatever it rejects is a DERError whose offset lies inside the input.
 import CertPath
+@_spi(Fuzzing) import CertPathDER  // DERNode
 import FuzzSupport
 
 runFuzzer { bytes in

@@ -9,7 +9,7 @@
 //     re-parses to the same octets; a strict dotted quad always parses as that IPv4 address;
 //   - with a public suffix list, a match implies a match without one, and never covers a listed suffix.
 // Input: reference text, a newline, then the presented bytes.
-import CertPath
+@_spi(Fuzzing) import CertPath  // PresentedIdentifierMatching
 import FuzzSupport
 
 let suffixes = PublicSuffixList(text: "com\nuk\nco.uk\ntest\n*.ck\n!www.ck\nexample.test\n")

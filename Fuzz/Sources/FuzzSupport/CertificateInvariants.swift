@@ -1,4 +1,5 @@
 import CertPath
+@_spi(Fuzzing) import CertPathDER  // DERNode: parse, encoded(), validate(_:_:)
 
 /// What must hold for every certificate `Certificate(derEncoded:)` accepts (FuzzCertificate, FuzzPEM).
 public enum CertificateInvariants {
@@ -108,14 +109,12 @@ public enum CertificateInvariants {
     }
 }
 
-/// Checks that `der`, an object a parser accepted, is DER all the way down (`DERReader.validateTree`
-/// over its one top-level element, nothing after it); `what` names the object in the violation.
+/// Checks that `der`, an object a parser accepted, is DER all the way down (`DERNode.validate`:
+/// `DERReader.validateTree` over its one top-level element, nothing after it); `what` names the
+/// object in the violation.
 public func invariantDERAllTheWayDown(_ der: [UInt8], _ what: String) {
     do throws(DERError) {
-        var reader = DERReader(der)
-        let root = try reader.readElement(what)
-        try reader.validateTree(root, what)
-        try reader.finish(what)
+        try DERNode.validate(der, what)
     } catch {
         violation("an accepted \(what) is not DER all the way down: \(error)")
     }

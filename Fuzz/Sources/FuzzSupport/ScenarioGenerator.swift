@@ -78,14 +78,14 @@ public enum ScenarioGenerator {
     /// and iPAddress 192.0.2.0/24. NameConstraints has no public initializer, so the value is decoded
     /// from a certificate carrying it.
     static let initialNameConstraints: NameConstraints = {
-        var value = DERWriter()
+        var value = FuzzDERWriter()
         value.append(.sequence) { s in
             s.append(.contextSpecific(0, constructed: true)) { t in
                 t.append(.sequence) { $0.append(.contextSpecific(2), contents: Array("example.com".utf8)) }
                 t.append(.sequence) { $0.append(.contextSpecific(7), contents: constraintIPs[0]) }
             }
         }
-        var tbs = DERWriter()
+        var tbs = FuzzDERWriter()
         tbs.append(.sequence) { w in
             w.append(.contextSpecific(0, constructed: true)) { $0.appendInteger(2) }
             w.appendInteger(1)
@@ -104,7 +104,7 @@ public enum ScenarioGenerator {
                 }
             }
         }
-        var certificate = DERWriter()
+        var certificate = FuzzDERWriter()
         certificate.append(.sequence) { w in
             w.appendEncoded(tbs.bytes)
             w.append(.sequence) { $0.appendOID(KnownOID.ecdsaWithSHA256) }
@@ -263,7 +263,7 @@ public enum ScenarioGenerator {
         let serial = Int64(input.int(0...255)) - 2  // mostly positive; 0 and negative now and then
         let extensionMask = (UInt16(input.byte()) << 8 | UInt16(input.byte())) & 0x0FFF
 
-        var tbs = DERWriter()
+        var tbs = FuzzDERWriter()
         tbs.append(.sequence) { w in
             if !isV1 { w.append(.contextSpecific(0, constructed: true)) { $0.appendInteger(2) } }
             w.appendInteger(serial)
@@ -288,7 +288,7 @@ public enum ScenarioGenerator {
         let tbsBytes = tbs.bytes
         var signature = sign(tbsBytes, key: signer)
         if corruptSignature { signature[signature.count - 1] ^= 0x01 }
-        var certificate = DERWriter()
+        var certificate = FuzzDERWriter()
         certificate.append(.sequence) { w in
             w.appendEncoded(tbsBytes)
             w.append(.sequence) { $0.appendOID(KnownOID.ecdsaWithSHA256) }
@@ -301,9 +301,9 @@ public enum ScenarioGenerator {
         }
     }
 
-    static func appendExtensions(_ w: inout DERWriter, _ input: inout FuzzInput, mask: UInt16, key: Int, signer: Int) {
-        func add(_ oid: OID, critical: Bool, _ body: (inout DERWriter) -> Void) {
-            var value = DERWriter()
+    static func appendExtensions(_ w: inout FuzzDERWriter, _ input: inout FuzzInput, mask: UInt16, key: Int, signer: Int) {
+        func add(_ oid: OID, critical: Bool, _ body: (inout FuzzDERWriter) -> Void) {
+            var value = FuzzDERWriter()
             body(&value)
             w.append(.sequence) { e in
                 e.appendOID(oid)
@@ -410,7 +410,7 @@ public enum ScenarioGenerator {
 
     /// A subjectAltName entry: dNSName, iPAddress, rfc822Name, directoryName or URI.
     static func generalName(_ input: inout FuzzInput) -> [UInt8] {
-        var w = DERWriter()
+        var w = FuzzDERWriter()
         switch input.int(0...8) {
         case 0...3: w.append(.contextSpecific(2), contents: Array(input.pick(dnsNames).utf8))
         case 4, 5: w.append(.contextSpecific(7), contents: input.pick(ipAddresses))
@@ -423,7 +423,7 @@ public enum ScenarioGenerator {
 
     /// A nameConstraints base: dNSName, iPAddress with mask, directoryName, rfc822Name or URI.
     static func constraintName(_ input: inout FuzzInput) -> [UInt8] {
-        var w = DERWriter()
+        var w = FuzzDERWriter()
         switch input.int(0...7) {
         case 0...2: w.append(.contextSpecific(2), contents: Array(input.pick(constraintDNSNames).utf8))
         case 3, 4: w.append(.contextSpecific(7), contents: input.pick(constraintIPs))
@@ -436,8 +436,8 @@ public enum ScenarioGenerator {
 
     // MARK: Encoding helpers
 
-    static func name(_ attributes: [(OID, DERTag, String)]) -> [UInt8] {
-        var w = DERWriter()
+    static func name(_ attributes: [(OID, FuzzDERTag, String)]) -> [UInt8] {
+        var w = FuzzDERWriter()
         w.append(.sequence) { s in
             for (type, tag, value) in attributes {
                 s.append(.set) { set in
@@ -451,8 +451,8 @@ public enum ScenarioGenerator {
         return w.bytes
     }
 
-    static func utc(_ w: inout DERWriter, _ text: String) { w.append(.utcTime, contents: Array(text.utf8)) }
-    static func generalized(_ w: inout DERWriter, _ text: String) { w.append(.generalizedTime, contents: Array(text.utf8)) }
+    static func utc(_ w: inout FuzzDERWriter, _ text: String) { w.append(.utcTime, contents: Array(text.utf8)) }
+    static func generalized(_ w: inout FuzzDERWriter, _ text: String) { w.append(.generalizedTime, contents: Array(text.utf8)) }
 
     /// BIT STRING contents for a named bit list (bit 0 first), trailing zero bits removed (X.690 11.2.2).
     static func namedBits(_ bits: UInt16) -> [UInt8] {

@@ -33,7 +33,7 @@ public final class PublicKeyCache: Sendable {
     /// the instance cached first.
     ///
     /// - Throws: ``PublicKeyError`` when the key cannot be loaded (see ``PublicKey``).
-    public func publicKey(for spki: SubjectPublicKeyInfo) throws(PublicKeyError) -> PublicKey {
+    package func publicKey(for spki: SubjectPublicKeyInfo) throws(PublicKeyError) -> PublicKey {
         if let cached = state.withLock({ $0.value(for: DERBytesKey(spki.der)) }) { return cached }
         let loaded = try PublicKey(spki.key)
         let stored = DERBytesKey(ArraySlice(Array(spki.der)))

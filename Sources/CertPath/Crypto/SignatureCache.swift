@@ -9,9 +9,9 @@ import Darwin
 
 /// A bounded, thread-safe set of signature verifications known to succeed.
 ///
-/// An entry is a ``Key``: the algorithm, the signer's SubjectPublicKeyInfo DER, the signature and
+/// An entry is a `Key`: the algorithm, the signer's SubjectPublicKeyInfo DER, the signature and
 /// the signed message, compared byte for byte (a message longer than
-/// ``Key/largestMessageKeptWhole`` bytes by its SHA-256), so a cached success is only ever returned
+/// `Key.largestMessageKeptWhole` bytes by its SHA-256), so a cached success is only ever returned
 /// for exactly the same inputs. Only successes are stored: a failure costs a verification each
 /// time, as without the cache, and inputs that fail never evict good entries. Key load errors are
 /// thrown and not stored. Bounded to ``capacity`` entries with CLOCK eviction, as
@@ -34,10 +34,10 @@ public final class SignatureCache: Sendable {
     /// ``largestMessageKeptWhole``). The hash covers the algorithm, the whole SPKI and signature,
     /// and the message's length (or digest), under `Hasher`'s per-process seed. (The cache itself
     /// files keys by a shorter index key; see ``SignatureCache``.)
-    public struct Key: Hashable, Sendable {
+    package struct Key: Hashable, Sendable {
         /// The longest message a key holds whole, in bytes (4096); longer ones (CRLs) are held
         /// by their SHA-256.
-        public static let largestMessageKeptWhole = 4096
+        package static let largestMessageKeptWhole = 4096
 
         let algorithm: SignatureAlgorithm
         let spki: ArraySlice<UInt8>
@@ -56,7 +56,7 @@ public final class SignatureCache: Sendable {
         ///   - spki: the DER of the signer's SubjectPublicKeyInfo.
         ///   - signature: the signature bytes.
         ///   - message: the signed bytes.
-        public init(algorithm: SignatureAlgorithm, spki: ArraySlice<UInt8>, signature: ArraySlice<UInt8>, message: ArraySlice<UInt8>) {
+        package init(algorithm: SignatureAlgorithm, spki: ArraySlice<UInt8>, signature: ArraySlice<UInt8>, message: ArraySlice<UInt8>) {
             let byDigest = message.count > Key.largestMessageKeptWhole
             self.init(algorithm: algorithm, spki: spki, signature: signature, wholeMessage: byDigest ? [] : message,
                       messageDigest: byDigest ? SHA256Digest(hashing: message) : nil)
@@ -81,13 +81,13 @@ public final class SignatureCache: Sendable {
 
         /// Whether two keys identify the same verification: same algorithm, and the same bytes of
         /// SPKI, signature and message (or message digest).
-        public static func == (lhs: Key, rhs: Key) -> Bool {
+        package static func == (lhs: Key, rhs: Key) -> Bool {
             lhs.algorithm == rhs.algorithm && same(lhs.signature, rhs.signature) && same(lhs.spki, rhs.spki)
                 && lhs.messageDigest == rhs.messageDigest && same(lhs.wholeMessage, rhs.wholeMessage)
         }
 
         /// Feeds the algorithm, the SPKI and signature bytes and the message length (or digest) to `hasher`.
-        public func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(algorithm)
             hasher.combine(spki.count)
             spki.withUnsafeBytes { hasher.combine(bytes: $0) }
@@ -196,7 +196,7 @@ public final class SignatureCache: Sendable {
     }
 
     /// Whether the verification identified by `key` is known to succeed (a lookup: counts a hit or a miss).
-    public func contains(_ key: Key) -> Bool {
+    package func contains(_ key: Key) -> Bool {
         let indexKey = key.indexKey
         return state.withLock { $0.contains(indexKey, where: { stored in Stored.matches(stored, key) }) }
     }
@@ -204,7 +204,7 @@ public final class SignatureCache: Sendable {
     /// Records that the verification identified by `key` succeeded (a copy of its bytes is kept),
     /// unless its index key already holds an entry (see ``SignatureCache``).
     /// The caller must have verified it: the cache believes what it is told.
-    public func insert(_ key: Key) {
+    package func insert(_ key: Key) {
         let stored = Stored(key)
         let indexKey = key.indexKey
         _ = state.withLock { $0.insertIfAbsent(stored, for: indexKey) }
@@ -227,7 +227,7 @@ public final class SignatureCache: Sendable {
     ///   - spki: the signer's SubjectPublicKeyInfo (its DER is part of the cache key).
     ///   - key: supplies the signer's loaded key; called only on a miss. It must be the key of `spki`.
     /// - Throws: the ``PublicKeyError`` thrown by `key`.
-    public func verify(
+    package func verify(
         signature: ArraySlice<UInt8>, message: ArraySlice<UInt8>, algorithm: SignatureAlgorithm,
         spki: SubjectPublicKeyInfo, key: () throws(PublicKeyError) -> PublicKey
     ) throws(PublicKeyError) -> SignatureVerificationResult {

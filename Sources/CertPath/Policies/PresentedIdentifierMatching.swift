@@ -30,7 +30,7 @@
 ///   never matches. CertPath ships no list; without one this check is off.
 /// - **IP-ID** (RFC 9525; RFC 5280 4.2.1.6): octet equality of 4 or 16 octets, never a
 ///   wildcard, never against a dNSName.
-public enum PresentedIdentifierMatching {
+@_spi(Fuzzing) public enum PresentedIdentifierMatching {
     /// Options for DNS-ID matching.
     public struct Options: Sendable {
         /// The Public Suffix List used to refuse wildcards that would cover a whole registry

@@ -1,5 +1,6 @@
 // CRL scope (RFC 5280 6.3.3 (b), (d)): whether a complete CRL covers a certificate through one of
 // its distribution points, and for which revocation reasons.
+import CertPathDER
 
 /// A distribution point through which a certificate's status is sought (RFC 5280 6.3.3): one entry of
 /// its cRLDistributionPoints, or the default point used for CRLs issued by the certificate issuer —

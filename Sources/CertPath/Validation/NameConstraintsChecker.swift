@@ -142,7 +142,7 @@
 
 /// The outcome of checking one certificate's names against one nameConstraints extension
 /// (RFC 5280 6.1.3 (b)(c)).
-public enum NameConstraintsResult: Hashable, Sendable {
+package enum NameConstraintsResult: Hashable, Sendable {
     /// Every subtree is well-formed, every name of a form CertPath interprets is well-formed, and
     /// every name of a constrained form is within the permitted subtrees of its form (when the
     /// extension has any) and within no excluded subtree.

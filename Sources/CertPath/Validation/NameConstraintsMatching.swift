@@ -2,6 +2,7 @@
 // listed at the top of NameConstraintsChecker.swift. Everything here works on slices of the
 // certificate's bytes and allocates nothing, except directoryName comparison (an array of RDN views,
 // and normalization when two RDNs are encoded differently).
+import CertPathDER
 
 /// A certificate's name prepared once for comparison with many subtrees.
 enum ConstrainedName {

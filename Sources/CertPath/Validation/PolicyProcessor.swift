@@ -20,21 +20,21 @@
 /// after it threw, is a programming error and traps. The graph never holds more than
 /// ``PolicyGraphLimits`` allows; each certificate costs one pass over its policies and mappings plus at
 /// most one walk over the graph's edges (pruning), so a whole path costs O(n x maximumEdges) at worst.
-public struct PolicyProcessor: Sendable {
+package struct PolicyProcessor: Sendable {
     /// The number of certificates n in the path, trust anchor excluded (at least 1).
-    public let pathLength: Int
+    package let pathLength: Int
     /// The RFC 5280 6.1.1 policy inputs.
-    public let inputs: PolicyValidationInputs
+    package let inputs: PolicyValidationInputs
     /// The bounds on the valid_policy_graph.
-    public let limits: PolicyGraphLimits
+    package let limits: PolicyGraphLimits
 
     /// RFC 5280 6.1.2 (d) `explicit_policy`: the number of further non-self-issued certificates that
     /// may be processed before a non-NULL valid_policy_graph is required (0: required now).
-    public private(set) var explicitPolicy: Int
+    package private(set) var explicitPolicy: Int
     /// RFC 5280 6.1.2 (e) `inhibit_anyPolicy`: while positive, an asserted anyPolicy is honoured.
-    public private(set) var inhibitAnyPolicy: Int
+    package private(set) var inhibitAnyPolicy: Int
     /// RFC 5280 6.1.2 (f) `policy_mapping`: while positive, policy mappings are applied.
-    public private(set) var policyMapping: Int
+    package private(set) var policyMapping: Int
 
     /// RFC 9618 `valid_policy_graph`; `nil` is NULL (RFC 5280 6.1.2 (a) as updated), unless
     /// ``simpleGraph`` stands for it.
@@ -79,7 +79,7 @@ public struct PolicyProcessor: Sendable {
     private var graphEdgeCount = 0
     private var stage: Stage
     /// The index of the last certificate given to ``processCertificate(_:index:)``, 0 before the first.
-    public private(set) var certificateIndex: Int = 0
+    package private(set) var certificateIndex: Int = 0
 
     private enum Stage: Sendable {
         case expectingCertificate, expectingPreparation, expectingWrapUp, finished, failed
@@ -91,7 +91,7 @@ public struct PolicyProcessor: Sendable {
     /// initial input is set and at n+1 otherwise; the graph starts as the single anyPolicy node.
     ///
     /// - Precondition: `n >= 1`.
-    public init(pathLength n: Int, inputs: PolicyValidationInputs = PolicyValidationInputs(),
+    package init(pathLength n: Int, inputs: PolicyValidationInputs = PolicyValidationInputs(),
                 limits: PolicyGraphLimits = .default) {
         precondition(n >= 1, "a certification path has at least one certificate besides the trust anchor")
         self.pathLength = n
@@ -111,15 +111,15 @@ public struct PolicyProcessor: Sendable {
     }
 
     /// Whether the valid_policy_graph is NULL: no policy is valid for the path so far.
-    public var isValidPolicyGraphNull: Bool { simpleGraph.map(\.isNull) ?? (validPolicyGraph == nil) }
+    package var isValidPolicyGraphNull: Bool { simpleGraph.map(\.isNull) ?? (validPolicyGraph == nil) }
 
     /// The nodes created in the valid_policy_graph so far (deleted ones included; the depth-0 node counts).
-    public var validPolicyGraphNodeCount: Int {
+    package var validPolicyGraphNodeCount: Int {
         simpleGraph != nil ? graphNodeCount : (validPolicyGraph?.nodeCount ?? graphNodeCount)
     }
 
     /// The parent edges created in the valid_policy_graph so far (deleted ones included).
-    public var validPolicyGraphEdgeCount: Int {
+    package var validPolicyGraphEdgeCount: Int {
         simpleGraph != nil ? graphEdgeCount : (validPolicyGraph?.edgeCount ?? graphEdgeCount)
     }
 
@@ -189,7 +189,7 @@ public struct PolicyProcessor: Sendable {
     /// - Throws: ``PolicyFailure/explicitPolicyRequired(certificateIndex:)`` (index 0),
     ///   ``PolicyFailure/anyPolicyInMapping(certificateIndex:)`` (index 0),
     ///   ``PolicyFailure/graphTooLarge(certificateIndex:exceeded:)``.
-    public mutating func processTrustAnchor(_ facts: CertificatePolicyFacts) throws(PolicyFailure) {
+    package mutating func processTrustAnchor(_ facts: CertificatePolicyFacts) throws(PolicyFailure) {
         precondition(stage == .expectingCertificate && certificateIndex == 0, "processTrustAnchor called after certificate 1")
         stage = .failed
         if let policies = facts.policies {
@@ -223,7 +223,7 @@ public struct PolicyProcessor: Sendable {
     ///   - i: its index, 1...n; must be one more than the previous call's.
     /// - Throws: ``PolicyFailure/explicitPolicyRequired(certificateIndex:)`` (step (f)),
     ///   ``PolicyFailure/graphTooLarge(certificateIndex:exceeded:)``.
-    public mutating func processCertificate(_ facts: CertificatePolicyFacts, index i: Int) throws(PolicyFailure) {
+    package mutating func processCertificate(_ facts: CertificatePolicyFacts, index i: Int) throws(PolicyFailure) {
         precondition(stage == .expectingCertificate && i == certificateIndex + 1 && i <= pathLength,
                      "processCertificate called out of order")
         certificateIndex = i
@@ -270,7 +270,7 @@ public struct PolicyProcessor: Sendable {
     ///
     /// - Throws: ``PolicyFailure/anyPolicyInMapping(certificateIndex:)`` (step (a)),
     ///   ``PolicyFailure/graphTooLarge(certificateIndex:exceeded:)``.
-    public mutating func prepareForNextCertificate(_ facts: CertificatePolicyFacts) throws(PolicyFailure) {
+    package mutating func prepareForNextCertificate(_ facts: CertificatePolicyFacts) throws(PolicyFailure) {
         precondition(stage == .expectingPreparation, "prepareForNextCertificate called out of order")
         stage = .failed
         // (a), (b)
@@ -332,7 +332,7 @@ public struct PolicyProcessor: Sendable {
     ///
     /// - Returns: the policy sets and the final `explicit_policy`.
     /// - Throws: ``PolicyFailure/noAcceptablePolicy(authoritiesConstrainedPolicySet:)``.
-    public mutating func wrapUp(_ facts: CertificatePolicyFacts) throws(PolicyFailure) -> PolicyOutcome {
+    package mutating func wrapUp(_ facts: CertificatePolicyFacts) throws(PolicyFailure) -> PolicyOutcome {
         precondition(stage == .expectingWrapUp, "wrapUp called before the last certificate was processed")
         stage = .failed
 
@@ -371,7 +371,7 @@ public struct PolicyProcessor: Sendable {
     /// - Precondition: `path` is not empty.
     /// - Returns: the policy outcome of ``wrapUp(_:)``.
     /// - Throws: the first ``PolicyFailure`` met.
-    public static func validate(_ path: [CertificatePolicyFacts],
+    package static func validate(_ path: [CertificatePolicyFacts],
                                 inputs: PolicyValidationInputs = PolicyValidationInputs(),
                                 limits: PolicyGraphLimits = .default) throws(PolicyFailure) -> PolicyOutcome {
         var processor = PolicyProcessor(pathLength: path.count, inputs: inputs, limits: limits)

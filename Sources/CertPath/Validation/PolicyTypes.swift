@@ -41,18 +41,18 @@ public struct PolicyValidationInputs: Sendable, Hashable {
 /// recommends not returning them). The caller decodes the extensions (RFC 5280 4.2.1.4
 /// certificatePolicies, 4.2.1.5 policyMappings, 4.2.1.11 policyConstraints, 4.2.1.14 inhibitAnyPolicy);
 /// this type only carries their values.
-public struct CertificatePolicyFacts: Sendable, Hashable {
+package struct CertificatePolicyFacts: Sendable, Hashable {
     /// One `SEQUENCE { issuerDomainPolicy, subjectDomainPolicy }` of the policyMappings extension
     /// (RFC 5280 4.2.1.5): the issuer's policy `issuerDomainPolicy` is considered equivalent to the
     /// subject's policy `subjectDomainPolicy`.
-    public struct PolicyMapping: Sendable, Hashable {
+    package struct PolicyMapping: Sendable, Hashable {
         /// The policy in the issuing CA's domain.
-        public var issuerDomainPolicy: OID
+        package var issuerDomainPolicy: OID
         /// The equivalent policy in the subject's domain.
-        public var subjectDomainPolicy: OID
+        package var subjectDomainPolicy: OID
 
         /// Creates one mapping.
-        public init(issuerDomainPolicy: OID, subjectDomainPolicy: OID) {
+        package init(issuerDomainPolicy: OID, subjectDomainPolicy: OID) {
             self.issuerDomainPolicy = issuerDomainPolicy
             self.subjectDomainPolicy = subjectDomainPolicy
         }
@@ -61,23 +61,23 @@ public struct CertificatePolicyFacts: Sendable, Hashable {
     /// The policyIdentifier of each PolicyInformation of the certificatePolicies extension, in
     /// certificate order, anyPolicy included; `nil` when the extension is absent (RFC 5280 6.1.3 (e)).
     /// A repeated identifier is tolerated and counts once.
-    public var policies: [OID]?
+    package var policies: [OID]?
     /// The policyMappings extension (RFC 5280 4.2.1.5), `nil` when absent. Read only for
     /// certificates 1..<n (RFC 5280 6.1.4 (a), (b)).
-    public var policyMappings: [PolicyMapping]?
+    package var policyMappings: [PolicyMapping]?
     /// policyConstraints `requireExplicitPolicy` SkipCerts (RFC 5280 4.2.1.11), `nil` when absent.
-    public var requireExplicitPolicy: UInt64?
+    package var requireExplicitPolicy: UInt64?
     /// policyConstraints `inhibitPolicyMapping` SkipCerts (RFC 5280 4.2.1.11), `nil` when absent.
-    public var inhibitPolicyMapping: UInt64?
+    package var inhibitPolicyMapping: UInt64?
     /// The inhibitAnyPolicy extension's SkipCerts (RFC 5280 4.2.1.14), `nil` when absent.
-    public var inhibitAnyPolicy: UInt64?
+    package var inhibitAnyPolicy: UInt64?
     /// Whether issuer and subject names match (RFC 5280 6.1: "self-issued"); such a certificate does
     /// not decrement the counters of 6.1.4 (h) and may assert anyPolicy despite `inhibit_anyPolicy`
     /// when it is not the last certificate (6.1.3 (d)(2)).
-    public var isSelfIssued: Bool
+    package var isSelfIssued: Bool
 
     /// Creates the facts; every extension defaults to absent and the certificate to not self-issued.
-    public init(
+    package init(
         policies: [OID]? = nil,
         policyMappings: [PolicyMapping]? = nil,
         requireExplicitPolicy: UInt64? = nil,
@@ -229,11 +229,11 @@ public struct PolicyOutcome: Sendable, Hashable {
 /// Counts are cumulative over the whole path: every node and parent edge ever created, including
 /// those later pruned. Exceeding a bound fails with ``PolicyFailure/graphTooLarge(certificateIndex:exceeded:)``
 /// (RFC 9618 section 3.4.2 recommends rejecting a path whose policy structure reaches a limit).
-public struct PolicyGraphLimits: Sendable, Hashable {
+package struct PolicyGraphLimits: Sendable, Hashable {
     /// The most nodes the graph may hold, the depth-0 anyPolicy node included; default 10,000.
-    public var maximumNodes: Int
+    package var maximumNodes: Int
     /// The most parent edges the graph may hold; default 100,000.
-    public var maximumEdges: Int
+    package var maximumEdges: Int
     /// Levels of the graph with more nodes than this are indexed by hash instead of scanned (an
     /// implementation setting; tests set 0 to run the indexed code on small graphs).
     var indexedLevelSize = 16
@@ -242,20 +242,20 @@ public struct PolicyGraphLimits: Sendable, Hashable {
     var allowsSimpleGraph = true
 
     /// Creates limits; real paths use a few dozen nodes at most.
-    public init(maximumNodes: Int = 10_000, maximumEdges: Int = 100_000) {
+    package init(maximumNodes: Int = 10_000, maximumEdges: Int = 100_000) {
         self.maximumNodes = maximumNodes
         self.maximumEdges = maximumEdges
     }
 
     /// 10,000 nodes and 100,000 edges.
-    public static let `default` = PolicyGraphLimits()
+    package static let `default` = PolicyGraphLimits()
 }
 
-/// Which bound of ``PolicyGraphLimits`` a path exceeded, with the bound's value.
+/// Which bound of `PolicyGraphLimits` a path exceeded, with the bound's value.
 public enum PolicyGraphBound: Sendable, Hashable {
-    /// ``PolicyGraphLimits/maximumNodes`` was reached.
+    /// `PolicyGraphLimits.maximumNodes` was reached.
     case nodes(Int)
-    /// ``PolicyGraphLimits/maximumEdges`` was reached.
+    /// `PolicyGraphLimits.maximumEdges` was reached.
     case edges(Int)
 }
 
@@ -273,7 +273,7 @@ public enum PolicyFailure: Error, Sendable, Hashable {
     /// RFC 5280 6.1.4 (a): the policyMappings extension of certificate `certificateIndex` maps from or
     /// to anyPolicy.
     case anyPolicyInMapping(certificateIndex: Int)
-    /// The valid_policy_graph would exceed ``PolicyGraphLimits`` while processing certificate
+    /// The valid_policy_graph would exceed `PolicyGraphLimits` while processing certificate
     /// `certificateIndex` (a resource bound, not an RFC 5280 verdict).
     case graphTooLarge(certificateIndex: Int, exceeded: PolicyGraphBound)
 }

@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// One AccessDescription of an authorityInfoAccess or subjectInfoAccess extension (RFC 5280 4.2.2.1).
 public struct AccessDescription: Hashable, Sendable {
     /// accessMethod (id-ad-caIssuers, id-ad-ocsp, …).

@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// The basicConstraints extension (RFC 5280 4.2.1.9).
 public struct BasicConstraints: Hashable, Sendable {
     /// `cA`: whether the subject is a CA (DEFAULT FALSE).

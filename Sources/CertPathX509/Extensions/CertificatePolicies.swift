@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// One PolicyInformation of a certificatePolicies extension (RFC 5280 4.2.1.4).
 public struct PolicyInformation: Hashable, Sendable {
     /// policyIdentifier (anyPolicy is 2.5.29.32.0).

@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// The name of a distribution point (RFC 5280 4.2.1.13).
 public enum DistributionPointName: Hashable, Sendable {
     /// `[0] fullName`.

@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// The extKeyUsage extension (RFC 5280 4.2.1.12): the purposes the key may be used for.
 public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
     /// The KeyPurposeId OIDs in encoded order (at least one).

@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// One certificate extension (RFC 5280 4.1, 4.2): its OID, criticality and the DER inside extnValue.
 public struct Extension: Hashable, Sendable {
     /// extnID.

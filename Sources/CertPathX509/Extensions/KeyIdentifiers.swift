@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// The authorityKeyIdentifier extension (RFC 5280 4.2.1.1).
 public struct AuthorityKeyIdentifier: Hashable, Sendable {
     /// `[0] keyIdentifier`, usually the issuer's subjectKeyIdentifier.

@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// The keyUsage extension (RFC 5280 4.2.1.3): a named bit list.
 public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
     /// Bit `n` of the named bit list is `1 << n`.

@@ -23,6 +23,7 @@
 // subtree as the same range. Refusing it would reject paths every peer accepts and remove no
 // disagreement; the rules CertPath does refuse (a non-contiguous mask, a leading-dot dNSName) are
 // ones that validators read differently, which is what makes an excluded subtree unsafe.
+import CertPathDER
 
 /// One GeneralSubtree of a nameConstraints extension (RFC 5280 4.2.1.10). The values of `minimum`
 /// and `maximum` are not kept: RFC 5280 requires minimum 0 and maximum absent, and a subtree with

@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// One mapping of the policyMappings extension (RFC 5280 4.2.1.5).
 public struct PolicyMapping: Hashable, Sendable {
     /// issuerDomainPolicy.

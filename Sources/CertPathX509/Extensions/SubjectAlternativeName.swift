@@ -1,3 +1,5 @@
+import CertPathDER
+
 /// The subjectAltName and issuerAltName extensions (RFC 5280 4.2.1.6, 4.2.1.7): `GeneralNames`.
 package enum AlternativeNames {
     /// Decodes `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName` (iPAddress of 4 or 16 octets).
