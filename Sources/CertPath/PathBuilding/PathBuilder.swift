@@ -159,9 +159,10 @@ struct PathBuilder<Judge: PathJudgement> {
             // Depth: only intermediates that are not self-issued count against the policy's maximum
             // (RFC 5280 4.2.1.9's counting); every one against the bound of all intermediates.
             let issuerCounts = !issuer.isSelfIssued
-            if path.count > maximumIntermediates || (issuerCounts && counted >= maximumCountedIntermediates) {
+            let exceedsPolicyLimit = issuerCounts && counted >= maximumCountedIntermediates
+            if exceedsPolicyLimit || path.count > maximumIntermediates {
                 // The policy's limit when the issuer counts against it; else the bound of all.
-                let limit = issuerCounts && counted >= maximumCountedIntermediates ? maximumCountedIntermediates : maximumIntermediates
+                let limit = exceedsPolicyLimit ? maximumCountedIntermediates : maximumIntermediates
                 record(judge.judge(path, anchor: nil, anchorIsPublicWebPKI: false, terminal: .maximumDepthExceeded(issuer, limit: limit)))
                 continue
             }

@@ -18,10 +18,10 @@ public struct ExceptedFailure: Hashable, Sendable, CustomStringConvertible {
     public var code: String { kind.rawValue }
 
     /// The codes a trust exception may hold: the recoverable failures' (``RecoverableFailure``).
-    public static let recoverableCodes = Set(RecoverableFailure.allCases.map(\.rawValue))
+    package static let recoverableCodes = Set(RecoverableFailure.allCases.map(\.rawValue))
 
     /// The codes whose record carries a ``detail`` (and must): ``RecoverableFailure/recordsName``.
-    public static let codesWithDetail = Set(RecoverableFailure.allCases.filter(\.recordsName).map(\.rawValue))
+    package static let codesWithDetail = Set(RecoverableFailure.allCases.filter(\.recordsName).map(\.rawValue))
 
     /// Creates a record directly (used when reading the text form).
     ///
@@ -37,7 +37,7 @@ public struct ExceptedFailure: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a record from a failure code (the text form's word).
     ///
-    /// - Returns: `nil` when `code` is not in ``recoverableCodes``, or as ``init(kind:certificate:detail:)``.
+    /// - Returns: `nil` when `code` is not a ``RecoverableFailure`` raw value, or as ``init(kind:certificate:detail:)``.
     public init?(code: String, certificate: SHA256Digest, detail: String?) {
         guard let kind = RecoverableFailure(rawValue: code) else { return nil }
         self.init(kind: kind, certificate: certificate, detail: detail)
@@ -161,7 +161,7 @@ public struct TrustExceptions: Hashable, Sendable {
     ///   refused, not converted: the checksum covers the exact bytes), a wrong header or version, an
     ///   unknown line, a digest that is not 64 lowercase hex digits, a fatal or unknown failure code, a
     ///   bad detail, a detail on a code that takes none or none on a code that needs one
-    ///   (``ExceptedFailure/codesWithDetail``), an entry without failures (the line of its `leaf`
+    ///   (``RecoverableFailure/recordsName``), an entry without failures (the line of its `leaf`
     ///   line), a missing or wrong checksum, text after the checksum.
     public init(text: String) throws(TrustExceptionsError) {
         let bytes = Array(text.utf8)
