@@ -59,7 +59,7 @@ class Issuer:
 
 
 def issue(path, subject, public_key, issuer, *, ca, path_len=None, key_usage=None, eku=None, san=None,
-          validity=(FROM, TO), ski=None, hash_algorithm=None, self_signed=False):
+          validity=(FROM, TO), ski=None, hash_algorithm=None, self_signed=False, name_constraints=None):
     """Writes one PEM certificate to `path` (relative to this folder) and returns it."""
     builder = (x509.CertificateBuilder()
                .subject_name(subject)
@@ -79,6 +79,8 @@ def issue(path, subject, public_key, issuer, *, ca, path_len=None, key_usage=Non
         builder = builder.add_extension(x509.ExtendedKeyUsage(eku), critical=False)
     if san is not None:
         builder = builder.add_extension(x509.SubjectAlternativeName(san), critical=False)
+    if name_constraints is not None:
+        builder = builder.add_extension(name_constraints, critical=True)
     builder = builder.add_extension(x509.SubjectKeyIdentifier(ski or ski_of(public_key)), critical=False)
     if not self_signed:
         builder = builder.add_extension(
@@ -251,14 +253,44 @@ def tls():
          key_usage={"key_encipherment"})
 
 
+def cn_constraints():
+    """Name constraints on a subject commonName read as a host name (the legacy commonName fallback):
+    one CA permitting only allowed.cnc.test, one excluding blocked.cnc.test, and leaves without a
+    subjectAltName (their CN is the only host name) and one with both."""
+    top = root("cn-constraints/root.pem", name(("O", "CertPath PB"), ("CN", "PB CN Constraints Root")))
+
+    def constrained_ca(file, cn, constraints):
+        key = p256()
+        subject = name(("O", "CertPath PB"), ("CN", cn))
+        issue(f"cn-constraints/{file}", subject, key.public_key(), top, ca=True, name_constraints=constraints)
+        return Issuer(key, subject, ski_of(key.public_key()))
+
+    permitting = constrained_ca("ca-permitted.pem", "PB CN Permitted CA",
+                                x509.NameConstraints(permitted_subtrees=dns("allowed.cnc.test"), excluded_subtrees=None))
+    excluding = constrained_ca("ca-excluded.pem", "PB CN Excluded CA",
+                               x509.NameConstraints(permitted_subtrees=None, excluded_subtrees=dns("blocked.cnc.test")))
+
+    def leaf(file, issuer, cn, san=None):
+        issue(f"cn-constraints/{file}", name(("O", "CertPath PB CNC"), ("CN", cn)), p256().public_key(), issuer,
+              ca=False, eku=SERVER_EKU, san=san)
+
+    leaf("cn-outside.pem", permitting, "evil.example.org")
+    leaf("cn-inside.pem", permitting, "www.allowed.cnc.test")
+    leaf("cn-outside-san-inside.pem", permitting, "evil.example.org", san=dns("www.allowed.cnc.test"))
+    leaf("cn-person.pem", permitting, "Jane Doe")
+    leaf("cn-blocked.pem", excluding, "www.blocked.cnc.test")
+    leaf("cn-not-blocked.pem", excluding, "www.open.cnc.test")
+
+
 def main():
-    for folder in ("cross", "loop", "ranked", "depth", "tls"):
+    for folder in ("cross", "loop", "ranked", "depth", "tls", "cn-constraints"):
         shutil.rmtree(os.path.join(HERE, folder), ignore_errors=True)
     cross()
     loop()
     ranked()
     depth()
     tls()
+    cn_constraints()
 
 
 if __name__ == "__main__":

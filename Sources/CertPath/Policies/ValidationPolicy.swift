@@ -297,7 +297,11 @@ public struct ValidationPolicy: Sendable {
     /// How extKeyUsage is read: ``ExtendedKeyUsageReading/standard`` (default) or a strict reading.
     public var extendedKeyUsageReading: ExtendedKeyUsageReading
     /// Consult the subject commonName as a DNS name when the certificate has no subjectAltName
-    /// (legacy, off by default as in Go, rustls-webpki, Chromium and pyca).
+    /// (legacy, off by default as in Go, rustls-webpki, Chromium and pyca). When on, such a leaf's
+    /// commonNames that are host names are also held to the path's dNSName name constraints
+    /// (RFC 5280 4.2.1.10 names only dNSName entries; OpenSSL's reading for commonNames): a failure is
+    /// ``ValidationFailure/nameConstraintViolation(_:_:)`` with the source
+    /// ``NameConstraintViolation/Source/subjectCommonName``.
     public var allowCommonNameFallback: Bool
     /// Public suffix list for refusing wildcards directly under a public suffix; `nil` (default) turns the check off.
     public var publicSuffixList: PublicSuffixList?

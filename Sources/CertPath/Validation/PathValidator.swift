@@ -195,11 +195,16 @@ struct PathValidator {
 
         // (b), (c): name constraints, except for self-issued intermediates.
         if !isSelfIssued {  // (never set for the end entity)
+            let subjectAlternativeNames = certificate.subjectAlternativeNames
+            // A leaf's commonName is a host name when the legacy fallback may match it (the option on,
+            // no subjectAltName): then DNS subtrees constrain it, or a constrained CA could issue for
+            // any host by leaving the subjectAltName out (OpenSSL's NAME_CONSTRAINTS_check_CN).
+            let commonNamesAsDNSNames = isLast && policy.allowCommonNameFallback && subjectAlternativeNames == nil
             for nameConstraints in state.nameConstraints {
                 var remaining = context.nameConstraintComparisons
                 let result = NameConstraintsChecker.check(
-                    subject: certificate.subject, subjectAlternativeNames: certificate.subjectAlternativeNames,
-                    constraints: nameConstraints, comparisons: &remaining)
+                    subject: certificate.subject, subjectAlternativeNames: subjectAlternativeNames,
+                    constraints: nameConstraints, commonNamesAsDNSNames: commonNamesAsDNSNames, comparisons: &remaining)
                 context.nameConstraintComparisons = remaining
                 switch result {
                 case .satisfied: break
