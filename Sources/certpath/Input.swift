@@ -67,8 +67,16 @@ enum Input {
     ///   certificate (its number, PEM line, the byte offset in its DER and the DER rule broken), or a
     ///   file with no certificate at all.
     static func certificates(_ path: String) throws(CLIError) -> PEM.CertificateFile {
-        let file = try certificates(in: try read(path), source: path)
-        guard !file.certificates.isEmpty else { throw noCertificate(path, skipped: file.skipped) }
+        let bytes = try read(path)
+        let file = try certificates(in: bytes, source: path)
+        guard !file.certificates.isEmpty else {
+            // Binary that is not DER-shaped: describing it as skipped text lines would mislead.
+            if let first = bytes.first, first != 0x30, bytes.contains(0) || String(validating: bytes, as: UTF8.self) == nil {
+                throw CLIError("\(Output.echo(path)): no certificate found (neither PEM text nor a DER certificate: the file is binary "
+                    + "and starts with byte 0x\(Hex.encode([first])), where a DER certificate starts with 0x30, a SEQUENCE)")
+            }
+            throw noCertificate(path, skipped: file.skipped)
+        }
         return file
     }
 

@@ -221,6 +221,13 @@ enum ResultView {
             // The report's summary: its first line is the verdict above, then one line per certificate.
             lines.append("summary:")
             lines += report.summary.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map { Output.safe(String($0)) }
+            // An issued leaf given as an anchor: anchors end paths above a leaf (RFC 5280 6.1: the
+            // trust anchor is not part of the path), so it is not trusted by itself; say what does that.
+            let leaf = evaluation.leaf
+            if !leaf.isSelfIssued, evaluation.trustStore.entries.contains(where: { $0.kind == .anchor && $0.certificate == leaf }) {
+                lines.append("note: the leaf is itself among the anchors, but an anchor only ends a path above a certificate; "
+                    + "to trust this one certificate by itself, pin its key (--pin-sha256, docs/CLI.md)")
+            }
             let recoverable = report.isRecoverable && report.exceptions != nil
             lines.append("failure class: \(recoverable ? "recoverable (a trust exception could accept it: --save-exceptions)" : "fatal (can never be excepted)")")
             attempts = report.attempts

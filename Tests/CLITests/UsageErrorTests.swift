@@ -82,6 +82,18 @@ import Testing
         #expect(run.stderr.hasPrefix(testCase.message), "stderr: \(run.stderr)")
     }
 
+    /// Reviewer finding: binary input that is not DER-shaped (a SET, 0x31, where a certificate is a
+    /// SEQUENCE) was reported as skipped text lines. A binary file is named as one.
+    @Test func binaryThatIsNotDERIsNamedAsBinary() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("certpath-binary-\(UUID().uuidString).der")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data([0x31, 0x03, 0x02, 0x01, 0x00, 0xFF, 0x0A, 0x00]).write(to: file)
+        let run = try CLI.run(["verify", file.path, "--anchors", "rsa/root.pem"])
+        #expect(run.status == 2)
+        #expect(run.stderr == "certpath verify: \(file.path): no certificate found (neither PEM text nor a DER certificate: "
+                + "the file is binary and starts with byte 0x31, where a DER certificate starts with 0x30, a SEQUENCE)\n")
+    }
+
     @Test func versionIsPrinted() throws {
         let run = try CLI.run(["--version"])
         #expect(run.status == 0)

@@ -206,6 +206,20 @@ import TestSupport
         #expect(lines.contains { $0.hasPrefix("        expired: CN=server.customer1.example,O=Customer 1 expired at 2021-01-01") })
     }
 
+    /// Reviewer finding: `--anchors server.pem` (the leaf itself as an anchor) said only that the
+    /// intermediate was missing; the note says why the anchor does not trust it, and what would.
+    @Test func issuedLeafGivenAsAnchorGetsANote() throws {
+        let run = try CLI.run(["verify", "rsa/server.pem", "--anchors", "rsa/server.pem", "--server", "server.customer1.example",
+                               "--at", CLI.time])
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("note: the leaf is itself among the anchors, but an anchor only ends a path above a certificate; "
+            + "to trust this one certificate by itself, pin its key (--pin-sha256, docs/CLI.md)"))
+        // Not said when the anchors do not hold the leaf.
+        let other = try CLI.run(["verify", "rsa/server.pem", "--anchors", "rsa/root.pem", "--server", "server.customer1.example", "--at", CLI.time])
+        #expect(!other.stdout.contains("note: the leaf"))
+    }
+
     @Test func missingIntermediateIsExplainedInPlainWords() throws {
         let run = try CLI.run(["verify", "rsa/server.pem", "--anchors", "rsa/root.pem", "--server", "server.customer1.example",
                                "--at", CLI.time])

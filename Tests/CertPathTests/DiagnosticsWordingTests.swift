@@ -66,3 +66,12 @@ struct DiagnosticsWordingTests {
         #expect(text.hasSuffix("does not allow serverAuth"))
     }
 }
+
+@Suite("Diagnostics wording: pins")
+struct PinWordingTests {
+    // ValidationPolicy.requiredPins holds certificate and key pins alike; the sentence names both
+    // (it said "a pinned public key" for a certificate pin too; found by a reviewer).
+    @Test func pinMismatchNamesBothPinKinds() {
+        #expect(Diagnostics.describe(.pinMismatch) == "no certificate of the path matches a required pin (certificate or public key)")
+    }
+}

@@ -11,14 +11,12 @@ import Testing
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
-        // Checked on every exit, the snippet's early return included.
-        defer { #expect(printed.count == 1 && printed[0].hasPrefix("3 "), "\(printed)") }
         guard var evaluation = TrustEvaluation(
             chain: chain,                                                     // SecTrustCreateWithCertificates
             trustStore: TrustStore(anchors: [root]),                          // SecTrustSetAnchorCertificates
             anchorsOnly: true,                                                // SecTrustSetAnchorCertificatesOnly
             policy: try .server(hostname: "server.customer1.example"))        // SecPolicyCreateSSL(true, host)
-        else { return }                                                       // an empty chain
+        else { fatalError("an empty chain") }                                // nil only for []
         evaluation.validationDate = Date(timeIntervalSince1970: 1_780_272_000) // SecTrustSetVerifyDate
         do {
             let path = try evaluation.trustedPath()                           // SecTrustEvaluateWithError
@@ -26,5 +24,6 @@ import Testing
         } catch {
             print(error.primaryFailure.code, error.summary)                   // the CFError, SecTrustCopyResult
         }
+        #expect(printed.count == 1 && printed[0].hasPrefix("3 "), "\(printed)")
     }
 }

@@ -103,7 +103,7 @@ public enum Diagnostics {
         case .revocationUnknown(let c, let reason):
             return "the revocation status of \(name(c)) is unknown: \(reason)"
         case .pinMismatch:
-            return "no certificate of the path has a pinned public key"
+            return "no certificate of the path matches a required pin (certificate or public key)"
         case .budgetExhausted(let limit):
             switch limit {
             case .failedIssuerCandidates:

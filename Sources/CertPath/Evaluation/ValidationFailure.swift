@@ -127,7 +127,8 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     case revoked(Certificate, date: UnixTime, reason: String, source: RevocationSource)
     /// Revocation status could not be determined while CRLs for that issuer were supplied.
     case revocationUnknown(Certificate, reason: String)
-    /// No path contains one of the pinned public keys.
+    /// No certificate of the path matches one of the policy's ``ValidationPolicy/requiredPins`` (a
+    /// certificate pin or a public-key pin).
     case pinMismatch
     /// Path building stopped because a limit of its ``Budget`` ran out.
     case budgetExhausted(BudgetLimit)

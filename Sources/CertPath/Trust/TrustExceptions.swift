@@ -23,13 +23,26 @@ public struct ExceptedFailure: Hashable, Sendable, CustomStringConvertible {
     /// The codes whose record carries a ``detail`` (and must): ``RecoverableFailure/recordsName``.
     package static let codesWithDetail = Set(RecoverableFailure.allCases.filter(\.recordsName).map(\.rawValue))
 
+    /// The canonical text of `text` read as the detail of `code`'s failure: a
+    /// ``ReferenceIdentifier`` for `hostnameMismatch`, an ``ExpectedName`` (IP address, email address
+    /// when it has an `@`, else DNS name) for `nameMismatch`; `nil` when it is neither.
+    package static func canonicalName(_ text: String, code: String) -> String? {
+        if code == RecoverableFailure.hostnameMismatch.rawValue { return (try? ReferenceIdentifier(text))?.description }
+        if let address = IPAddress(text) { return ExpectedName.ipAddress(address).description }
+        if text.contains("@") { return (try? RFC822Name(text)).map { ExpectedName.email($0).description } }
+        return (try? DNSName(text)).map { ExpectedName.dnsName($0).description }
+    }
+
     /// Creates a record directly (used when reading the text form).
     ///
-    /// - Returns: `nil` when `detail` is absent for a kind that ``RecoverableFailure/recordsName``, or
-    ///   present for any other kind: such a record could never equal the record of an observed
-    ///   failure, so the exception holding it would never apply.
+    /// - Returns: `nil` when `detail` is absent for a kind that ``RecoverableFailure/recordsName``,
+    ///   present for any other kind, or not the canonical text of the name such a failure records
+    ///   (a ``ReferenceIdentifier``'s description for `hostnameMismatch`, an ``ExpectedName``'s for
+    ///   `nameMismatch`: `www.example.com`, not `WWW.example.com.`): such a record could never equal
+    ///   the record of an observed failure, so the exception holding it would never apply.
     public init?(kind: RecoverableFailure, certificate: SHA256Digest, detail: String?) {
         guard (detail != nil) == kind.recordsName else { return nil }
+        if let detail, Self.canonicalName(detail, code: kind.rawValue) != detail { return nil }
         self.kind = kind
         self.certificate = certificate
         self.detail = detail
@@ -160,7 +173,8 @@ public struct TrustExceptions: Hashable, Sendable {
     /// - Throws: ``TrustExceptionsError`` naming the line: a CR before a line feed (CRLF line ends are
     ///   refused, not converted: the checksum covers the exact bytes), a wrong header or version, an
     ///   unknown line, a digest that is not 64 lowercase hex digits, a fatal or unknown failure code, a
-    ///   bad detail, a detail on a code that takes none or none on a code that needs one
+    ///   bad detail (not percent-encoded canonically, or not the canonical text of a reference identifier
+    ///   or expected name), a detail on a code that takes none or none on a code that needs one
     ///   (``RecoverableFailure/recordsName``), an entry without failures (the line of its `leaf`
     ///   line), a missing or wrong checksum, text after the checksum.
     public init(text: String) throws(TrustExceptionsError) {
@@ -172,6 +186,7 @@ public struct TrustExceptions: Hashable, Sendable {
             }
             lineNumber += 1
         }
+        guard !bytes.isEmpty else { throw TrustExceptionsError(line: 0, reason: "the text is empty (expected the header \"\(Self.header)\")") }
         guard bytes.last == 0x0A else { throw TrustExceptionsError(line: 0, reason: "the text must end with a line feed") }
         var lines: [ArraySlice<UInt8>] = []
         var start = 0
@@ -221,7 +236,8 @@ public struct TrustExceptions: Hashable, Sendable {
                 }
                 let code = words[1]
                 guard ExceptedFailure.recoverableCodes.contains(code) else {
-                    throw TrustExceptionsError(line: number, reason: "\(QuotedText.quoted(code)) is not a recoverable failure; fatal failures can never be excepted")
+                    throw TrustExceptionsError(line: number, reason: "\(QuotedText.quoted(code)) is not a recoverable failure code (only "
+                        + "\(RecoverableFailure.allCases.map(\.rawValue).joined(separator: ", ")) can be excepted; fatal failures never)")
                 }
                 guard let certificate = Self.digest(words[2]) else {
                     throw TrustExceptionsError(line: number, reason: "the certificate digest must be 64 lowercase hex digits")
@@ -245,6 +261,14 @@ public struct TrustExceptions: Hashable, Sendable {
                     guard Self.percentEncode(decoded) == words[3] else {
                         throw TrustExceptionsError(line: number, reason: "detail \(QuotedText.quoted(words[3])) is not canonically encoded "
                             + "(expected \(QuotedText.quoted(Self.percentEncode(decoded))))")
+                    }
+                    // The detail is the name as an observed failure records it (its canonical text), or
+                    // the record could never equal one and the exception would silently never apply.
+                    guard let canonical = ExceptedFailure.canonicalName(decoded, code: code), canonical == decoded else {
+                        let what = code == "hostnameMismatch" ? "reference identifier" : "expected name"
+                        let expected = ExceptedFailure.canonicalName(decoded, code: code).map { " (expected \(QuotedText.quoted(Self.percentEncode($0))))" }
+                        throw TrustExceptionsError(line: number, reason: "detail \(QuotedText.quoted(words[3])) is not a canonical \(what)"
+                            + (expected ?? ": it could never match a failure"))
                     }
                     detail = decoded
                 }
