@@ -376,6 +376,24 @@ struct TrustExceptionTests {
         #expect(ExceptedFailure(kind: kind, certificate: try #require(SHA256Digest(hex: Self.a)), detail: detail) == nil)
     }
 
+    // The other direction: every name an observed failure records is canonical, so requiring
+    // canonical details never makes a recoverable failure un-exceptable.
+    @Test(arguments: ["WWW.Example.COM.", "xn--caf-dma.example", "192.0.2.1", "2001:DB8:0:0::1", "::ffff:10.0.0.1"])
+    func observedHostnameMismatchesAreAlwaysRecordable(reference text: String) throws {
+        let reference = try ReferenceIdentifier(text)
+        let record = try #require(ExceptedFailure(.hostnameMismatch(SamplePKI.rsaServer, reference: reference, presented: [])))
+        #expect(record.detail == reference.description)
+    }
+
+    @Test(arguments: [ExpectedName.dnsName(try! DNSName("Client.Example.")), .ipAddress(IPAddress("2001:db8::5")!),
+                      .email(try! RFC822Name("Alice.Smith@Example.COM")), .email(try! RFC822Name("a%b@example.com"))])
+    func observedNameMismatchesAreAlwaysRecordable(expected: ExpectedName) throws {
+        let record = try #require(ExceptedFailure(.nameMismatch(SamplePKI.rsaServer, expected: expected, presented: [])))
+        #expect(record.detail == expected.description)
+        let exceptions = TrustExceptions([TrustException(leaf: SHA256Digest(hashing: SamplePKI.rsaServer.der), failures: [record])])
+        #expect(try TrustExceptions(text: exceptions.text) == exceptions)
+    }
+
     @Test func unknownAndFatalCodesSayWhichCodesCanBeExcepted() throws {
         for code in ["frobnicated", "badSignature"] {
             let error = try #require(Self.error(Self.signed(Self.header + "leaf \(Self.a)\nfailure \(code) \(Self.a)\n")))
