@@ -70,13 +70,16 @@
 //   `.example.com`, is `malformedConstraint`. RFC 5280 gives the leading period a meaning only for
 //   rfc822Name and URI constraints; for dNSName its examples are host names ("host.example.com"),
 //   and under its rule of adding labels to the left `.example.com` matches no host name at all.
-//   The readings of peers agree only by convention: Go's crypto/x509 reads it as "proper
-//   subdomains only" on purpose (its comment says RFC 5280 allows the dot only for URI and email),
-//   as does rustls-webpki; OpenSSL's (and BoringSSL's) nc_dns has no leading-dot rule, and its
-//   suffix comparison, keeping the dot as a character, happens to match proper subdomains too. A
-//   validator following the RFC's text, or refusing the unparsable DNS name, reads it as matching
-//   nothing. An excluded `.example.com` is the danger: "every subdomain" to one validator,
-//   "nothing" to another. CertPath does not guess and refuses the extension. An empty constraint
+//   The readings of peers agree only by convention, outside the RFC: Go's crypto/x509 reads it as
+//   "proper subdomains only" on purpose (its comment says RFC 5280 allows the dot only for URI and
+//   email), as do rustls-webpki, mozilla::pkix and Chromium ("RFC 5280 is ambiguous, but this
+//   matches the behavior of other platforms"); OpenSSL's (and BoringSSL's) nc_dns has no leading-dot
+//   rule, and its suffix comparison, keeping the dot as a character, happens to match proper
+//   subdomains too. pyca/cryptography refuses the constraint, as CertPath does; a validator
+//   following the RFC's text reads it as matching nothing. An excluded `.example.com` is the
+//   danger: "every subdomain" to one validator, "nothing" to another; a permitted one admits names
+//   the text's reading refuses. CertPath does not guess and refuses the extension (fail closed:
+//   no name under such a CA is accepted, by either reading, that the other would refuse). An empty constraint
 //   matches every DNS name. One trailing dot is removed from names and constraints before
 //   comparing: `example.com.` is the same host as `example.com`, and CertPath's hostname matching
 //   ignores the dot too, so a constraint must see both alike.
