@@ -121,6 +121,71 @@ struct CRLStatusTests {
         }
     }
 
+    // Reviewer findings (revocation attacker). A CRL that lists one serial twice (for the same
+    // issuer) answers by its most severe entry, whatever their order: a revocation other than
+    // certificateHold is permanent (RFC 5280 3.3), removeFromCRL belongs in delta CRLs only (5.3.1).
+    // It was the first entry: [removeFromCRL, keyCompromise] was trusted, the reverse revoked.
+    @Test("A serial listed twice: the most severe entry answers, in either order", arguments: [
+        ([8, 1], RevocationReason.keyCompromise), ([1, 8], .keyCompromise), ([8, 6], .certificateHold), ([6, 8], .certificateHold),
+        ([6, 1], .keyCompromise), ([1, 6], .keyCompromise), ([8, 0], .unspecified),
+    ])
+    func duplicateEntries(codes: [UInt8], expected: RevocationReason) throws {
+        let listed = try crl(number: 1, entries: codes.map { F.entry(serial: [0x05], extensions: [F.reasonCode($0)]) })
+        #expect(RevocationState.entry(listing: Self.leaf, in: listed)?.effectiveReason == expected)
+        var state = RevocationState()
+        state.apply(complete: listed, delta: nil, for: Self.leaf, interimReasons: .all)
+        guard case .revoked(let entry, _) = state.status else {
+            Issue.record("expected revoked, got \(state.status)")
+            return
+        }
+        #expect(entry.effectiveReason == expected)
+        // An out-of-date CRL still says revoked for a permanent reason, not for a hold.
+        let permanent = RevocationState.revocation(of: Self.leaf, in: listed, permanentOnly: true)
+        #expect(permanent?.effectiveReason == (expected == .certificateHold ? nil : expected))
+    }
+
+    // RFC 5280 5.3.1: removeFromCRL says a certificate "was removed from hold" (or expired); only a
+    // hold is temporary (3.3). A delta's removeFromCRL therefore releases a certificateHold of the
+    // complete CRL, never a permanent revocation (the literal 6.3.3 (i)-(k) would: this errs towards
+    // revoked, as the rest of revocation checking does).
+    @Test("A delta's removeFromCRL does not release a permanent revocation of the complete CRL")
+    func removeFromCRLReleasesOnlyAHold() throws {
+        let compromised = try crl(number: 1, entries: [F.entry(serial: [0x05], extensions: [F.reasonCode(1)])])
+        let removed = try crl(number: 2, base: 1, entries: [F.entry(serial: [0x05], extensions: [F.reasonCode(8)])])
+        var state = RevocationState()
+        state.apply(complete: compromised, delta: removed, for: Self.leaf, interimReasons: .all)
+        guard case .revoked(let entry, let source) = state.status else {
+            Issue.record("expected revoked, got \(state.status)")
+            return
+        }
+        #expect(entry.effectiveReason == .keyCompromise && source === compromised)
+    }
+
+    // RFC 5280 6.3.2 (a): all-reasons is the eight substantive reasons (keyCompromise … aACompromise);
+    // bit 0 (unused) is none. onlySomeReasons naming those eight covers every reason. It was
+    // undetermined: `all` included bit 0, so no scope short of all nine bits was ever final.
+    @Test("onlySomeReasons naming the eight substantive reasons, or two CRLs splitting them, is all-reasons")
+    func allReasonsAreTheEightSubstantiveOnes() throws {
+        #expect(ReasonFlags.all.rawValue == 0x1FE)
+        #expect(!ReasonFlags.all.contains(.unused))
+        let eight: ReasonFlags = [.keyCompromise, .cACompromise, .affiliationChanged, .superseded, .cessationOfOperation,
+                                  .certificateHold, .privilegeWithdrawn, .aACompromise]
+        #expect(eight == .all)
+        var state = RevocationState()
+        state.apply(complete: try crl(number: 1), delta: nil, for: Self.leaf, interimReasons: eight)
+        #expect(state.isFinal)
+        var split = RevocationState()
+        split.apply(complete: try crl(number: 1), delta: nil, for: Self.leaf, interimReasons: [.keyCompromise, .cACompromise, .superseded])
+        #expect(!split.isFinal)
+        split.apply(complete: try crl(number: 2), delta: nil, for: Self.leaf,
+                    interimReasons: [.affiliationChanged, .cessationOfOperation, .certificateHold, .privilegeWithdrawn, .aACompromise])
+        #expect(split.isFinal)
+        // The unused bit alone covers nothing.
+        var unusedOnly = RevocationState()
+        unusedOnly.apply(complete: try crl(number: 1), delta: nil, for: Self.leaf, interimReasons: [.unused])
+        #expect(!unusedOnly.isFinal)
+    }
+
     // MARK: Delta CRLs (5.2.4, 6.3.3 (c))
 
     @Test("A delta CRL extends a complete CRL of the same issuer and scope whose number is at least its base")
@@ -208,5 +273,10 @@ struct CRLStatusTests {
                 + "it extends base CRL number 5, newer than the complete CRL's 1 (RFC 5280 5.2.4)")
         #expect(RevocationChecker.explain(covered: [], []) == "no supplied CRL or OCSP response covers it")
         #expect(RevocationChecker.explain(covered: [.keyCompromise], []) == "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)")
+        // With rejections too, partial coverage comes first (it said only a rejection, which read as
+        // the whole cause: "does not match the certificate's distribution point").
+        #expect(RevocationChecker.explain(covered: [.keyCompromise], [.deltaWithoutCompleteCRL(delta)])
+                == "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3); "
+                + RevocationChecker.explain(covered: [], [.deltaWithoutCompleteCRL(delta)]))
     }
 }

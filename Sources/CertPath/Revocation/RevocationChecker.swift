@@ -592,7 +592,8 @@ final class RevocationChecker {
                 : "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)"
         }
         let ranked = crlRejections.map { ($0.rank, $0.description) } + ocspRejections.map { ($0.rank, $0.description) }
-        var lines: [String] = []
+        // Some reasons covered: that is the answer's first cause, then why the rest was not.
+        var lines: [String] = covered.isEmpty ? [] : ["the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)"]
         for rejection in ranked.enumerated().sorted(by: { ($0.element.0, -$0.offset) > ($1.element.0, -$1.offset) }) {
             let line = rejection.element.1
             if !lines.contains(line) { lines.append(line) }

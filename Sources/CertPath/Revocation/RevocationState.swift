@@ -25,12 +25,16 @@ struct RevocationState: Sendable {
     mutating func apply(complete: CertificateRevocationList, delta: CertificateRevocationList?,
                         for certificate: Certificate, interimReasons: ReasonFlags) {
         var listed: (RevokedCertificate, CertificateRevocationList)? = nil
-        // (i): the delta CRL first; its removeFromCRL entry undoes a hold on the complete CRL.
-        if let delta, let entry = Self.entry(listing: certificate, in: delta) {
+        let completeEntry = Self.entry(listing: certificate, in: complete)
+        // (i): the delta CRL first; its removeFromCRL entry undoes a hold on the complete CRL, but
+        // not a permanent revocation: removeFromCRL is for a certificate "removed from hold" (5.3.1),
+        // and only a hold is temporary (3.3).
+        if let delta, let entry = Self.entry(listing: certificate, in: delta),
+           !(entry.effectiveReason == .removeFromCRL && completeEntry.map(Self.severity) == 2) {
             listed = (entry, delta)
-        } else if let entry = Self.entry(listing: certificate, in: complete) {
+        } else if let completeEntry {
             // (j)
-            listed = (entry, complete)
+            listed = (completeEntry, complete)
         }
         // (k): removeFromCRL means not revoked.
         if let (entry, crl) = listed, entry.effectiveReason != .removeFromCRL {
@@ -60,8 +64,20 @@ struct RevocationState: Sendable {
         return entry
     }
 
+    /// How much an entry revokes: 2 permanently (any reason but certificateHold and removeFromCRL),
+    /// 1 temporarily (certificateHold), 0 not (removeFromCRL).
+    static func severity(_ entry: RevokedCertificate) -> Int {
+        switch entry.effectiveReason {
+        case .removeFromCRL: return 0
+        case .certificateHold: return 1
+        default: return 2
+        }
+    }
+
     /// The entry of `crl` that lists `certificate`: same serial number, and for the certificate's own
     /// issuer — the entry's certificateIssuer in force (RFC 5280 5.3.3), or the CRL issuer when none is.
+    /// When several do (a CRL listing a serial twice), the most severe (``severity(_:)``), so the
+    /// answer does not depend on the order of the entries and errs towards revoked.
     static func entry(listing certificate: Certificate, in crl: CertificateRevocationList) -> RevokedCertificate? {
         let entries = crl.entries(serialNumber: certificate.serialNumber)
         guard !entries.isEmpty else { return nil }
@@ -80,7 +96,7 @@ struct RevocationState: Sendable {
         // list is kept by the list's storage, which the CRL keeps alive (a serial repeated n times
         // under a list of n names was otherwise n² comparisons: 67 s for a 1.5 MB CRL).
         var lastList: (storage: UnsafeRawPointer?, count: Int, verdict: Bool)? = nil
-        return entries.first { entry in
+        func lists(_ entry: RevokedCertificate) -> Bool {
             guard let names = entry.certificateIssuer else { return isIssuer(crl.issuer) }
             let storage = names.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
             if let lastList, lastList.storage == storage, lastList.count == names.count { return lastList.verdict }
@@ -88,5 +104,11 @@ struct RevocationState: Sendable {
             lastList = (storage, names.count, verdict)
             return verdict
         }
+        var best: RevokedCertificate? = nil
+        for entry in entries where lists(entry) {
+            if best.map({ Self.severity(entry) > Self.severity($0) }) ?? true { best = entry }
+            if Self.severity(entry) == 2 { break }  // nothing is more severe
+        }
+        return best
     }
 }

@@ -14,8 +14,7 @@ public struct ReasonFlags: OptionSet, Hashable, Sendable {
     /// Bit `n` is `1 << n`.
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
-    /// unused (bit 0): reserved; no CRLReason corresponds to it. Counted in ``all``, so a scope
-    /// reading every bit covers it.
+    /// unused (bit 0): reserved; no CRLReason corresponds to it, and it is not one of ``all``.
     public static let unused = ReasonFlags(rawValue: 1 << 0)
     /// keyCompromise (bit 1; CRLReason 1, RFC 5280 5.3.1): the subject's private key is known or
     /// suspected to be compromised.
@@ -36,8 +35,9 @@ public struct ReasonFlags: OptionSet, Hashable, Sendable {
     public static let privilegeWithdrawn = ReasonFlags(rawValue: 1 << 7)
     /// aACompromise (bit 8; CRLReason 10): the attribute authority's key is compromised.
     public static let aACompromise = ReasonFlags(rawValue: 1 << 8)
-    /// Every reason (what a CRL or distribution point without `reasons` covers).
-    public static let all = ReasonFlags(rawValue: 0x1FF)
+    /// Every reason: RFC 5280 6.3.2 (a) all-reasons, the eight substantive reasons keyCompromise …
+    /// aACompromise (bits 1–8, not ``unused``); what a CRL or distribution point without `reasons` covers.
+    public static let all = ReasonFlags(rawValue: 0x1FE)
 
     /// Decodes a ReasonFlags BIT STRING element (named bit list DER rules).
     ///
