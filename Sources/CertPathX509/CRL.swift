@@ -210,6 +210,7 @@ public final class CertificateRevocationList: Hashable, Sendable, CustomStringCo
             }
         }
         if number == nil { defects.append(.missingCRLNumber) }
+        if nextUpdate == nil { defects.append(.missingNextUpdate) }
         if let entryDefect { defects.append(entryDefect) }
         if sawCertificateIssuer && idp?.indirectCRL != true { defects.append(.certificateIssuerInDirectCRL) }
         authorityKeyIdentifier = aki

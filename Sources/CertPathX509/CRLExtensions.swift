@@ -223,6 +223,9 @@ public enum CRLDefect: Hashable, Sendable, CustomStringConvertible {
     case missingCRLNumber
     /// A cRLNumber extension marked critical (RFC 5280 5.2.3: it is a non-critical extension).
     case criticalCRLNumber
+    /// No nextUpdate (RFC 5280 5.1.2.5: conforming CRL issuers MUST include it): nothing says until
+    /// when the CRL is current, so it cannot say that a certificate it does not list is good.
+    case missingNextUpdate
     /// A certificateIssuer entry extension in a CRL whose issuingDistributionPoint does not assert
     /// indirectCRL (RFC 5280 5.3.3: it is used only in indirect CRLs).
     case certificateIssuerInDirectCRL
@@ -231,12 +234,12 @@ public enum CRLDefect: Hashable, Sendable, CustomStringConvertible {
     /// 5.3; a certificateIssuer outside an indirect CRL, whose entries then have no defined issuer,
     /// 5.3.3). The other defects are departures from the CRL profile that leave its meaning intact
     /// (a missing or critical cRLNumber, 5.2.3: the number serves delta CRLs and ordering, not the
-    /// revocation entries): such a CRL is still evidence that a certificate it lists is revoked, but
+    /// revocation entries; a missing nextUpdate, 5.1.2.5): such a CRL is still evidence that a certificate it lists is revoked, but
     /// not that one it does not list is good.
     public var forbidsUse: Bool {
         switch self {
         case .unrecognizedCriticalExtension, .unrecognizedCriticalEntryExtension, .certificateIssuerInDirectCRL: return true
-        case .missingCRLNumber, .criticalCRLNumber: return false
+        case .missingCRLNumber, .criticalCRLNumber, .missingNextUpdate: return false
         }
     }
 
@@ -251,6 +254,8 @@ public enum CRLDefect: Hashable, Sendable, CustomStringConvertible {
             return "the CRL has no cRLNumber extension (RFC 5280 5.2.3)"
         case .criticalCRLNumber:
             return "the CRL's cRLNumber extension is critical (RFC 5280 5.2.3)"
+        case .missingNextUpdate:
+            return "the CRL has no nextUpdate, so nothing says until when it is current (RFC 5280 5.1.2.5)"
         case .certificateIssuerInDirectCRL:
             return "a CRL entry has a certificateIssuer extension but the CRL is not an indirect CRL (RFC 5280 5.3.3)"
         }

@@ -13,13 +13,13 @@ struct RevocationEvidenceTests {
     /// `nextUpdate` as UTCTime (the default is after ``SignedCertificates/time``); `reason`, when
     /// given, a reasonCode entry extension on every entry.
     static func crl(by issuer: SignedCertificates.Issuer, listing serials: [[UInt8]], extensions: [[UInt8]],
-                    nextUpdate: String = "300201000000Z", reason: UInt8? = nil) throws -> CertificateRevocationList {
+                    nextUpdate: String? = "300201000000Z", reason: UInt8? = nil) throws -> CertificateRevocationList {
         let entryExtensions = reason.map { D.seq(D.ext(CRLExtensionOID.reasonCode, D.tlv(.enumerated, [$0]))) } ?? []
         let entries = serials.map { D.seq(D.tlv(.integer, $0), D.tlv(.utcTime, Array("260101000000Z".utf8)), entryExtensions) }
         let list = entries.isEmpty ? [] : D.tlv(.sequence, entries.flatMap { $0 })
         let crlExtensions = extensions.isEmpty ? [] : D.ctx(0, constructed: true, D.tlv(.sequence, extensions.flatMap { $0 }))
         let tbs = D.seq(D.int(1), issuer.key.signatureAlgorithm, Array(issuer.certificate.subject.der),
-                        D.tlv(.utcTime, Array("291201000000Z".utf8)), D.tlv(.utcTime, Array(nextUpdate.utf8)), list, crlExtensions)
+                        D.tlv(.utcTime, Array("291201000000Z".utf8)), nextUpdate.map { D.tlv(.utcTime, Array($0.utf8)) } ?? [], list, crlExtensions)
         return try CertificateRevocationList(derEncoded: D.seq(tbs, issuer.key.signatureAlgorithm, D.bits(issuer.key.sign(tbs))))
     }
 
@@ -92,6 +92,28 @@ struct RevocationEvidenceTests {
         #expect(certificate == chain.leaf)
         #expect(reason.contains("cannot show that a certificate it does not list is good"), "\(reason)")
         #expect(try Self.evaluate(crl, .accept, chain).isTrusted)
+    }
+
+    /// Reviewer finding: a CRL without nextUpdate never went out of date (700 days old, it still said
+    /// good under `require`). RFC 5280 5.1.2.5: conforming issuers MUST include nextUpdate; without
+    /// it nothing says until when the CRL is current. Like a CRL without cRLNumber, it is evidence of
+    /// revocation, not of good standing.
+    @Test("A CRL without nextUpdate: revoked when it lists the certificate; otherwise undetermined, as the mode decides")
+    func withoutNextUpdate() throws {
+        let chain = try Self.chain()
+        let listing = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: [Self.number], nextUpdate: nil)
+        #expect(listing.defects == [.missingNextUpdate])
+        for mode in UndeterminedRevocationStatus.allCases {
+            #expect(try Self.evaluate(listing, mode, chain).primaryFailure?.code == "revoked", "\(mode)")
+        }
+        let silent = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [Self.number], nextUpdate: nil)
+        guard case .revocationUnknown(let certificate, let reason)? = try Self.evaluate(silent, .rejectWhenIssuerHasCRLs, chain).primaryFailure else {
+            Issue.record("expected revocationUnknown")
+            return
+        }
+        #expect(certificate == chain.leaf)
+        #expect(reason.contains("no nextUpdate"), "\(reason)")
+        #expect(try Self.evaluate(silent, .accept, chain).isTrusted)
     }
 
     /// Review finding: with `.accept`, a revoked leaf was trusted when the signature budget ran out
