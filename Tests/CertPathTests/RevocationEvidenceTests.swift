@@ -116,6 +116,40 @@ struct RevocationEvidenceTests {
         #expect(try Self.evaluate(silent, .accept, chain).isTrusted)
     }
 
+    /// Reviewer finding: a delta CRL signed by the CA that lists the certificate as revoked was
+    /// discarded when it could not be combined with the complete CRL at hand (its base, CRL 99, is
+    /// newer than the complete CRL, 10: RFC 5280 5.2.4), and the complete CRL said good. An authentic
+    /// statement of a permanent revocation stays one (3.3), whatever CRL it builds on; a forged one,
+    /// or one on hold, is not evidence.
+    @Test("A delta CRL that cannot extend the complete CRL at hand still revokes, when authentic and permanent")
+    func unmatchedDeltaRevokes() throws {
+        let chain = try Self.chain()
+        let complete = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [D.ext(CRLExtensionOID.cRLNumber, D.int(10))])
+        func delta(by issuer: SignedCertificates.Issuer, reason: UInt8?) throws -> CertificateRevocationList {
+            try Self.crl(by: issuer, listing: [Self.leafSerial], extensions: [
+                D.ext(CRLExtensionOID.cRLNumber, D.int(100)), D.ext(CRLExtensionOID.deltaCRLIndicator, critical: true, D.int(99))], reason: reason)
+        }
+        func evaluate(_ crls: [CertificateRevocationList], _ mode: UndeterminedRevocationStatus) throws -> TrustResult {
+            var policy = try ValidationPolicy.server(hostname: "leaf.test")
+            policy.undeterminedRevocationStatus = mode
+            return TrustEvaluation(leaf: chain.leaf, intermediates: [chain.intermediate.certificate], trustStore: TrustStore(anchors: [chain.root]),
+                                   policy: policy, revocationEvidence: RevocationEvidence(crls: CRLStore(crls)),
+                                   validationTime: SignedCertificates.time).evaluate()
+        }
+        let compromised = try delta(by: chain.intermediate, reason: 1)
+        #expect(compromised.isDeltaCRL)
+        for mode in UndeterminedRevocationStatus.allCases {
+            #expect(try evaluate([complete, compromised], mode).primaryFailure?.code == "revoked", "\(mode)")
+        }
+        // On hold (temporary), or signed by a same-name stranger: the complete CRL's good stands.
+        let held = try delta(by: chain.intermediate, reason: 6)
+        let stranger = try SignedCertificates.intermediate(.ca("CRL CA", pathLength: 0), by: try SignedCertificates.root(.ca("Other Root")))
+        let forged = try delta(by: stranger, reason: 1)
+        for other in [held, forged] {
+            #expect(try evaluate([complete, other], .rejectWhenIssuerHasCRLs).isTrusted)
+        }
+    }
+
     /// Review finding: with `.accept`, a revoked leaf was trusted when the signature budget ran out
     /// before its CRL's signature was checked (a P-384 chain with CRLs was enough under the cost
     /// budget). A status left open by the budget now fails in every mode.

@@ -377,6 +377,18 @@ final class RevocationChecker {
                     algorithms.accepts(candidate.signatureAlgorithm)
                         && context.signature(of: candidate, by: signer.certificate, inheritedDSAParameters: signer.dsaParameters) == .valid
                 }
+                // An authentic delta CRL of this scope that cannot extend this complete CRL (its base
+                // is newer, it is out of date) still says revoked when it lists the certificate for a
+                // permanent reason: a revocation is permanent (RFC 5280 3.3), whatever CRL it builds on.
+                if let revoking = Self.revokingDelta(of: certificate, scope: crl, among: crls.crls(issuedBy: crl.issuer), except: delta, at: time,
+                                      verifiedBy: { candidate in
+                                          algorithms.accepts(candidate.signatureAlgorithm)
+                                              && context.signature(of: candidate, by: signer.certificate,
+                                                                   inheritedDSAParameters: signer.dsaParameters) == .valid
+                                      }) {
+                    _ = state.applyRevocationEvidence(revoking, for: certificate, permanentOnly: true)
+                    continue
+                }
                 if stale && delta == nil {
                     if !state.applyRevocationEvidence(crl, for: certificate, permanentOnly: true) { rejections.append(.stale(crl)) }
                     continue
@@ -582,6 +594,24 @@ final class RevocationChecker {
             }
         }
         return parameters
+    }
+
+    /// The first delta CRL among `candidates` (other than `except`) of `scope`'s issuer and scope, issued
+    /// by `time`, that lists `certificate` for a permanent reason and that `verified` accepts (its
+    /// signature by the complete CRL's signer: checked last, only for such a delta); applied as
+    /// evidence of revocation by the caller. Not combined with a complete CRL: no number order or
+    /// currency is asked of it (RFC 5280 5.2.4 governs combining; a revocation is permanent, 3.3).
+    static func revokingDelta(of certificate: Certificate, scope: CertificateRevocationList,
+                              among candidates: [CertificateRevocationList], except: CertificateRevocationList?, at time: UnixTime,
+                              verifiedBy verified: (CertificateRevocationList) -> Bool) -> CertificateRevocationList? {
+        candidates.first { candidate in
+            candidate.isDeltaCRL && candidate !== except && candidate.defects.allSatisfy({ !$0.forbidsUse })
+                && candidate.issuer.isEquivalent(to: scope.issuer)
+                && candidate.issuingDistributionPoint == scope.issuingDistributionPoint
+                && candidate.thisUpdate <= time
+                && RevocationState.revocation(of: certificate, in: candidate, permanentOnly: true) != nil
+                && verified(candidate)
+        }
     }
 
     /// The reason text of an undetermined status: the most telling rejections first (at most four),
