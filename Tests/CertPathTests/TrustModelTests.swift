@@ -98,6 +98,29 @@ struct TrustAnchorTests {
         #expect(evaluation.evaluate().primaryFailure == .pinMismatch)
     }
 
+    // Reviewer finding: the pin requirement was checked only on paths that reached an anchor, so a
+    // trust exception for a path that did not (self-signed, missing intermediate) accepted it with a
+    // required pin matching nothing, and the report never named the pin. A required pin holds for
+    // every path (RFC 7469 2.6: a pinned key must be in the path), and pinMismatch is fatal.
+    @Test(arguments: [(SamplePKI.selfSigned, [Certificate]()), (SamplePKI.rsaServer, [])])
+    func requiredPinHoldsForPathsWithoutAnAnchor(leaf: Certificate, intermediates: [Certificate]) throws {
+        // Without the pin: recoverable, and an exception accepts it.
+        let recorded = try #require(SamplePKI.server(leaf, intermediates: intermediates).evaluate().report?.exceptions)
+        var excepted = SamplePKI.server(leaf, intermediates: intermediates)
+        excepted.exceptions = recorded
+        #expect(excepted.evaluate().isTrusted)
+        // With a required pin that no certificate of the path matches: pinMismatch, fatal, no exception.
+        excepted.policy.requiredPins = [Pin(publicKeyOf: SamplePKI.oldRoot)]
+        let result = excepted.evaluate()
+        #expect(!result.isTrusted)
+        let report = try #require(result.report)
+        #expect(report.failures.contains(.pinMismatch), "\(report.failures)")
+        #expect(!report.isRecoverable && report.exceptions == nil)
+        // The pin of the leaf's own key is in the path: the exception applies again.
+        excepted.policy.requiredPins = [Pin(publicKeyOf: leaf)]
+        #expect(excepted.evaluate().isTrusted)
+    }
+
     @Test func pinParsingFromBase64() throws {
         let digest = SHA256Digest(hashing: SamplePKI.rsaRoot.subjectPublicKeyInfo.der)
         let pin = try #require(Pin(publicKeySHA256Base64: digest.base64))

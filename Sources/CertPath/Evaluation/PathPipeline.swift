@@ -65,7 +65,9 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         // 3. The purpose, the required pins, the caller's check.
         failures += PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: validated.profile,
                                            leafIsTrustedDirectly: leafIsTrustedDirectly)
-        if let anchor, !policy.requiredPins.isEmpty, let mismatch = PinRequirement.failure(policy.requiredPins, path: path + [anchor]) {
+        // Required pins hold for every path, one that reached no anchor included: a trust exception
+        // may accept a missing issuer, never a path without the pinned certificate or key.
+        if !policy.requiredPins.isEmpty, let mismatch = PinRequirement.failure(policy.requiredPins, path: anchor.map { path + [$0] } ?? path) {
             failures.append(mismatch)
         }
         if failures.isEmpty, anchor != nil, let check = additionalCheck, let reason = check(path) {

@@ -160,7 +160,7 @@ public struct TrustEvaluation: Sendable {
         var directAttempt: PathAttempt? = nil
         if stores.contains(where: { $0.trustsAsLeaf(leaf) }) {
             let attempt = pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: nil, leafIsTrustedDirectly: true)
-            if attempt.failures.isEmpty && PinRequirement.failure(policy.requiredPins, path: [leaf]) == nil {
+            if attempt.failures.isEmpty {  // (the required pins included: the pipeline checks them on every path)
                 return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, reachesTrustAnchor: true, policyOutcome: nil, acceptedFailures: [],
                                             attempts: collectAllAttempts ? [attempt] : [], profile: attempt.profile))
             }
@@ -174,8 +174,7 @@ public struct TrustEvaluation: Sendable {
             return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, reachesTrustAnchor: true, policyOutcome: trusted.policyOutcome,
                                                    acceptedFailures: [], attempts: search.attempts, profile: trusted.profile)).with(statistics)
         }
-        // (A direct attempt without failures failed only its pin requirement: the search's report says so.)
-        let direct = directAttempt?.failures.isEmpty == false ? directAttempt : nil
+        let direct = directAttempt
         let best = direct ?? search.best ?? pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: .issuerNotFound(leaf))
         var primary = best.primaryFailure ?? .issuerNotFound(leaf)
         if let limit = context.exhausted {

@@ -309,7 +309,9 @@ public struct ValidationPolicy: Sendable {
     public var budget: Budget
     /// Pins the path must contain: a path none of whose certificates, anchor included, matches one
     /// of them (``Pin/matches(_:)``: the certificate itself, or its key, as HPKP `pin-sha256`,
-    /// RFC 7469 2.6) fails with ``ValidationFailure/pinMismatch``. Empty (the default): no requirement.
+    /// RFC 7469 2.6) fails with ``ValidationFailure/pinMismatch``, a path that reaches no anchor
+    /// included (the failure is fatal: no trust exception accepts a path without the pin). Empty (the
+    /// default): no requirement.
     /// The same ``Pin`` given to ``TrustEvaluation/pins`` trusts instead of requiring.
     public var requiredPins: Set<Pin>
     /// What a certificate whose revocation status the evidence cannot determine does to its path

@@ -56,7 +56,8 @@ public struct Pin: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The requirement that a path contain a pinned certificate or key (``ValidationPolicy/requiredPins``,
-/// HPKP `pin-sha256`, RFC 7469 2.6): the pipeline's purpose stage asks it of every path that reached an anchor.
+/// HPKP `pin-sha256`, RFC 7469 2.6): the pipeline's purpose stage asks it of every path, one that
+/// reached no anchor included (so a trust exception cannot accept a path without the pin).
 enum PinRequirement {
     /// ``ValidationFailure/pinMismatch`` when `pins` is not empty and no certificate of `path`
     /// (anchor included) matches one of them; `nil` otherwise.
