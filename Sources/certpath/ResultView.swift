@@ -179,7 +179,7 @@ enum ResultView {
                 ("primaryFailure", failureJSON(report.primaryFailure, in: report.bestAttempt)),
                 ("failures", .array(report.failures.map { failureJSON($0, in: report.bestAttempt) })),
                 ("trustedByException", .bool(false)),
-                ("acceptedFailures", .array([])),
+                ("acceptedFailures", .array(report.exceptedFailures.map { failureJSON($0, in: report.bestAttempt) })),
                 ("exceptionAvailable", .bool(report.exceptions != nil)),
                 ("summary", .string(report.summary)),
             ]
@@ -227,6 +227,10 @@ enum ResultView {
             if !leaf.isSelfIssued, evaluation.trustStore.entries.contains(where: { $0.kind == .anchor && $0.certificate == leaf }) {
                 lines.append("note: the leaf is itself among the anchors, but an anchor only ends a path above a certificate; "
                     + "to trust this one certificate by itself, pin its key (--pin-sha256, docs/CLI.md)")
+            }
+            if !report.exceptedFailures.isEmpty {
+                let codes = report.exceptedFailures.map(\.code).joined(separator: ", ")
+                lines.append("note: the trust exceptions given accept \(codes), not every failure: the certificate stays untrusted")
             }
             let recoverable = report.isRecoverable && report.exceptions != nil
             lines.append("failure class: \(recoverable ? "recoverable (a trust exception could accept it: --save-exceptions)" : "fatal (can never be excepted)")")

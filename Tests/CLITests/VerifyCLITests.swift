@@ -461,6 +461,13 @@ import TestSupport
         // A new failure (another host name) is not covered.
         let otherHost = try CLI.run(expired + ["--server", "www.customer1.example", "--exceptions", file, "--json"])
         #expect(otherHost.status == 1)
+        // The verdict names the failure the exception does not accept; the accepted one is listed.
+        let otherJSON = try otherHost.json()
+        #expect(try field(otherJSON, "primaryFailure", as: [String: Any].self)["code"] as? String == "hostnameMismatch")
+        #expect(try field(otherJSON, "acceptedFailures", as: [[String: Any]].self).map { $0["code"] as? String } == ["expired"])
+        let otherHuman = try CLI.run(expired + ["--server", "www.customer1.example", "--exceptions", file])
+        #expect(otherHuman.stdout.hasPrefix("untrusted: the certificate is not valid for www.customer1.example"), "\(otherHuman.stdout)")
+        #expect(otherHuman.stdout.contains("note: the trust exceptions given accept expired, not every failure: the certificate stays untrusted\n"))
         // Nor another certificate with the same defect.
         let otherLeaf = try CLI.run(["verify", "rsa/server-not-yet-valid.pem", "--intermediates", "rsa/intermediate.pem",
                                      "--anchors", "rsa/root.pem", "--at", CLI.time, "--exceptions", file])

@@ -198,6 +198,25 @@ struct SystemAnchorTests {
 struct TrustExceptionTests {
     static let expiredEvaluation = SamplePKI.server(SamplePKI.rsaExpired)
 
+    // Reviewer finding: with an exception accepting the expiry and a new failure (a wrong host), the
+    // verdict still named the expiry, the one failure already accepted, and invited saving another
+    // exception. The report names first what the exceptions do not accept, and lists what they do.
+    @Test func partiallyCoveringExceptionsNameTheUncoveredFailureFirst() throws {
+        let recorded = try #require(Self.expiredEvaluation.evaluate().report?.exceptions)
+        var evaluation = SamplePKI.server(SamplePKI.rsaExpired, hostname: "www.customer2.example")
+        let plain = try #require(evaluation.evaluate().report)
+        #expect(plain.primaryFailure.code == "expired" && plain.exceptedFailures.isEmpty)
+        evaluation.exceptions = recorded
+        let report = try #require(evaluation.evaluate().report)
+        #expect(report.primaryFailure.code == "hostnameMismatch")
+        #expect(report.exceptedFailures.map(\.code) == ["expired"])
+        #expect(report.failures.count == 2)
+        #expect(report.summary.hasPrefix("the certificate is not valid for www.customer2.example"), "\(report.summary)")
+        // Exceptions for another leaf accept nothing here: the report is as without them.
+        evaluation.exceptions = try #require(SamplePKI.server(SamplePKI.selfSigned).evaluate().report?.exceptions)
+        #expect(try #require(evaluation.evaluate().report).primaryFailure.code == "expired")
+    }
+
     @Test func exceptionRoundTripThroughText() throws {
         let report = try #require(Self.expiredEvaluation.evaluate().report)
         #expect(report.primaryFailure.code == "expired")

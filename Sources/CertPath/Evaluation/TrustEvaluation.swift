@@ -110,8 +110,19 @@ public struct TrustEvaluation: Sendable {
     public func evaluate() -> TrustResult {
         if let networkFetching { return evaluateFetching(networkFetching) }
         let result = evaluatePaths()
-        guard case .untrusted(let report) = result, let exceptions, report.isRecoverable,
-              exceptions.covers(leaf: leaf, failures: report.failures) else { return result }
+        guard case .untrusted(var report) = result, let exceptions else { return result }
+        guard report.isRecoverable, exceptions.covers(leaf: leaf, failures: report.failures) else {
+            // Some failures accepted, not all: the report names first what the exceptions do not
+            // accept (the accepted failure was the verdict, and read as the cause).
+            let excepted = report.failures.filter { exceptions.covers(leaf: leaf, failures: [$0]) }
+            guard !excepted.isEmpty else { return result }
+            report.exceptedFailures = excepted
+            if excepted.contains(report.primaryFailure),
+               let uncovered = report.failures.filter({ !excepted.contains($0) }).max(by: { $0.rank < $1.rank }) {
+                report.primaryFailure = uncovered
+            }
+            return .untrusted(report)
+        }
         let attempt = report.bestAttempt
         return TrustResult.trusted(TrustedPath(certificates: attempt.certificates, anchor: attempt.anchor ?? attempt.certificates.last ?? leaf,
                                                reachesTrustAnchor: attempt.anchor != nil, policyOutcome: attempt.policyOutcome, acceptedFailures: report.failures,

@@ -74,8 +74,9 @@ public struct CertificateReport: Sendable {
 ///
 /// It is the error ``TrustEvaluation/trustedPath()`` throws; its description is ``summary``.
 public struct UntrustedReport: Error, Sendable, CustomStringConvertible {
-    /// The most specific failure of the best attempt (see ``ValidationFailure/rank``).
-    public let primaryFailure: ValidationFailure
+    /// The most specific failure of the best attempt (see ``ValidationFailure/rank``); with trust
+    /// exceptions that accept some of the failures, the most specific one they do not accept.
+    public internal(set) var primaryFailure: ValidationFailure
     /// The best attempted path.
     public let bestAttempt: PathAttempt
     /// Every attempted path, when the policy asked to collect them.
@@ -84,6 +85,9 @@ public struct UntrustedReport: Error, Sendable, CustomStringConvertible {
     public internal(set) var statistics = EvaluationStatistics()
     /// What network fetching fetched or failed to (``TrustResult/fetches``).
     public internal(set) var fetches: [FetchRecord] = []
+    /// The failures the evaluation's ``TrustEvaluation/exceptions`` accept, when they accept some
+    /// but not all (so the result stays untrusted); otherwise empty.
+    public internal(set) var exceptedFailures: [ValidationFailure] = []
 
     /// Every failure of the best attempt.
     public var failures: [ValidationFailure] { bestAttempt.failures }
