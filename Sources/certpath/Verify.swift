@@ -91,9 +91,27 @@ enum VerifyCommand {
                     + "trust exceptions can only accept recoverable failures (expiry, name mismatch, untrusted or missing issuer)")
                 return
             }
-            try file.write(exceptions.text.utf8, what: "the trust exception")
+            // A file that already holds trust exceptions keeps its other leaves' entries (this leaf's
+            // is replaced); one that holds something else is not overwritten.
+            var saved = exceptions
+            var kept = ""
+            if FileManager.default.fileExists(atPath: path), let existing = try? Input.text(path), !existing.isEmpty {
+                let earlier: TrustExceptions
+                do throws(TrustExceptionsError) {
+                    earlier = try TrustExceptions(text: existing)
+                } catch {
+                    Output.error("certpath \(command): nothing saved to \(Output.echo(path)): it exists and is not a trust exceptions file "
+                        + "(\(error)); remove it or choose another file")
+                    return
+                }
+                let leaves = Set(exceptions.entries.map(\.leaf))
+                let others = earlier.entries.filter { !leaves.contains($0.leaf) }
+                saved = TrustExceptions(others + exceptions.entries)
+                if !others.isEmpty { kept = " (kept the file's \(others.count) other \(others.count == 1 ? "entry" : "entries"))" }
+            }
+            try file.write(saved.text.utf8, what: "the trust exception")
             let codes = Set(report.failures.map(\.code)).sorted().joined(separator: ", ")
-            Output.error("certpath \(command): saved a trust exception for this leaf accepting \(codes) to \(Output.echo(path))")
+            Output.error("certpath \(command): saved a trust exception for this leaf accepting \(codes) to \(Output.echo(path))\(kept)")
         }
     }
 

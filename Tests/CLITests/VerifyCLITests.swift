@@ -434,6 +434,36 @@ import TestSupport
         #expect(run.stderr == "certpath verify: \(file.path): line 3: not UTF-8 text (byte \(bytes.firstIndex(of: 0xFF)!))\n", "\(run.stderr)")
     }
 
+    /// Reviewer finding: `--save-exceptions` into a file holding another leaf's exception replaced
+    /// it silently. The file's other entries are kept (this leaf's replaced); a file that is not a
+    /// trust exceptions file is not overwritten.
+    @Test func savingExceptionsKeepsTheFilesOtherEntries() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("exceptions.txt").path
+        let expired = ["verify", "rsa/server-expired.pem", "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/root.pem",
+                       "--at", CLI.time, "--server", "server.customer1.example"]
+        let selfSigned = ["verify", "rsa/selfsigned-server.pem", "--anchors", "rsa/root.pem", "--at", CLI.time,
+                          "--server", "selfsigned.customer1.example"]
+        #expect(try CLI.run(expired + ["--save-exceptions", file]).status == 1)
+        let second = try CLI.run(selfSigned + ["--save-exceptions", file])
+        #expect(second.stderr == "certpath verify: saved a trust exception for this leaf accepting selfSignedNotTrusted to \(file) "
+                + "(kept the file's 1 other entry)\n", "\(second.stderr)")
+        #expect(try CLI.run(expired + ["--exceptions", file]).status == 0)
+        #expect(try CLI.run(selfSigned + ["--exceptions", file]).status == 0)
+        // Saving the same leaf again replaces its own entry, and keeps the other.
+        #expect(try CLI.run(expired + ["--save-exceptions", file]).stderr.hasSuffix("(kept the file's 1 other entry)\n"))
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.components(separatedBy: "\nleaf ").count == 3)
+        // Not a trust exceptions file: left as it is.
+        let other = directory.appendingPathComponent("notes.txt").path
+        try "my notes\n".write(toFile: other, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(expired + ["--save-exceptions", other])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("certpath verify: nothing saved to \(other): it exists and is not a trust exceptions file"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "my notes\n")
+    }
+
     @Test func exceptionsRoundTrip() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -534,8 +564,10 @@ import TestSupport
         #expect(device == .typeCharacterSpecial)
 
         // A link to a regular file is written through: the link stays, its target gets the text.
+        // (The target is empty: a file holding something else is not overwritten, see
+        // savingExceptionsKeepsTheFilesOtherEntries.)
         let target = directory.appendingPathComponent("target.txt").path
-        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        try Data().write(to: URL(fileURLWithPath: target))
         let link = directory.appendingPathComponent("link.txt").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         let saved = try CLI.run(expired + [link])
