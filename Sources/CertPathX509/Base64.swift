@@ -40,6 +40,9 @@ public enum Base64 {
     /// Decodes padded base64 given as ASCII bytes (same rules as ``decode(_:)``).
     public static func decode(bytes utf8: [UInt8]) -> [UInt8]? {
         guard utf8.count % 4 == 0 else { return nil }
+        // Not through unsafeUninitializedCapacity: with capacity 0 it writes the count into the
+        // shared empty-array storage, a data race ThreadSanitizer reports under concurrent tests.
+        guard !utf8.isEmpty else { return [] }
         var padding = 0
         if utf8.last == UInt8(ascii: "=") { padding = 1 }
         if padding == 1, utf8.count >= 2, utf8[utf8.count - 2] == UInt8(ascii: "=") { padding = 2 }

@@ -1,5 +1,5 @@
 import Testing
-import CertPath
+@_spi(Fuzzing) import CertPath
 
 /// TLS server and client policies (issue 4) end to end through ``TrustEvaluation``: extended key usage
 /// chaining, reference identifiers against SAN only, the TLS key-usage check and the algorithm
@@ -139,6 +139,23 @@ struct TLSPolicyTests {
         let failure = ValidationFailure.hostnameMismatch(leaf, reference: try ReferenceIdentifier("ca.example"), presented: [.commonName("ca.example")])
         #expect(Diagnostics.describe(failure)
             == "the certificate is not valid for ca.example; it has no subjectAltName, and its commonName (CN=ca.example) is never matched (RFC 6125 6.4.4)")
+    }
+
+    /// Reviewer finding: `*.internal` against `db.internal` said only "valid for DNS:*.internal",
+    /// which reads as a match. A wildcard needs two labels after it; the report says so.
+    @Test("A wildcard over a single label never matches, and the report says why")
+    func singleLabelWildcard() throws {
+        let leaf = try Self.cert("server.pem")
+        let reference = try ReferenceIdentifier("db.internal")
+        let failure = ValidationFailure.hostnameMismatch(leaf, reference: reference, presented: [.dnsName("*.internal"), .dnsName("www.tls.test")])
+        #expect(Diagnostics.describe(failure) == "the certificate is not valid for db.internal; it is valid for DNS:*.internal, DNS:www.tls.test "
+            + "(*.internal matches no name: a wildcard needs at least two labels after it, so that it never covers a whole top-level domain)")
+        #expect(!PresentedIdentifierMatching.matches(presentedDNSName: Array("*.internal".utf8)[...], reference: try DNSName("db.internal")))
+        // Another label count, or another suffix: nothing more is said.
+        for other in ["a.b.internal", "db.corp"] {
+            let text = Diagnostics.describe(.hostnameMismatch(leaf, reference: try ReferenceIdentifier(other), presented: [.dnsName("*.internal")]))
+            #expect(text == "the certificate is not valid for \(other); it is valid for DNS:*.internal")
+        }
     }
 
     @Test("A wildcard directly under a public suffix is refused, and the report says why")

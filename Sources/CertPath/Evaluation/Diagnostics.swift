@@ -53,6 +53,18 @@ public enum Diagnostics {
                     break
                 }
             }
+            // A wildcard with one label after it (`*.internal`) never matches (no wildcard over a
+            // whole top-level domain: PresentedIdentifierMatching): say so when it would otherwise
+            // cover the reference.
+            var singleLabelWildcard: String? = nil
+            if case .dnsName(let name) = reference {
+                let labels = name.description.split(separator: ".", omittingEmptySubsequences: false)
+                for case .dnsName(let entry) in presented where entry.hasPrefix("*.") && !entry.dropFirst(2).contains(".")
+                    && labels.count == 2 && labels[1].lowercased() == entry.dropFirst(2).lowercased() {
+                    singleLabelWildcard = entry
+                    break
+                }
+            }
             // Without a subjectAltName the commonNames are listed, but never matched: say so.
             let commonNamesOnly = !presented.isEmpty && presented.allSatisfy { if case .commonName = $0 { true } else { false } }
             let validFor = commonNamesOnly ? "it has no subjectAltName, and its commonName (\(names)) is never matched (RFC 6125 6.4.4)"
@@ -60,6 +72,7 @@ public enum Diagnostics {
             return "the certificate is not valid for \(reference); \(validFor)"
                 + (textualIP ? " (an IP address matches only IP entries, never a DNS name holding its text)" : "")
                 + (underSuffix.map { " (*.\($0) is a wildcard directly under a public suffix, refused as the public suffix list requires)" } ?? "")
+                + (singleLabelWildcard.map { " (\($0) matches no name: a wildcard needs at least two labels after it, so that it never covers a whole top-level domain)" } ?? "")
         case .nameMismatch(_, let expected, let presented):
             let names = presented.isEmpty ? "no names" : listed(presented.map(\.description))
             return "the client certificate does not carry \(expected); it carries \(names)"
