@@ -43,26 +43,21 @@ public enum Diagnostics {
             let names = presented.isEmpty ? "no DNS or IP names" : listed(presented.map(\.description))
             // The reference is an IP address whose text a dNSName carries: say why that is no match.
             let textualIP = if case .ipAddress = reference { presented.contains(.dnsName(reference.description)) } else { false }
-            // A wildcard that covers the reference by every other rule was refused by the public
-            // suffix list: say so, rather than leave "valid for *.x" looking like a match.
+            // Wildcards that look like a match and are not, and why: one that covers the reference by
+            // every other rule was refused by the public suffix list; one with a single label after it
+            // (`*.internal`) never matches (no wildcard over a whole top-level domain:
+            // PresentedIdentifierMatching). Say so, rather than leave "valid for *.x" looking like a match.
             var underSuffix: String? = nil
-            if case .dnsName(let name) = reference {
-                for case .dnsName(let entry) in presented where entry.hasPrefix("*.")
-                    && PresentedIdentifierMatching.matches(presentedDNSName: Array(entry.utf8)[...], reference: name) {
-                    underSuffix = String(entry.dropFirst(2))
-                    break
-                }
-            }
-            // A wildcard with one label after it (`*.internal`) never matches (no wildcard over a
-            // whole top-level domain: PresentedIdentifierMatching): say so when it would otherwise
-            // cover the reference.
             var singleLabelWildcard: String? = nil
             if case .dnsName(let name) = reference {
                 let labels = name.description.split(separator: ".", omittingEmptySubsequences: false)
-                for case .dnsName(let entry) in presented where entry.hasPrefix("*.") && !entry.dropFirst(2).contains(".")
-                    && labels.count == 2 && labels[1].lowercased() == entry.dropFirst(2).lowercased() {
-                    singleLabelWildcard = entry
-                    break
+                for case .dnsName(let entry) in presented where entry.hasPrefix("*.") {
+                    let rest = entry.dropFirst(2)
+                    if underSuffix == nil, PresentedIdentifierMatching.matches(presentedDNSName: Array(entry.utf8)[...], reference: name) {
+                        underSuffix = String(rest)
+                    } else if singleLabelWildcard == nil, !rest.contains("."), labels.count == 2, labels[1].lowercased() == rest.lowercased() {
+                        singleLabelWildcard = entry
+                    }
                 }
             }
             // Without a subjectAltName the commonNames are listed, but never matched: say so.

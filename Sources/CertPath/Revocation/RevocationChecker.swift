@@ -355,7 +355,8 @@ final class RevocationChecker {
                     continue points
                 }
                 let stale = crl.nextUpdate.map { $0 < time } ?? false
-                let deltas = DeltaCRLs.applicable(to: crl, among: crls.crls(issuedBy: crl.issuer), at: time)
+                let sameIssuer = crls.crls(issuedBy: crl.issuer)
+                let deltas = DeltaCRLs.applicable(to: crl, among: sameIssuer, at: time)
                 // An out-of-date CRL cannot say good, but an authentic one that lists the certificate
                 // as revoked still says revoked: a revocation is permanent (RFC 5280 3.3; OpenSSL
                 // reports such a certificate revoked). Only then is it worth authenticating.
@@ -373,19 +374,16 @@ final class RevocationChecker {
                     continue
                 }
                 // (c), (h): the newest delta CRL signed with the same key.
-                let delta = deltas.first { candidate in
+                func signedWithTheSameKey(_ candidate: CertificateRevocationList) -> Bool {
                     algorithms.accepts(candidate.signatureAlgorithm)
                         && context.signature(of: candidate, by: signer.certificate, inheritedDSAParameters: signer.dsaParameters) == .valid
                 }
+                let delta = deltas.first(where: signedWithTheSameKey)
                 // An authentic delta CRL of this scope that cannot extend this complete CRL (its base
                 // is newer, it is out of date) still says revoked when it lists the certificate for a
                 // permanent reason: a revocation is permanent (RFC 5280 3.3), whatever CRL it builds on.
-                if let revoking = Self.revokingDelta(of: certificate, scope: crl, among: crls.crls(issuedBy: crl.issuer), except: delta, at: time,
-                                      verifiedBy: { candidate in
-                                          algorithms.accepts(candidate.signatureAlgorithm)
-                                              && context.signature(of: candidate, by: signer.certificate,
-                                                                   inheritedDSAParameters: signer.dsaParameters) == .valid
-                                      }) {
+                if let revoking = Self.revokingDelta(of: certificate, scope: crl, among: sameIssuer, except: delta, at: time,
+                                                     verifiedBy: signedWithTheSameKey) {
                     _ = state.applyRevocationEvidence(revoking, for: certificate, permanentOnly: true)
                     continue
                 }
