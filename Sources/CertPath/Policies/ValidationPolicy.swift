@@ -1,25 +1,35 @@
 /// Which reading of the standards a path is validated under: who vouches for the chain decides
-/// (docs/RULES.md has the table of every rule and where it applies).
+/// (docs/RULES.md has the table of every rule, whom it binds and where it fails or is reported).
 ///
 /// - ``automatic`` (the default): ``webPKI`` for a path that ends at an anchor of the public Web PKI
-///   (a ``TrustStore`` made with `isPublicWebPKI`, such as the system anchors), ``rfc5280`` for a
-///   path that ends at the caller's own anchors or pins — a private PKI is held to RFC 5280, not to
-///   the CA/Browser Forum's issuance rules (as SecTrust applies Apple's Web PKI rules only to
-///   certificates chaining to the system store).
+///   (a ``TrustStore`` made with `isPublicWebPKI`, such as the system anchors), ``interoperable``
+///   for a path that ends at the caller's own anchors or pins — a private PKI is held to what RFC
+///   5280 asks of a relying party, and the rules RFC 5280 section 4 addresses to its CAs are
+///   reported as ``ProfileFinding``s (as SecTrust, Chromium, OpenSSL and Go accept such chains; the
+///   CA/Browser Forum's issuance rules bind only public CAs).
+/// - ``interoperable``: RFC 5280 section 6 plus the obligations section 4 places on the relying
+///   party (reject an unrecognized critical extension, process name constraints and policies,
+///   refuse what cannot be read with one meaning: duplicate extensions, malformed or empty
+///   constraints, a keyUsage with no bit set, extensions in a version 1 certificate, a critical
+///   certificatePolicies with qualifiers it cannot interpret). Section 4's "conforming CAs MUST"
+///   rows are findings, not failures.
 /// - ``webPKI``: RFC 5280 section 4 plus the CA/Browser Forum Baseline Requirements (CA certificate
 ///   refused as leaf, v3 only, serial numbers, commonName among the subjectAltName values, a root's
 ///   authorityKeyIdentifier), with the one BR leniency: a non-critical nameConstraints is honoured.
-/// - ``rfc5280``: every RFC 5280 section 4 requirement on certificates that a relying party can
-///   check (criticality, presence of key identifiers and keyUsage in CAs, value syntax), and
-///   section 6.
+/// - ``rfc5280``: the strict reading: every RFC 5280 section 4 requirement on certificates that a
+///   relying party can check (criticality, presence of key identifiers and keyUsage in CAs, value
+///   syntax) fails the path, and section 6; what x509-limbo's `rfc5280` namespace tests.
 /// - ``pathValidation``: RFC 5280 section 6 alone (the path validation algorithm, as NIST PKITS
-///   tests it): section 4's requirements on issuers are not checked, only what section 6 and
-///   section 4.2's processing rules make a validator reject.
+///   tests it): section 4's requirements on issuers are reported as findings, only what section 6
+///   and section 4.2's processing rules make a validator reject fails.
 public enum CertificateProfile: String, Hashable, Sendable, CaseIterable {
-    /// ``webPKI`` for paths ending at a public Web PKI anchor, ``rfc5280`` otherwise (default).
+    /// ``webPKI`` for paths ending at a public Web PKI anchor, ``interoperable`` otherwise (default).
     case automatic = "auto"
     /// RFC 5280 with the CA/Browser Forum Baseline Requirements for TLS certificates.
     case webPKI = "webpki"
+    /// RFC 5280 section 6 and the relying party's obligations of section 4; the CAs' obligations of
+    /// section 4 are findings (the default for the caller's own anchors).
+    case interoperable = "interoperable"
     /// RFC 5280 sections 4 and 6, strictly: a non-critical nameConstraints fails, a CA certificate
     /// may be the end entity, version 1 certificates may be end entities.
     case rfc5280 = "rfc5280"
@@ -31,9 +41,10 @@ public enum CertificateProfile: String, Hashable, Sendable, CaseIterable {
     ///
     /// - Parameter anchorIsPublicWebPKI: whether the path ends at an anchor of a store made with
     ///   `isPublicWebPKI: true` (false for partial paths, pins and the caller's anchors).
+    /// - Returns: ``webPKI`` or ``interoperable`` for ``automatic``; any other profile itself.
     public func resolved(anchorIsPublicWebPKI: Bool) -> CertificateProfile {
         guard self == .automatic else { return self }
-        return anchorIsPublicWebPKI ? .webPKI : .rfc5280
+        return anchorIsPublicWebPKI ? .webPKI : .interoperable
     }
 }
 

@@ -12,6 +12,12 @@ public struct PathAttempt: Sendable {
     /// `automatic` itself).
     public let profile: CertificateProfile
 
+    /// The rules of the table (docs/RULES.md) the path's certificates break that its ``profile``
+    /// reports without failing the path: under ``CertificateProfile/interoperable``, RFC 5280 section
+    /// 4's requirements on conforming CAs. Computed on each read from the certificates' remembered
+    /// findings; end entity first.
+    public var findings: [ProfileFinding] { ProfileFinding.of(path: certificates, profile: profile) }
+
     /// Whether nothing is wrong with this path.
     public var isValid: Bool { anchor != nil && failures.isEmpty }
 
