@@ -77,6 +77,9 @@ struct SmtpUTF8MailboxConstraintsTests {
           permit: [email("example.com")], exclude: [upn], sans: [smtp("用户@example.com")], .unsupported(smtp("用户@example.com"))),
         t("other otherName types are not mailboxes: a UPN under rfc822Name constraints is unaffected",
           permit: [email("example.com")], sans: [upn], .satisfied),
+        t("a malformed rfc822Name subtree is reported against the first mailbox, an SmtpUTF8Mailbox included",
+          permit: [email("a@@example.com")], sans: [dns("www.example.com"), smtp("用户@example.com")],
+          .malformedConstraint(smtp("用户@example.com"), constraint: email("a@@example.com"))),
         // ASCII-only behaviour unchanged.
         t("rfc822Name mailbox constraint still permits its mailbox",
           permit: [email("foo@example.com")], sans: [email("foo@example.com")], .satisfied),

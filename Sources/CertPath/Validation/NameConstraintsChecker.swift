@@ -314,7 +314,8 @@ enum NameConstraintsChecker {
 
     /// The name a `malformedConstraint` violation reports: the certificate's first name of `form`, in
     /// the order names are checked (subject DN, emailAddress attributes, common names when asked and
-    /// host-name syntax, subjectAltName entries), else its subject DN as a directoryName.
+    /// host-name syntax, subjectAltName entries, an SmtpUTF8Mailbox counting as an rfc822Name), else
+    /// its subject DN as a directoryName.
     private static func reportedName(
         of form: NameConstraintForm, subject: Name, subjectAlternativeNames: [GeneralName]?, commonNamesAsDNSNames: Bool
     ) -> (name: GeneralName, source: NameConstraintViolation.Source) {
@@ -334,7 +335,7 @@ enum NameConstraintsChecker {
         default:
             break
         }
-        if let name = subjectAlternativeNames?.first(where: { NameConstraintForm($0) == form }) {
+        if let name = subjectAlternativeNames?.first(where: { NameConstraintForm(constraining: $0) == form }) {
             return (name, .subjectAlternativeName)
         }
         return (.directoryName(subject), .subject)
