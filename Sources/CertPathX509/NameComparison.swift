@@ -14,8 +14,9 @@ import CertPathDER
 /// DirectoryString attributes of RFC 4519 (commonName, countryName, serialNumber, …) all match with
 /// caseIgnoreMatch. IA5String values of the attributes whose equality rule is caseIgnoreIA5Match
 /// (RFC 4517 4.2.13: case folded, insignificant spaces handled) are prepared the same way:
-/// domainComponent (RFC 4519 2.4; RFC 5280 7.3 "case-insensitive exact match"), emailAddress (PKCS #9,
-/// RFC 2985 pkcs9CaseIgnoreMatch; RFC 5280 4.1.2.6 "not case-sensitive") and mail (RFC 4524 2.16).
+/// domainComponent (RFC 4519 2.4; RFC 5280 7.3 "case-insensitive exact match"), emailAddress and
+/// unstructuredName (PKCS #9, RFC 2985 pkcs9CaseIgnoreMatch; RFC 5280 4.1.2.6 "not case-sensitive"),
+/// mail and associatedDomain (RFC 4524 2.16, 2.1).
 /// Values of other types (TeletexString, VisibleString, non-strings, and IA5String of any other
 /// attribute type, an unknown one included) must match exactly, tag and bytes: CertPath knows no
 /// rule for them, and binary equality never makes two different names equal.
@@ -262,14 +263,17 @@ package enum NameWalker {
         return true
     }
 
-    /// The contents octets of the attribute types whose equality matching rule is caseIgnoreIA5Match
-    /// (RFC 4517 4.2.13: case folded, insignificant spaces handled): domainComponent
-    /// 0.9.2342.19200300.100.1.25 (RFC 4519 2.4; RFC 5280 7.3), mail 0.9.2342.19200300.100.1.3
-    /// (RFC 4524 2.16) and PKCS #9 emailAddress 1.2.840.113549.1.9.1 (RFC 2985 pkcs9CaseIgnoreMatch;
-    /// RFC 5280 4.1.2.6: "emailAddress attribute values are not case-sensitive").
+    /// The contents octets of the attribute types whose IA5String values match case-insensitively
+    /// (caseIgnoreIA5Match, RFC 4517 4.2.13: case folded, insignificant spaces handled; PKCS #9's
+    /// pkcs9CaseIgnoreMatch likewise): domainComponent 0.9.2342.19200300.100.1.25 (RFC 4519 2.4;
+    /// RFC 5280 7.3), mail 0.9.2342.19200300.100.1.3 (RFC 4524 2.16), associatedDomain
+    /// 0.9.2342.19200300.100.1.37 (RFC 4524 2.1), and PKCS #9 emailAddress 1.2.840.113549.1.9.1
+    /// (RFC 2985; RFC 5280 4.1.2.6: "emailAddress attribute values are not case-sensitive") and
+    /// unstructuredName 1.2.840.113549.1.9.2 (RFC 2985).
     private static let caseIgnoreIA5Types: [[UInt8]] = [
         Array(KnownOID.domainComponent.encoded), Array(OID("0.9.2342.19200300.100.1.3").encoded),
-        Array(KnownOID.emailAddress.encoded),
+        Array(OID("0.9.2342.19200300.100.1.37").encoded), Array(KnownOID.emailAddress.encoded),
+        Array(OID("1.2.840.113549.1.9.2").encoded),
     ]
 
     /// Whether the attribute type whose OID contents octets are `type` compares its IA5String values

@@ -62,7 +62,7 @@ struct AttributeMatchingRuleTests {
         try Self.expectEquivalence(Self.dcName("example"), Self.dcName("ex ample"), false, "an inner space is significant")
     }
 
-    @Test("RFC 5280 4.1.2.6 / RFC 2985: emailAddress values are not case-sensitive; mail (RFC 4524) neither")
+    @Test("RFC 5280 4.1.2.6 / RFC 2985: emailAddress values are not case-sensitive; mail (RFC 4524) and unstructuredName neither")
     func emailAddressIgnoresCase() throws {
         let email = KnownOID.emailAddress
         try Self.expectEquivalence(Self.one(email, D.ia5("Subscriber@Example.COM")), Self.one(email, D.ia5("subscriber@example.com")),
@@ -72,6 +72,9 @@ struct AttributeMatchingRuleTests {
                                    true, "CN and emailAddress both differ in case")
         try Self.expectEquivalence(Self.one(Self.mail, D.ia5("Bob@Example.org")), Self.one(Self.mail, D.ia5("bob@example.org")), true,
                                    "mail (0.9.2342.19200300.100.1.3)")
+        try Self.expectEquivalence(Self.one("1.2.840.113549.1.9.2", D.ia5("Router-7.Example.net")),
+                                   Self.one("1.2.840.113549.1.9.2", D.ia5("router-7.example.NET")), true,
+                                   "PKCS #9 unstructuredName (RFC 2985 pkcs9CaseIgnoreMatch)")
         try Self.expectEquivalence(Self.one(email, D.ia5("a@example.com")), Self.one(email, D.ia5("b@example.com")), false,
                                    "a different mailbox")
         // A multi-valued RDN takes the general comparison: the rule applies there too.
