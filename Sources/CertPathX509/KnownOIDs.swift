@@ -136,6 +136,10 @@ public enum KnownOID {
     /// 0.9.2342.19200300.100.1.25 domainComponent
     public static let domainComponent: OID = "0.9.2342.19200300.100.1.25"
 
+    // Other name forms (RFC 5280 4.2.1.6 otherName, id-on = 1.3.6.1.5.5.7.8)
+    /// 1.3.6.1.5.5.7.8.9 id-on-SmtpUTF8Mailbox: an internationalized mailbox, a UTF8String (RFC 9598 3)
+    public static let smtpUTF8Mailbox: OID = "1.3.6.1.5.5.7.8.9"
+
     // Access methods (RFC 5280 4.2.2.1)
     /// 1.3.6.1.5.5.7.48.1 id-ad-ocsp
     public static let ocsp: OID = "1.3.6.1.5.5.7.48.1"

@@ -7,10 +7,19 @@ import CertPathDER
 
 /// A distinguished name prepared for the RFC 5280 7.1 comparison: equal keys mean matching names.
 ///
-/// Values of PrintableString, UTF8String, BMPString and UniversalString are transcoded to UTF-8,
-/// leading and trailing spaces removed, inner runs of spaces folded to one, and case folded
-/// (RFC 4518 insignificant-space handling and case mapping, without Unicode normalization); values
-/// of other types (IA5String, TeletexString, non-strings) must match exactly, tag and bytes.
+/// Each attribute is compared by its matching rule. Values of PrintableString, UTF8String,
+/// BMPString and UniversalString are transcoded to UTF-8, leading and trailing spaces removed, inner
+/// runs of spaces folded to one, and case folded (RFC 4518 insignificant-space handling and case
+/// mapping, without Unicode normalization; RFC 5280 7.1), whatever the attribute type: the
+/// DirectoryString attributes of RFC 4519 (commonName, countryName, serialNumber, …) all match with
+/// caseIgnoreMatch. IA5String values of the attributes whose equality rule is caseIgnoreIA5Match
+/// (RFC 4517 4.2.13: case folded, insignificant spaces handled) are prepared the same way:
+/// domainComponent (RFC 4519 2.4; RFC 5280 7.3 "case-insensitive exact match"), emailAddress and
+/// unstructuredName (PKCS #9, RFC 2985 pkcs9CaseIgnoreMatch; RFC 5280 4.1.2.6 "not case-sensitive"),
+/// mail and associatedDomain (RFC 4524 2.16, 2.1).
+/// Values of other types (TeletexString, VisibleString, non-strings, and IA5String of any other
+/// attribute type, an unknown one included) must match exactly, tag and bytes: CertPath knows no
+/// rule for them, and binary equality never makes two different names equal.
 /// Attributes of a multi-valued RDN are compared as a set.
 public struct NormalizedName: Hashable, Sendable {
     /// An encoding of the prepared RDNs; opaque, only compared and hashed.
@@ -93,7 +102,8 @@ extension Name {
     /// PrintableString or UTF8String value is ASCII, and they fit; returns how many, or `nil`.
     ///
     /// Each single-valued RDN is `F0`, the attribute type (4-byte length, contents octets), then `00`
-    /// and the prepared ASCII text (4-byte length, bytes) for PrintableString and UTF8String, or `01`
+    /// and the prepared ASCII text (4-byte length, bytes) for PrintableString, UTF8String and the
+    /// IA5String of a caseIgnoreIA5Match attribute (``NameWalker/hasCaseIgnoreIA5Match(_:)``), or `01`
     /// and the value's complete encoding (4-byte length, bytes) for other types but BMPString and
     /// UniversalString (which take the general construction).
     private func writeASCIINormalizedKey(into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
@@ -120,8 +130,18 @@ extension Name {
                 guard single else { return false }
                 put(0xF0)
                 putBytes(type)
+                let prepared: Bool
                 switch tag {
                 case DERTag.printableString.rawValue, DERTag.utf8String.rawValue:
+                    prepared = true
+                case DERTag.ia5String.rawValue:
+                    prepared = NameWalker.hasCaseIgnoreIA5Match(UnsafeBufferPointer(rebasing: buffer[type]))
+                case DERTag.bmpString.rawValue, DERTag.universalString.rawValue:
+                    return false
+                default:
+                    prepared = false
+                }
+                if prepared {
                     let text = UnsafeBufferPointer(rebasing: buffer[value])
                     guard NameWalker.isASCII(text) else { return false }
                     put(0)
@@ -130,9 +150,7 @@ extension Name {
                     let start = count
                     NameWalker.forEachPreparedASCII(text) { put($0) }
                     putLength(count - start, at: lengthAt)
-                case DERTag.bmpString.rawValue, DERTag.universalString.rawValue:
-                    return false
-                default:
+                } else {
                     put(1)
                     putBytes(encoded)
                 }
@@ -151,15 +169,19 @@ extension Name {
             out.append(contentsOf: bytes)
         }
         appendLengthPrefixed(attribute.type.encoded)
+        let prepared: Bool
         switch attribute.valueTag {
         case .printableString, .utf8String, .bmpString, .universalString:
-            if let text = attribute.stringValue {
-                out.append(0)
-                appendLengthPrefixed(Array(prepareString(text).utf8))
-                return out
-            }
-            fallthrough
+            prepared = true
+        case .ia5String:
+            prepared = attribute.type.encoded.withUnsafeBufferPointer(NameWalker.hasCaseIgnoreIA5Match)
         default:
+            prepared = false
+        }
+        if prepared, let text = attribute.stringValue {
+            out.append(0)
+            appendLengthPrefixed(Array(prepareString(text).utf8))
+        } else {
             out.append(1)
             appendLengthPrefixed(attribute.encodedValue)
         }
@@ -241,6 +263,29 @@ package enum NameWalker {
         return true
     }
 
+    /// The contents octets of the attribute types whose IA5String values match case-insensitively
+    /// (caseIgnoreIA5Match, RFC 4517 4.2.13: case folded, insignificant spaces handled; PKCS #9's
+    /// pkcs9CaseIgnoreMatch likewise): domainComponent 0.9.2342.19200300.100.1.25 (RFC 4519 2.4;
+    /// RFC 5280 7.3), mail 0.9.2342.19200300.100.1.3 (RFC 4524 2.16), associatedDomain
+    /// 0.9.2342.19200300.100.1.37 (RFC 4524 2.1), and PKCS #9 emailAddress 1.2.840.113549.1.9.1
+    /// (RFC 2985; RFC 5280 4.1.2.6: "emailAddress attribute values are not case-sensitive") and
+    /// unstructuredName 1.2.840.113549.1.9.2 (RFC 2985).
+    private static let caseIgnoreIA5Types: [[UInt8]] = [
+        Array(KnownOID.domainComponent.encoded), Array(OID("0.9.2342.19200300.100.1.3").encoded),
+        Array(OID("0.9.2342.19200300.100.1.37").encoded), Array(KnownOID.emailAddress.encoded),
+        Array(OID("1.2.840.113549.1.9.2").encoded),
+    ]
+
+    /// Whether the attribute type whose OID contents octets are `type` compares its IA5String values
+    /// with caseIgnoreIA5Match (see ``caseIgnoreIA5Types``); other types' IA5String values, unknown
+    /// types' included, are compared exactly.
+    package static func hasCaseIgnoreIA5Match(_ type: UnsafeBufferPointer<UInt8>) -> Bool {
+        for known in caseIgnoreIA5Types where known.count == type.count {
+            if known.withUnsafeBufferPointer({ $0.elementsEqual(type) }) { return true }
+        }
+        return false
+    }
+
     /// Whether every byte is below 0x80.
     @inline(__always)
     package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -318,10 +363,12 @@ package enum NameWalker {
     }
 
     /// Compares two validated Names attribute by attribute when both have single-valued RDNs:
-    /// types must be equal; PrintableString/UTF8String ASCII values are compared prepared, values of
-    /// other types than PrintableString, UTF8String, BMPString and UniversalString byte for byte
-    /// (tag included); an RDN encoded exactly as the other's (multi-valued ones too) is equal
-    /// without reading it. `undecided` when something needs the general comparison.
+    /// types must be equal; PrintableString/UTF8String ASCII values, and IA5String values of a
+    /// caseIgnoreIA5Match attribute (``hasCaseIgnoreIA5Match(_:)``), are compared prepared; values of
+    /// other types than those and BMPString and UniversalString byte for byte (tag included); an RDN
+    /// or value encoded exactly as the other's (multi-valued RDNs too) is equal without reading it,
+    /// and unequal bytes are never final for a value that is prepared. `undecided` when something
+    /// needs the general comparison.
     package static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Comparison {
         a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in
@@ -367,7 +414,12 @@ package enum NameWalker {
                       valueA.encoded.count) == 0 {
                 continue
             }
-            let preparedA = isPreparedType(valueA.tag), preparedB = isPreparedType(valueB.tag)
+            // The types are equal: an IA5String of a caseIgnoreIA5Match attribute is prepared too.
+            let ia5 = DERTag.ia5String.rawValue
+            let ia5Prepared = (valueA.tag == ia5 || valueB.tag == ia5)
+                && hasCaseIgnoreIA5Match(UnsafeBufferPointer(rebasing: pa[typeA.value]))
+            let preparedA = isPreparedType(valueA.tag) || (ia5Prepared && valueA.tag == ia5)
+            let preparedB = isPreparedType(valueB.tag) || (ia5Prepared && valueB.tag == ia5)
             if !preparedA && !preparedB {
                 guard valueA.encoded.count == valueB.encoded.count,
                       memcmp(pa.baseAddress! + valueA.encoded.lowerBound, pb.baseAddress! + valueB.encoded.lowerBound,

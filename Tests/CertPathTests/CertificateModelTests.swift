@@ -484,6 +484,8 @@ struct CertificateModelTests {
          D.name(D.rdn(D.atv(D.commonName, D.printable("X")), D.atv(D.organizationalUnit, D.utf8("Y"))))),
         (D.cn("Example"), D.name(D.rdn(D.atv(D.commonName, D.tlv(.bmpString, Array("EXAMPLE".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })))))),
         (D.name(), D.name()),
+        // RFC 5280 4.1.2.6: "emailAddress attribute values are not case-sensitive" (IA5String, caseIgnoreIA5Match).
+        (D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("A@b.test")))), D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("a@B.test"))))),
     ])
     func equivalentNames(_ a: [UInt8], _ b: [UInt8]) throws {
         let first = try Self.name(a), second = try Self.name(b)
@@ -501,8 +503,9 @@ struct CertificateModelTests {
          D.name(D.rdn(D.atv(D.commonName, D.utf8("x"))), D.rdn(D.atv(D.country, D.printable("US"))))),
         (D.name(D.rdn(D.atv(D.commonName, D.utf8("x")), D.atv(D.organizationalUnit, D.utf8("y")))),
          D.name(D.rdn(D.atv(D.commonName, D.utf8("x"))), D.rdn(D.atv(D.organizationalUnit, D.utf8("y"))))),
-        // IA5String values are compared exactly (no case folding).
-        (D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("A@b.test")))), D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("a@b.test"))))),
+        // IA5String values of an attribute type without a caseIgnoreIA5Match rule are compared exactly.
+        (D.name(D.rdn(D.atv("1.3.6.1.4.1.99999.7.1", D.ia5("A@b.test")))), D.name(D.rdn(D.atv("1.3.6.1.4.1.99999.7.1", D.ia5("a@b.test"))))),
+        (D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("a@b.test")))), D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("b@b.test"))))),
         (D.cn("x"), D.name()),
     ])
     func differentNames(_ a: [UInt8], _ b: [UInt8]) throws {
