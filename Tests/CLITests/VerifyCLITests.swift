@@ -621,4 +621,44 @@ import TestSupport
         #expect(run.status == 0, "\(run.stdout)")
         #expect(run.stdout.contains("  [2] trust anchor: CN=Example Corp Root CA R1,O=Example Corp,C=US"))
     }
+
+    // MARK: - Unreadable certificates among the anchors and intermediates (issue 30)
+
+    /// A CERTIFICATE block whose DER is not a certificate (an INTEGER inside a SEQUENCE).
+    static let garbageBlock = "-----BEGIN CERTIFICATE-----\n" + Data([0x30, 0x03, 0x02, 0x01, 0x01]).base64EncodedString()
+        + "\n-----END CERTIFICATE-----\n"
+
+    @Test("an unreadable certificate in an anchors bundle is skipped with a warning naming it; the right root still anchors")
+    func unreadableAnchorSkipped() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appendingPathComponent("bundle.pem")
+        let root = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/root.pem"), encoding: .utf8)
+        try Data((Self.garbageBlock + root).utf8).write(to: bundle)
+        let run = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", bundle.path, "--server", "server.customer1.example",
+                               "--at", CLI.time, "--json"])
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        #expect(try field(try run.json(), "status", as: String.self) == "trusted")
+        let warning = try #require(run.errorLines.first { $0.contains("warning: --anchors") }, "\(run.stderr)")
+        #expect(warning.hasPrefix("certpath verify: warning: --anchors \(bundle.path): certificate 1 (PEM block at line 1"))
+        #expect(warning.contains("is malformed: byte ") && warning.hasSuffix("skipped (a certificate that cannot be read can anchor or complete no path)"))
+        // The same bundle as intermediates: the garbage block skipped, the chain still completes.
+        let asIntermediates = try CLI.run(["verify", "rsa/server.pem", "--intermediates", "rsa/intermediate.pem", "--intermediates", bundle.path,
+                                           "--anchors", "rsa/root.pem", "--server", "server.customer1.example", "--at", CLI.time])
+        #expect(asIntermediates.status == 0, "\(asIntermediates.stdout) \(asIntermediates.stderr)")
+        #expect(asIntermediates.errorLines.contains { $0.hasPrefix("certpath verify: warning: --intermediates \(bundle.path): certificate 1 ") })
+    }
+
+    @Test("an anchors file with no readable certificate, and an unreadable leaf, stay errors (status 2)")
+    func nothingReadableIsAnError() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let garbage = directory.appendingPathComponent("garbage.pem")
+        try Data(Self.garbageBlock.utf8).write(to: garbage)
+        let anchors = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", garbage.path, "--at", CLI.time])
+        #expect(anchors.status == 2, "\(anchors.stdout) \(anchors.stderr)")
+        #expect(anchors.stderr.contains("certificate 1 (PEM block at line 1"))
+        let leaf = try CLI.run(["verify", garbage.path, "--anchors", "rsa/root.pem", "--at", CLI.time])
+        #expect(leaf.status == 2, "\(leaf.stdout) \(leaf.stderr)")
+    }
 }
