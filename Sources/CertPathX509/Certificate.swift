@@ -248,7 +248,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         let tbsElement = try reader.read(.sequence, "TBSCertificate")
         parsed.tbs = tbsElement.encoded
         let outerStart = reader.position
-        let outerSignatureAlgorithm = try SignatureAlgorithm.read(&reader, "Certificate signatureAlgorithm")
+        var ecdsaNullParameters = false
+        let outerSignatureAlgorithm = try SignatureAlgorithm.read(&reader, "Certificate signatureAlgorithm",
+                                                                  ecdsaNullParameters: &ecdsaNullParameters)
+        if _slowPath(ecdsaNullParameters) { parsed.findings.insert(.ecdsaSignatureNullParameters) }
         let outerAlgorithm = outerStart..<reader.position
         let signatureBits = try reader.readBitString("Certificate signatureValue")
         try reader.finish("Certificate")
@@ -310,7 +313,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         }
         parsed.version = version
         parsed.layout.serialNumber = try tbs.readInteger("serialNumber").value
-        // tbsCertificate.signature must be the outer signatureAlgorithm byte for byte (RFC 5280 4.1.1.2).
+        // tbsCertificate.signature must be the outer signatureAlgorithm byte for byte (RFC 5280 4.1.1.2:
+        // "the same algorithm identifier"): ECDSA with NULL parameters in one and none in the other is
+        // a mismatch, as OpenSSL (X509_ALGOR_cmp), Go and rustls-webpki judge it (Chromium alone
+        // compares the algorithms read).
         // The same bytes are the same element with the same algorithm, already read: only when they
         // differ is this one read (its own errors first, then the mismatch).
         let innerStart = tbs.position

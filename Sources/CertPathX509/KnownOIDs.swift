@@ -81,6 +81,12 @@ public enum KnownOID {
     public static let secp384r1: OID = "1.3.132.0.34"
     /// 1.3.132.0.35 secp521r1 (P-521)
     public static let secp521r1: OID = "1.3.132.0.35"
+    /// 1.3.36.3.3.2.8.1.1.7 brainpoolP256r1 (RFC 5639 4.1)
+    public static let brainpoolP256r1: OID = "1.3.36.3.3.2.8.1.1.7"
+    /// 1.3.36.3.3.2.8.1.1.11 brainpoolP384r1 (RFC 5639 4.1)
+    public static let brainpoolP384r1: OID = "1.3.36.3.3.2.8.1.1.11"
+    /// 1.3.36.3.3.2.8.1.1.13 brainpoolP512r1 (RFC 5639 4.1)
+    public static let brainpoolP512r1: OID = "1.3.36.3.3.2.8.1.1.13"
 
     // Signature algorithms (RFC 3279, RFC 4055, RFC 5758, RFC 8410)
     /// 1.2.840.113549.1.1.5 sha1WithRSAEncryption

@@ -45,7 +45,7 @@ enum BatchCommand {
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         var anchors: [Certificate] = []
-        for file in arguments.all("anchors") { anchors += try Input.certificates(file).certificates }
+        for file in arguments.all("anchors") { anchors += try Input.certificates(file, skippingUnreadable: "anchors", command: "batch") }
         let settings = Settings(anchors: TrustStore(anchors: anchors), useSystemAnchors: anchors.isEmpty || arguments.has("system-anchors"),
                                 options: try PolicyOptions(arguments), now: TrustEvaluation.now())
         if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }

@@ -17,7 +17,8 @@ struct PolicyOptions: Sendable {
                "how far a trust anchor's own certificate is checked: rfc5937 (default: its validity and constraints), "
                + "name-and-key (RFC 5280 6.1.1 (d): nothing), or full (also its conformance to the profile)"),
         .value("algorithms", "NAME",
-               "default (RSA >= 2048 bits, SHA-2, P-256/384/521, EdDSA) or permissive (also RSA >= 1024 bits, SHA-1, SHA-224, DSA: "
+               "default (RSA >= 2048 bits, SHA-2, P-256/384/521, Brainpool outside the Web PKI, EdDSA) or permissive "
+               + "(also RSA >= 1024 bits, SHA-1, SHA-224, DSA: "
                + "an old internal PKI)"),
         .flag("strict-eku", "the strict extKeyUsage reading: the end entity must name the purpose (Chromium's *_STRICT, CA/B BR 7.1.2.7.10)"),
     ]

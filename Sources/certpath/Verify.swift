@@ -132,9 +132,12 @@ enum VerifyCommand {
     /// the chain of a file (`verify`) or the one a server presented (`connect`).
     static func makeEvaluation(_ arguments: ParsedArguments, chain: [Certificate]) throws(CLIError) -> TrustEvaluation {
         var intermediates = Array(chain.dropFirst())
-        for file in arguments.all("intermediates") { intermediates += try Input.certificates(file).certificates }
+        // An unreadable certificate among them is skipped with a warning (it can anchor or complete nothing).
+        for file in arguments.all("intermediates") {
+            intermediates += try Input.certificates(file, skippingUnreadable: "intermediates", command: "verify")
+        }
         var anchors: [Certificate] = []
-        for file in arguments.all("anchors") { anchors += try Input.certificates(file).certificates }
+        for file in arguments.all("anchors") { anchors += try Input.certificates(file, skippingUnreadable: "anchors", command: "verify") }
 
         var policy = ValidationPolicy()
         try PolicyOptions(arguments).apply(to: &policy)

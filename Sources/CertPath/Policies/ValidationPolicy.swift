@@ -49,9 +49,16 @@ public enum CertificateProfile: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Which signature algorithms and public keys a policy accepts. The default: RSA keys of at least
-/// 2048 bits whose size is a multiple of 8 (CA/Browser Forum BR 6.1.5), ECDSA on P-256, P-384 and
-/// P-521, Ed25519 and Ed448; signatures with SHA-256, SHA-384 or SHA-512 (MD2, MD5, SHA-1 and
-/// SHA-224 refused); DSA refused.
+/// 2048 bits whose size is a multiple of 8 (CA/Browser Forum BR 6.1.5), ECDSA on P-256, P-384,
+/// P-521 and the Brainpool curves brainpoolP256r1/P384r1/P512r1 (RFC 5639, which European
+/// government and health PKIs issue), Ed25519 and Ed448; signatures (PKCS #1 v1.5, RSASSA-PSS,
+/// ECDSA) with SHA-256, SHA-384 or SHA-512 (MD2, MD5, SHA-1 and SHA-224 refused); DSA refused.
+///
+/// The profile applies under every ``CertificateProfile``; a path validated under
+/// ``CertificateProfile/webPKI`` (for example one ending at a system anchor under `.automatic`)
+/// also refuses Brainpool keys, whatever the profile allows: the CA/Browser Forum Baseline
+/// Requirements 6.1.5 allow only P-256, P-384 and P-521 (the failure is
+/// ``ValidationFailure/weakKey(_:key:)``, naming the curve and the BRs).
 public struct AlgorithmProfile: Hashable, Sendable {
     /// Smallest RSA modulus in bits.
     public var minimumRSAModulusBits: Int
@@ -79,7 +86,7 @@ public struct AlgorithmProfile: Hashable, Sendable {
 
     /// Creates a profile; every argument has the default described on the type.
     public init(minimumRSAModulusBits: Int = 2048, requireRSAModulusMultipleOf8: Bool = true,
-                allowedCurves: Set<NamedCurve> = [.p256, .p384, .p521], allowEdDSA: Bool = true, allowDSA: Bool = false,
+                allowedCurves: Set<NamedCurve> = Set(NamedCurve.allCases), allowEdDSA: Bool = true, allowDSA: Bool = false,
                 allowedHashes: Set<HashAlgorithm> = [.sha256, .sha384, .sha512]) {
         self.minimumRSAModulusBits = minimumRSAModulusBits
         self.requireRSAModulusMultipleOf8 = requireRSAModulusMultipleOf8
@@ -93,7 +100,8 @@ public struct AlgorithmProfile: Hashable, Sendable {
     public static let `default` = AlgorithmProfile()
 
     /// A permissive profile for plain RFC 5280 validation of old PKIs (PKITS): RSA keys of at least
-    /// 1024 bits of any size, DSA, and SHA-1 and SHA-224 besides the SHA-2 hashes of the default.
+    /// 1024 bits of any size, DSA, and SHA-1 and SHA-224 besides the SHA-2 hashes of the default, in
+    /// PKCS #1 v1.5, RSASSA-PSS (RFC 4055 3.1: SHA-1 is PSS's DEFAULT hash), ECDSA and DSA signatures.
     public static let permissive = AlgorithmProfile(
         minimumRSAModulusBits: 1024, requireRSAModulusMultipleOf8: false, allowEdDSA: true, allowDSA: true,
         allowedHashes: [.sha1, .sha224, .sha256, .sha384, .sha512])
@@ -106,7 +114,8 @@ public struct AlgorithmProfile: Hashable, Sendable {
         case .ed25519, .ed448: return eddsaRefusal
         case .dsa: return allowDSA ? nil : "DSA keys are not allowed"
         case .unsupported(let algorithm, let curve?):
-            return "keys of algorithm \(algorithm) on the curve \(curve) are not supported (CertPath verifies P-256, P-384 and P-521)"
+            return "keys of algorithm \(algorithm) on the curve \(curve) are not supported "
+                + "(CertPath verifies P-256, P-384, P-521, brainpoolP256r1, brainpoolP384r1 and brainpoolP512r1)"
         case .unsupported(let algorithm, nil): return "keys of algorithm \(algorithm) are not supported"
         }
     }
@@ -120,6 +129,17 @@ public struct AlgorithmProfile: Hashable, Sendable {
         case .ed25519, .ed448: return eddsaRefusal
         case .dsa, .unsupportedCurve, .unsupported: return refusal(of: certificate.subjectPublicKey)
         }
+    }
+
+    /// Why the subject key of `certificate` is refused on a path validated under `profile`, or
+    /// `nil`: ``refusal(ofKeyOf:)``, and under ``CertificateProfile/webPKI`` a Brainpool key whatever
+    /// the profile allows (CA/B BR 6.1.5: P-256, P-384 and P-521 only; Chromium and the Mozilla root
+    /// store policy 5.1 accept no other curve).
+    func refusal(ofKeyOf certificate: Certificate, under profile: CertificateProfile) -> String? {
+        if profile == .webPKI, case .ec(let curve, _) = certificate.layout.subjectPublicKeyInfo.key, curve.isBrainpool {
+            return "the curve \(curve.rawValue) is not allowed in the Web PKI (CA/B BR 6.1.5: P-256, P-384 and P-521 only)"
+        }
+        return refusal(ofKeyOf: certificate)
     }
 
     private func refusal(rsaModulusBits bits: Int) -> String? {
@@ -154,6 +174,9 @@ extension NamedCurve {
         case .p256: return 1
         case .p384: return 2
         case .p521: return 4
+        case .brainpoolP256r1: return 8
+        case .brainpoolP384r1: return 16
+        case .brainpoolP512r1: return 32
         }
     }
 }

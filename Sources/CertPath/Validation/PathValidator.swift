@@ -134,7 +134,7 @@ struct PathValidator {
     /// and its constraints processed as for a certificate 0 above certificate 1 (RFC 5937 section 3.2,
     /// in Chromium's reading).
     func processTrustAnchor(_ anchor: Certificate, state: inout PathValidationState) {
-        if let refusal = policy.algorithms.refusal(ofKeyOf: anchor) { state.failures.append(.weakKey(anchor, key: refusal)) }
+        if let refusal = policy.algorithms.refusal(ofKeyOf: anchor, under: profile) { state.failures.append(.weakKey(anchor, key: refusal)) }
         let enforcement = policy.anchorEnforcement
         if enforcement.validity { checkValidity(anchor, context.validationTime, &state.failures) }
         if enforcement.profile { checkProfile(anchor, at: .anchor, state: &state) }
@@ -301,7 +301,7 @@ struct PathValidator {
             state.failures.append(.profileViolation(certificate, rule))
         }
         guard position != .anchor else { return }
-        if let refusal = policy.algorithms.refusal(ofKeyOf: certificate) {
+        if let refusal = policy.algorithms.refusal(ofKeyOf: certificate, under: profile) {
             state.failures.append(.weakKey(certificate, key: refusal))
         }
         checkCriticalExtensions(certificate, &state.failures)
