@@ -171,6 +171,37 @@ struct RevocationEvidenceTests {
                 "\(profile): \(heldResult)")
     }
 
+    /// RFC 5280 6.3.3 (f): a CRL signed by a separate CRL signing certificate is authenticated through
+    /// that certificate's own path, revocation included; its CRLs are read as the path's are (a
+    /// nested strict reading would refuse, under the default, the CRL issuer the path relies on).
+    @Test("A separate CRL signer's own status is read like the path's: lenient CRLs for a lenient path, strict for .rfc5280",
+          arguments: CertificateProfile.allCases)
+    func crlSignerInheritsTheReading(_ profile: CertificateProfile) throws {
+        let root = try SignedCertificates.root(.ca("CRL Root"))
+        let intermediate = try SignedCertificates.intermediate(.ca("CRL CA", pathLength: 0), by: root)
+        let leaf = try SignedCertificates.issue(.server("leaf.test"), subjectKey: TestKey(), issuer: intermediate)
+        // Same name as the CA, another key, cRLSign only.
+        let signer = try SignedCertificates.intermediate(CertificateSpec(subject: D.cn("CRL CA"), extensions: [
+            D.ext(KnownOID.keyUsage, critical: true, D.bits([0x02], unused: 1))]), by: root)
+        let rootCRL = try Self.crl(by: root, listing: [[0x01]], extensions: [])  // no cRLNumber
+        let leafCRL = try Self.crl(by: signer, listing: [[0x01]], extensions: [Self.number])
+        var policy = try ValidationPolicy.server(hostname: "leaf.test")
+        policy.undeterminedRevocationStatus = .rejectWhenIssuerHasCRLs
+        policy.profile = profile
+        let result = TrustEvaluation(leaf: leaf, intermediates: [intermediate.certificate, signer.certificate],
+                                     trustStore: TrustStore(anchors: [root.certificate]), policy: policy,
+                                     revocationEvidence: RevocationEvidence(crls: CRLStore([rootCRL, leafCRL])),
+                                     validationTime: SignedCertificates.time, collectAllAttempts: true).evaluate()
+        if Self.isStrict(profile) {
+            #expect(Self.unknownReason(result, intermediate.certificate) != nil, "\(result)")
+        } else {
+            // The intermediate is good by the root's CRL, reported; the leaf by the signer's CRL, whose
+            // signer is good by the same root CRL (reported in the signer's own path, not this one).
+            #expect(Self.findings(result) == [CRLConformanceFinding(certificate: intermediate.certificate, crl: rootCRL, defects: [.missingCRLNumber])],
+                    "\(profile): \(result)")
+        }
+    }
+
     /// RFC 5280 5.2.4, 6.3.3 (c): a delta CRL is combined with a complete CRL by their numbers; one
     /// without cRLNumber cannot extend a complete CRL under any profile.
     @Test("A delta CRL without cRLNumber does not extend an out-of-date complete CRL, under every profile", arguments: CertificateProfile.allCases)
