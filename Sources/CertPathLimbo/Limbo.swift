@@ -135,6 +135,8 @@ public struct LimboHarness: Sendable {
         ("webpki::", .webPKI, "tests the CA/Browser Forum Baseline Requirements for the Web PKI"),
         ("online::", .webPKI, "real Web PKI chains"),
         ("cve::", .webPKI, "independent recreations of path validation CVEs, built for CA/B Forum conformance"),
+        ("crl::crlnumber-", .rfc5280,
+         "tests RFC 5280 5.2.3's cRLNumber rule (conforming CRL issuers MUST include it, non-critical), which binds the CRL issuer: only the strict profile refuses such a CRL as evidence of good standing"),
         ("crl::", .pathValidation,
          "tests RFC 5280 6.3 CRL processing, a section 6 algorithm; limbo notes (crl::issuer-no-keyusage-extension) that section 4's issuance rules do not bind it"),
         ("pathlen::", .rfc5280, "tests RFC 5280 4.2.1.9 and 6.1.4 (l), (m)"),

@@ -3,7 +3,7 @@
 /// 1. RFC 5280 section 6.1 and the profile's rules (``PathValidator``);
 /// 2. revocation, RFC 5280 6.3, for a path that reached a trust anchor (``RevocationChecker``), after
 ///    6.1 as Chromium orders it; a CRL issuer off the path gets its own path through
-///    ``validateIssuerPath(of:intermediates:store:)``, a nested search through this same entry point
+///    ``validateIssuerPath(of:intermediates:store:strictCRLConformance:)``, a nested search through this same entry point
 ///    with the same budget;
 /// 3. the purpose (``PurposeChecks``: extKeyUsage, names, TLS keyUsage), the required key pins and the
 ///    caller's own check.
@@ -18,6 +18,10 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     let additionalCheck: (@Sendable ([Certificate]) -> String?)?
     /// Attempts kept for the report (0: none).
     let attemptsKept: Int
+    /// How the revocation stage reads CRLs (``RevocationChecker/strictCRLConformance``): `nil`, by the
+    /// path's resolved profile (strictly exactly under ``CertificateProfile/rfc5280``); for a CRL
+    /// issuer's nested path, the reading of the path whose CRL it vouches for.
+    var strictCRLConformance: Bool? = nil
 
     /// What a search found.
     struct Outcome {
@@ -52,12 +56,15 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         let validated = validator.validate(path: path, anchor: anchor, terminal: terminal)
         var failures = validated.failures
         // 2. RFC 5280 6.3 for every certificate of a path that reached an anchor, whatever else is
-        // wrong with it: a trust exception may cover an expiry, never a revocation.
+        // wrong with it: a trust exception may cover an expiry, never a revocation. CRLs are read
+        // strictly under the strict profile (RFC 5280 5.2.3, 5.1.2.5 bind the CRL issuer).
+        var crlFindings: [CRLConformanceFinding] = []
         if let anchor, let revocation = context.revocation {
             let chain = Array(path.reversed())  // RFC order: the one the anchor issued first
+            let strict = strictCRLConformance ?? (validated.profile == .rfc5280)
             for (index, certificate) in chain.enumerated() {
                 if let failure = revocation.failure(for: certificate, above: chain[..<index], anchor: anchor, context: context,
-                                                    issuerPaths: self) {
+                                                    issuerPaths: self, strictCRLConformance: strict, findings: &crlFindings) {
                     failures.append(failure)
                 }
             }
@@ -74,21 +81,22 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
             failures.append(.rejectedByCaller(reason))
         }
         return PathAttempt(certificates: path, anchor: anchor, failures: failures, policyOutcome: validated.policyOutcome,
-                           profile: validated.profile)
+                           profile: validated.profile, crlConformanceFindings: crlFindings)
     }
 
     /// A CRL issuer's path (RFC 5280 6.3.3 (f)): a nested search under the rules for CRL issuers —
     /// any purpose, no pins or caller check, the RFC 5280 profile (or section 6 alone when that is
     /// what this evaluation asks), the evaluation's algorithms, anchor checks, budget and revocation
     /// mode — with this evaluation's context, so its work spends the same budget.
-    func validateIssuerPath(of signer: Certificate, intermediates: [Certificate], store: TrustStore)
+    func validateIssuerPath(of signer: Certificate, intermediates: [Certificate], store: TrustStore, strictCRLConformance: Bool)
         -> (trusted: PathAttempt?, best: PathAttempt?) {
         let rules = ValidationPolicy(purpose: .any, profile: policy.profile == .pathValidation ? .pathValidation : .rfc5280,
                                      algorithms: policy.algorithms, anchorEnforcement: policy.anchorEnforcement,
                                      maximumIntermediates: policy.maximumIntermediates, checkTLSKeyUsage: false,
                                      budget: policy.budget, undeterminedRevocationStatus: policy.undeterminedRevocationStatus,
                                      ocspFreshness: policy.ocspFreshness)
-        let nested = PathPipeline(policy: rules, context: context, additionalCheck: nil, attemptsKept: 0)
+        let nested = PathPipeline(policy: rules, context: context, additionalCheck: nil, attemptsKept: 0,
+                                  strictCRLConformance: strictCRLConformance)
         let outcome = nested.search(from: signer, index: IssuerIndex(stores: SmallList(CollectionOfOne(store)), intermediates: intermediates))
         return (outcome.trusted, outcome.best)
     }

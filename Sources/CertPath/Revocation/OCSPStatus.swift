@@ -179,7 +179,8 @@ extension RevocationChecker {
                       context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation) -> Result<Certificate, OCSPRejection> {
         guard let basic = response.basicResponse else { return .failure(.unsuccessful(response)) }
         guard algorithms.accepts(basic.signatureAlgorithm) else { return .failure(.disallowedAlgorithm(response)) }
-        let key = ResponderKey(response: ObjectIdentifier(response), issuer: ObjectIdentifier(issuer), anchor: ObjectIdentifier(anchor))
+        let key = ResponderKey(response: ObjectIdentifier(response), issuer: ObjectIdentifier(issuer), anchor: ObjectIdentifier(anchor),
+                               strictCRLConformance: strictCRLConformance)
         let memoize = inProgress.isEmpty && respondersInProgress.isEmpty
         if memoize, let known = responderMemo[key] { return known }
 
@@ -324,4 +325,6 @@ struct ResponderKey: Hashable {
     let response: ObjectIdentifier
     let issuer: ObjectIdentifier
     let anchor: ObjectIdentifier
+    /// How the CRLs of a delegated responder's own status were read (``RevocationChecker/strictCRLConformance``).
+    let strictCRLConformance: Bool
 }

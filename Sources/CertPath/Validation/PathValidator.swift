@@ -11,6 +11,11 @@ public struct PathAttempt: Sendable {
     /// The profile the path was validated under (``CertificateProfile/automatic`` resolved: never
     /// `automatic` itself).
     public let profile: CertificateProfile
+    /// The CRLs that showed a certificate of this path good although they depart from the CRL profile
+    /// in a way that binds their issuer (no or a critical cRLNumber, RFC 5280 5.2.3; no nextUpdate,
+    /// 5.1.2.5): one finding per certificate and CRL, in path order from the anchor down. Always empty
+    /// under ``CertificateProfile/rfc5280``, which reads such CRLs strictly (evidence of revocation only).
+    public internal(set) var crlConformanceFindings: [CRLConformanceFinding] = []
 
     /// The rules of the table (docs/RULES.md) the path's certificates break that its ``profile``
     /// reports without failing the path: under ``CertificateProfile/interoperable``, RFC 5280 section
