@@ -18,6 +18,9 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     let additionalCheck: (@Sendable ([Certificate]) -> String?)?
     /// Attempts kept for the report (0: none).
     let attemptsKept: Int
+    /// RFC 7633 must-staple, for a chain from a TLS handshake (``TrustEvaluation/stapledOCSPResponses``);
+    /// `nil`: not checked (no handshake, or a nested CRL-issuer search).
+    var tlsFeatures: TLSFeatureRequirement? = nil
 
     /// What a search found.
     struct Outcome {
@@ -61,6 +64,11 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
                     failures.append(failure)
                 }
             }
+        }
+        // 2b. RFC 7633 4.3.3: a server certificate that must be stapled, and the handshake's staple.
+        if let anchor, let tlsFeatures,
+           let failure = tlsFeatures.failure(path: path, anchor: anchor, policy: policy, context: context, issuerPaths: self) {
+            failures.append(failure)
         }
         // 3. The purpose, the required pins, the caller's check.
         failures += PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: validated.profile,
