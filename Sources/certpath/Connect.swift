@@ -6,8 +6,9 @@ import Foundation
 /// `certpath connect HOST:PORT [options]`: a TLS handshake with a server, whose presented chain is
 /// then validated exactly as `certpath verify` validates a chain file, with the same options.
 enum ConnectCommand {
-    /// `verify`'s options except the ones that describe the file or a client purpose.
-    static let sharedOptions = VerifyCommand.spec.options.filter { !["client", "expect-name"].contains($0.name) }
+    /// `verify`'s options except the ones that describe the file, a client purpose or the staple
+    /// (the handshake's own).
+    static let sharedOptions = VerifyCommand.spec.options.filter { !["client", "expect-name", "stapled-ocsp"].contains($0.name) }
 
     static let spec = CommandSpec(
         name: "connect",
