@@ -41,6 +41,10 @@ public enum KnownOID {
     public static let authorityInfoAccess: OID = "1.3.6.1.5.5.7.1.1"
     /// 1.3.6.1.5.5.7.1.11 subjectInfoAccess
     public static let subjectInfoAccess: OID = "1.3.6.1.5.5.7.1.11"
+    /// 1.3.6.1.5.5.7.1.24 id-pe-tlsfeature (RFC 7633)
+    public static let tlsFeature: OID = "1.3.6.1.5.5.7.1.24"
+    /// 1.3.6.1.5.5.7.48.1.5 id-pkix-ocsp-nocheck (RFC 6960 4.2.2.2.1)
+    public static let ocspNoCheck: OID = "1.3.6.1.5.5.7.48.1.5"
 
     // Extended key usages (RFC 5280 4.2.1.12, id-kp = 1.3.6.1.5.5.7.3)
     /// 1.3.6.1.5.5.7.3.1 id-kp-serverAuth

@@ -7,7 +7,7 @@ enum VerifyCommand {
         name: "verify",
         synopsis: "LEAF [--intermediates FILE]... [--anchors FILE]... [--system-anchors] "
             + "[--server HOST | --ip ADDR | --client [--expect-name NAME]...] [--at TIME] [--pin-sha256 B64]... "
-            + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--ocsp FILE]... [--max-depth N] [--json] [--explain] "
+            + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--ocsp FILE]... [--stapled-ocsp FILE|none] [--max-depth N] [--json] [--explain] "
             + "[--policy OID]... [--require-explicit-policy] [--inhibit-policy-mapping] [--inhibit-any-policy] "
             + "[--revocation MODE] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] "
             + "[--public-suffix-list FILE] [--fetch [--fetch-timeout SECONDS]]",
@@ -35,6 +35,9 @@ enum VerifyCommand {
             .value("crl", "FILE", repeatable: true, "certificate revocation lists (PEM or DER) to check the path against (RFC 5280 6.3)"),
             .value("ocsp", "FILE", repeatable: true,
                    "OCSP responses (DER or PEM \"OCSP RESPONSE\") for certificates of the path, as a server staples them (RFC 6960)"),
+            .value("stapled-ocsp", "FILE",
+                   "the OCSP response(s) the TLS server stapled, or 'none': as --ocsp, and what a server certificate whose TLS "
+                   + "feature lists status_request (must-staple, RFC 7633) needs; without it must-staple is not checked"),
             .value("revocation", "MODE",
                    "what an undetermined revocation status does: issuer (default: fail only when CRLs were given for that issuer), "
                    + "require (fail: every certificate needs a usable CRL, as NIST PKITS expects), or accept; a revoked certificate always fails"),
@@ -189,6 +192,9 @@ enum VerifyCommand {
         var ocspResponses: [OCSPResponse] = []
         for file in arguments.all("ocsp") { ocspResponses += try Input.ocspResponses(file) }
         let evidence = RevocationEvidence(crls: CRLStore(crls), ocspResponses: ocspResponses)
+        let stapled: [OCSPResponse]? = try arguments.value("stapled-ocsp").map { (file: String) throws(CLIError) in
+            file == "none" ? [] : try Input.ocspResponses(file)
+        }
         if let name = arguments.value("revocation") {
             guard let mode = UndeterminedRevocationStatus(rawValue: name == "require" ? "reject" : name), name != "reject" else {
                 throw CLIError("--revocation '\(Output.echo(name))': expected issuer, require or accept")
@@ -218,6 +224,7 @@ enum VerifyCommand {
         var evaluation = TrustEvaluation(leaf: chain[0], intermediates: intermediates, trustStore: TrustStore(anchors: anchors),
                                          anchorsOnly: !useSystemAnchors, pins: pins, exceptions: exceptions, policy: policy,
                                          revocationEvidence: evidence, validationTime: time, collectAllAttempts: arguments.has("explain"))
+        evaluation.stapledOCSPResponses = stapled
         try FetchOptions.apply(arguments, to: &evaluation)
         return evaluation
     }

@@ -22,6 +22,9 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     /// path's resolved profile (strictly exactly under ``CertificateProfile/rfc5280``); for a CRL
     /// issuer's nested path, the reading of the path whose CRL it vouches for.
     var strictCRLConformance: Bool? = nil
+    /// RFC 7633 must-staple, for a chain from a TLS handshake (``TrustEvaluation/stapledOCSPResponses``);
+    /// `nil`: not checked (no handshake, or a nested CRL-issuer search).
+    var tlsFeatures: TLSFeatureRequirement? = nil
 
     /// What a search found.
     struct Outcome {
@@ -68,6 +71,11 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
                     failures.append(failure)
                 }
             }
+        }
+        // 2b. RFC 7633 4.3.3: a server certificate that must be stapled, and the handshake's staple.
+        if let anchor, let tlsFeatures,
+           let failure = tlsFeatures.failure(path: path, anchor: anchor, policy: policy, context: context, issuerPaths: self) {
+            failures.append(failure)
         }
         // 3. The purpose, the required pins, the caller's check.
         failures += PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: validated.profile,

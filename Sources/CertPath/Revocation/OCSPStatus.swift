@@ -54,7 +54,7 @@ extension RevocationChecker {
     /// that are tried as its signer (each costs up to two signature checks and a status check).
     static let maximumResponderCandidates = 4
     /// id-pkix-ocsp-nocheck (RFC 6960 4.2.2.2.1): the responder's certificate is not checked for revocation.
-    static let ocspNoCheck: OID = "1.3.6.1.5.5.7.48.1.5"
+    static let ocspNoCheck = KnownOID.ocspNoCheck
 
     /// RFC 6960 for `certificate`, issued by `issuer` (the path's next certificate towards the
     /// anchor, or the anchor): every SingleResponse whose CertID names it (4.1.1), newest evidence
@@ -279,7 +279,8 @@ extension RevocationChecker {
         if candidate.notBefore > time {
             return .responderCertificateInvalid(response, candidate, .notYetValid(candidate, notBefore: candidate.notBefore, validationTime: time))
         }
-        if let unprocessed = candidate.unrecognizedCriticalExtensions.first(where: { $0.oid != Self.ocspNoCheck }) {
+        // id-pkix-ocsp-nocheck is a recognized extension (``KnownExtension/ocspNoCheck``): a critical one is not listed here.
+        if let unprocessed = candidate.unrecognizedCriticalExtensions.first {
             return .responderCertificateInvalid(response, candidate, .unknownCriticalExtension(candidate, unprocessed.oid))
         }
         if !algorithms.accepts(candidate.signatureAlgorithm) {

@@ -329,6 +329,8 @@ struct PathValidator {
     }
 
     /// RFC 5280 4.2: a critical extension the validator does not process rejects the certificate.
+    /// What CertPath processes is one list, ``KnownExtension`` (ocsp-nocheck and the TLS feature
+    /// included); any other critical extension is one of these.
     /// The first ``reportedUnknownCriticalExtensions`` are reported, each a failure (one is enough to
     /// reject; a certificate of 40,000 of them otherwise gave 40,000 failures, repeated in every
     /// report of every attempt: 510 MB of `--explain` output for 1 MB of input).
