@@ -151,6 +151,14 @@ enum ResultView {
         }
     }
 
+    /// The CRLs used for good standing despite a departure from RFC 5280 section 5 (``CRLConformanceFinding``).
+    static func crlFindings(_ result: TrustResult) -> [CRLConformanceFinding] {
+        switch result {
+        case .trusted(let path): return path.crlConformanceFindings
+        case .untrusted(let report): return report.bestAttempt.crlConformanceFindings
+        }
+    }
+
     // MARK: - JSON
 
     /// `{"rule", "clause", "binds", "position", "subject", "explanation"}`.
@@ -206,6 +214,12 @@ enum ResultView {
             attempts = report.attempts
         }
         members.append(("findings", .array(findings(result).map(findingJSON))))
+        members.append(("crlFindings", .array(crlFindings(result).map { finding in
+            .object([("certificate", .string(CertificateView.subject(finding.certificate))),
+                     ("crlIssuer", .string(finding.crl.issuer.description)),
+                     ("defects", .array(finding.defects.map { .string($0.description) })),
+                     ("explanation", .string(finding.description))])
+        })))
         if !result.fetches.isEmpty { members.append(("fetches", FetchOptions.json(result.fetches))) }
         if explain {
             members.append(("attempts", .array(attempts.map(attemptJSON))))
@@ -268,6 +282,12 @@ enum ResultView {
                 "  \($0.position == .endEntity ? "end entity" : "intermediate") \(Output.safe(CertificateView.subject($0.certificate))): "
                     + "\($0.rule.name): \(Output.safe($0.rule.explanation))"
             }
+        }
+        let crlFindings = crlFindings(result)
+        if !crlFindings.isEmpty {
+            lines.append("CRL findings (departures from RFC 5280 section 5 that bind the CRL issuer: used, not refused; "
+                + "--crl-conformance strict refuses them):")
+            lines += crlFindings.map { "  \(Output.safe($0.description))" }
         }
         lines += FetchOptions.humanLines(result.fetches)
         lines.append("validation time: \(evaluation.validationTime?.description ?? "now"), profile: \(profileText)")

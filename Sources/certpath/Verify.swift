@@ -9,7 +9,7 @@ enum VerifyCommand {
             + "[--server HOST | --ip ADDR | --client [--expect-name NAME]...] [--at TIME] [--pin-sha256 B64]... "
             + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--ocsp FILE]... [--stapled-ocsp FILE|none] [--max-depth N] [--json] [--explain] "
             + "[--policy OID]... [--require-explicit-policy] [--inhibit-policy-mapping] [--inhibit-any-policy] "
-            + "[--revocation MODE] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] "
+            + "[--revocation MODE] [--crl-conformance HOW] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] "
             + "[--public-suffix-list FILE] [--fetch [--fetch-timeout SECONDS]]",
         summary: """
             Decides whether the end-entity certificate in LEAF can be trusted: builds certification paths

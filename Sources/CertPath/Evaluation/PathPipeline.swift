@@ -60,11 +60,12 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         var failures = validated.failures
         // 2. RFC 5280 6.3 for every certificate of a path that reached an anchor, whatever else is
         // wrong with it: a trust exception may cover an expiry, never a revocation. CRLs are read
-        // strictly under the strict profile (RFC 5280 5.2.3, 5.1.2.5 bind the CRL issuer).
+        // as the policy's CRLConformance says (strictly under the strict profile by default: RFC 5280
+        // 5.2.3 and 5.1.2.5 bind the CRL issuer).
         var crlFindings: [CRLConformanceFinding] = []
         if let anchor, let revocation = context.revocation {
             let chain = Array(path.reversed())  // RFC order: the one the anchor issued first
-            let strict = strictCRLConformance ?? (validated.profile == .rfc5280)
+            let strict = strictCRLConformance ?? policy.crlConformance.isStrict(under: validated.profile)
             for (index, certificate) in chain.enumerated() {
                 if let failure = revocation.failure(for: certificate, above: chain[..<index], anchor: anchor, context: context,
                                                     issuerPaths: self, strictCRLConformance: strict, findings: &crlFindings) {

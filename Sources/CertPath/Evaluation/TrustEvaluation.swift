@@ -138,7 +138,8 @@ public struct TrustEvaluation: Sendable {
         let attempt = report.bestAttempt
         return TrustResult.trusted(TrustedPath(certificates: attempt.certificates, anchor: attempt.anchor ?? attempt.certificates.last ?? leaf,
                                                reachesTrustAnchor: attempt.anchor != nil, policyOutcome: attempt.policyOutcome, acceptedFailures: report.failures,
-                                               attempts: report.attempts, profile: attempt.profile)).with(report.statistics)
+                                               attempts: report.attempts, profile: attempt.profile,
+                                               crlConformanceFindings: attempt.crlConformanceFindings)).with(report.statistics)
     }
 
     /// Evaluates (``evaluate()``) and returns the trusted path, or throws the report of why there is
@@ -192,7 +193,8 @@ public struct TrustEvaluation: Sendable {
             let attempt = pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: nil, leafIsTrustedDirectly: true)
             if attempt.failures.isEmpty {  // (the required pins included: the pipeline checks them on every path)
                 return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, reachesTrustAnchor: true, policyOutcome: nil, acceptedFailures: [],
-                                            attempts: collectAllAttempts ? [attempt] : [], profile: attempt.profile))
+                                            attempts: collectAllAttempts ? [attempt] : [], profile: attempt.profile,
+                                            crlConformanceFindings: attempt.crlConformanceFindings))
             }
             directAttempt = attempt
         }
@@ -202,7 +204,8 @@ public struct TrustEvaluation: Sendable {
                                             abandonedCandidates: search.abandonedCandidates, unrecordedAttempts: search.unrecordedAttempts)
         if let trusted = search.trusted, let anchor = trusted.anchor {
             return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, reachesTrustAnchor: true, policyOutcome: trusted.policyOutcome,
-                                                   acceptedFailures: [], attempts: search.attempts, profile: trusted.profile)).with(statistics)
+                                                   acceptedFailures: [], attempts: search.attempts, profile: trusted.profile,
+                                                   crlConformanceFindings: trusted.crlConformanceFindings)).with(statistics)
         }
         let direct = directAttempt
         let best = direct ?? search.best ?? pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: .issuerNotFound(leaf))

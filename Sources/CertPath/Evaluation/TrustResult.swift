@@ -44,6 +44,9 @@ public struct TrustedPath: Sendable {
     public let attempts: [PathAttempt]
     /// The profile the path was validated under (``CertificateProfile/automatic`` resolved).
     public let profile: CertificateProfile
+    /// The CRLs that showed a certificate of the path in good standing although they depart from
+    /// RFC 5280 section 5's rules on CRL issuers (``CRLConformance/interoperable``); anchor end first.
+    public internal(set) var crlConformanceFindings: [CRLConformanceFinding] = []
     /// The work done.
     public internal(set) var statistics = EvaluationStatistics()
     /// What network fetching fetched or failed to (``TrustResult/fetches``).

@@ -354,6 +354,9 @@ public struct ValidationPolicy: Sendable {
     /// When an OCSP response is current: the clock skew allowed and the maximum age of a response
     /// without nextUpdate (RFC 6960 4.2.2.1; default ``OCSPFreshness/default``: 300 s, 7 days).
     public var ocspFreshness: OCSPFreshness
+    /// How a CRL that departs from RFC 5280 section 5's rules on CRL issuers is read (default
+    /// ``CRLConformance/automatic``: strictly only under ``CertificateProfile/rfc5280``).
+    public var crlConformance: CRLConformance
 
     /// Creates a policy; every argument has a default.
     public init(purpose: ValidationPurpose = .any, profile: CertificateProfile = .automatic,
@@ -363,7 +366,7 @@ public struct ValidationPolicy: Sendable {
                 extendedKeyUsageReading: ExtendedKeyUsageReading = .standard, allowCommonNameFallback: Bool = false,
                 publicSuffixList: PublicSuffixList? = nil, budget: Budget = .default, requiredPins: Set<Pin> = [],
                 undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs,
-                ocspFreshness: OCSPFreshness = .default) {
+                ocspFreshness: OCSPFreshness = .default, crlConformance: CRLConformance = .automatic) {
         self.purpose = purpose
         self.profile = profile
         self.algorithms = algorithms
@@ -380,6 +383,7 @@ public struct ValidationPolicy: Sendable {
         self.requiredPins = requiredPins
         self.undeterminedRevocationStatus = undeterminedRevocationStatus
         self.ocspFreshness = ocspFreshness
+        self.crlConformance = crlConformance
     }
 
     /// A TLS server policy for `hostname` (a DNS name or an IP address, RFC 6125 reference identifier).
