@@ -5,7 +5,7 @@
 /// that binds its issuer, not the relying party: no cRLNumber or a critical one (RFC 5280 5.2.3:
 /// "conforming CRL issuers MUST include"; section 6.3 needs the number only to combine delta CRLs),
 /// or no nextUpdate (5.1.2.5: "conforming CRL issuers MUST include"; such a CRL is current for
-/// ``RevocationChecker/maximumCRLAgeWithoutNextUpdate`` after its thisUpdate).
+/// 7 days (`maximumCRLAgeWithoutNextUpdate`, as for OCSP) after its thisUpdate).
 ///
 /// Reported for every profile but ``CertificateProfile/rfc5280``, which reads these departures
 /// strictly: there such a CRL is evidence of revocation only, never of good standing. A CRL with a

@@ -31,7 +31,7 @@ public enum CRLConformance: String, Hashable, Sendable, CaseIterable {
     /// is good (that status stays undetermined).
     case strict = "strict"
     /// Such a CRL also shows good standing, reported as a ``CRLConformanceFinding``; without
-    /// nextUpdate it is current for ``RevocationChecker/maximumCRLAgeWithoutNextUpdate`` after its
+    /// nextUpdate it is current for 7 days (`maximumCRLAgeWithoutNextUpdate`, as for OCSP) after its
     /// thisUpdate (as Chromium, OpenSSL and Go read it).
     case interoperable = "interoperable"
 

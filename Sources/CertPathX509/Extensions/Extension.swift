@@ -97,7 +97,7 @@ public enum KnownExtension: CaseIterable, Sendable {
     case ocspNoCheck
     /// TLS feature (1.3.6.1.5.5.7.1.24, RFC 7633): the TLS features the server must use; its
     /// status_request ("must-staple") is enforced for TLS server evaluations given the handshake's
-    /// stapled responses (``TLSFeatures``; `TLSFeatureRequirement` in CertPath).
+    /// stapled responses (``Certificate/tlsFeatures``; `TLSFeatureRequirement` in CertPath).
     case tlsFeature
 
     /// The extension's OID.
