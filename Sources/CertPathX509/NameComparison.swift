@@ -12,14 +12,16 @@ import CertPathDER
 /// runs of spaces folded to one, and case folded (RFC 4518 insignificant-space handling and case
 /// mapping, without Unicode normalization; RFC 5280 7.1), whatever the attribute type: the
 /// DirectoryString attributes of RFC 4519 (commonName, countryName, serialNumber, …) all match with
-/// caseIgnoreMatch. IA5String values of the attributes whose equality rule is caseIgnoreIA5Match
-/// (RFC 4517 4.2.13: case folded, insignificant spaces handled) are prepared the same way:
-/// domainComponent (RFC 4519 2.4; RFC 5280 7.3 "case-insensitive exact match"), emailAddress and
-/// unstructuredName (PKCS #9, RFC 2985 pkcs9CaseIgnoreMatch; RFC 5280 4.1.2.6 "not case-sensitive"),
-/// mail and associatedDomain (RFC 4524 2.16, 2.1).
-/// Values of other types (TeletexString, VisibleString, non-strings, and IA5String of any other
-/// attribute type, an unknown one included) must match exactly, tag and bytes: CertPath knows no
-/// rule for them, and binary equality never makes two different names equal.
+/// caseIgnoreMatch. IA5String values are prepared the same way, whatever the attribute type: the
+/// attributes whose syntax is IA5String match with caseIgnoreIA5Match (RFC 4517 4.2.13: case folded,
+/// insignificant spaces handled) — domainComponent (RFC 4519 2.4; RFC 5280 7.3 "case-insensitive
+/// exact match"), emailAddress and unstructuredName (PKCS #9, RFC 2985; RFC 5280 4.1.2.6 "not
+/// case-sensitive"), mail and associatedDomain (RFC 4524 2.16, 2.1) — and a DirectoryString
+/// attribute a CA wrote as IA5String (`O=Example` in ASCII) is compared with its PrintableString or
+/// UTF8String spelling, as Chromium's verifier does (its NormalizeValue prepares IA5String for every
+/// attribute): an excluded directoryName subtree cannot be passed by changing a value's string type.
+/// Values of other types (TeletexString, VisibleString, non-strings) must match exactly, tag and
+/// bytes: CertPath knows no rule for them, and binary equality never makes two different names equal.
 /// Attributes of a multi-valued RDN are compared as a set.
 public struct NormalizedName: Hashable, Sendable {
     /// An encoding of the prepared RDNs; opaque, only compared and hashed.
@@ -103,7 +105,7 @@ extension Name {
     ///
     /// Each single-valued RDN is `F0`, the attribute type (4-byte length, contents octets), then `00`
     /// and the prepared ASCII text (4-byte length, bytes) for PrintableString, UTF8String and the
-    /// IA5String of a caseIgnoreIA5Match attribute (``NameWalker/hasCaseIgnoreIA5Match(_:)``), or `01`
+    /// IA5String, or `01`
     /// and the value's complete encoding (4-byte length, bytes) for other types but BMPString and
     /// UniversalString (which take the general construction).
     private func writeASCIINormalizedKey(into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
@@ -132,10 +134,8 @@ extension Name {
                 putBytes(type)
                 let prepared: Bool
                 switch tag {
-                case DERTag.printableString.rawValue, DERTag.utf8String.rawValue:
+                case DERTag.printableString.rawValue, DERTag.utf8String.rawValue, DERTag.ia5String.rawValue:
                     prepared = true
-                case DERTag.ia5String.rawValue:
-                    prepared = NameWalker.hasCaseIgnoreIA5Match(UnsafeBufferPointer(rebasing: buffer[type]))
                 case DERTag.bmpString.rawValue, DERTag.universalString.rawValue:
                     return false
                 default:
@@ -171,10 +171,8 @@ extension Name {
         appendLengthPrefixed(attribute.type.encoded)
         let prepared: Bool
         switch attribute.valueTag {
-        case .printableString, .utf8String, .bmpString, .universalString:
+        case .printableString, .utf8String, .bmpString, .universalString, .ia5String:
             prepared = true
-        case .ia5String:
-            prepared = attribute.type.encoded.withUnsafeBufferPointer(NameWalker.hasCaseIgnoreIA5Match)
         default:
             prepared = false
         }
@@ -263,29 +261,6 @@ package enum NameWalker {
         return true
     }
 
-    /// The contents octets of the attribute types whose IA5String values match case-insensitively
-    /// (caseIgnoreIA5Match, RFC 4517 4.2.13: case folded, insignificant spaces handled; PKCS #9's
-    /// pkcs9CaseIgnoreMatch likewise): domainComponent 0.9.2342.19200300.100.1.25 (RFC 4519 2.4;
-    /// RFC 5280 7.3), mail 0.9.2342.19200300.100.1.3 (RFC 4524 2.16), associatedDomain
-    /// 0.9.2342.19200300.100.1.37 (RFC 4524 2.1), and PKCS #9 emailAddress 1.2.840.113549.1.9.1
-    /// (RFC 2985; RFC 5280 4.1.2.6: "emailAddress attribute values are not case-sensitive") and
-    /// unstructuredName 1.2.840.113549.1.9.2 (RFC 2985).
-    private static let caseIgnoreIA5Types: [[UInt8]] = [
-        Array(KnownOID.domainComponent.encoded), Array(OID("0.9.2342.19200300.100.1.3").encoded),
-        Array(OID("0.9.2342.19200300.100.1.37").encoded), Array(KnownOID.emailAddress.encoded),
-        Array(OID("1.2.840.113549.1.9.2").encoded),
-    ]
-
-    /// Whether the attribute type whose OID contents octets are `type` compares its IA5String values
-    /// with caseIgnoreIA5Match (see ``caseIgnoreIA5Types``); other types' IA5String values, unknown
-    /// types' included, are compared exactly.
-    package static func hasCaseIgnoreIA5Match(_ type: UnsafeBufferPointer<UInt8>) -> Bool {
-        for known in caseIgnoreIA5Types where known.count == type.count {
-            if known.withUnsafeBufferPointer({ $0.elementsEqual(type) }) { return true }
-        }
-        return false
-    }
-
     /// Whether every byte is below 0x80.
     @inline(__always)
     package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -363,8 +338,8 @@ package enum NameWalker {
     }
 
     /// Compares two validated Names attribute by attribute when both have single-valued RDNs:
-    /// types must be equal; PrintableString/UTF8String ASCII values, and IA5String values of a
-    /// caseIgnoreIA5Match attribute (``hasCaseIgnoreIA5Match(_:)``), are compared prepared; values of
+    /// types must be equal; PrintableString, UTF8String and IA5String ASCII values are compared
+    /// prepared; values of
     /// other types than those and BMPString and UniversalString byte for byte (tag included); an RDN
     /// or value encoded exactly as the other's (multi-valued RDNs too) is equal without reading it,
     /// and unequal bytes are never final for a value that is prepared. `undecided` when something
@@ -378,7 +353,7 @@ package enum NameWalker {
     }
 
     private static func isPreparedType(_ tag: UInt8) -> Bool {
-        tag == DERTag.printableString.rawValue || tag == DERTag.utf8String.rawValue
+        tag == DERTag.printableString.rawValue || tag == DERTag.utf8String.rawValue || tag == DERTag.ia5String.rawValue
             || tag == DERTag.bmpString.rawValue || tag == DERTag.universalString.rawValue
     }
 
@@ -414,12 +389,7 @@ package enum NameWalker {
                       valueA.encoded.count) == 0 {
                 continue
             }
-            // The types are equal: an IA5String of a caseIgnoreIA5Match attribute is prepared too.
-            let ia5 = DERTag.ia5String.rawValue
-            let ia5Prepared = (valueA.tag == ia5 || valueB.tag == ia5)
-                && hasCaseIgnoreIA5Match(UnsafeBufferPointer(rebasing: pa[typeA.value]))
-            let preparedA = isPreparedType(valueA.tag) || (ia5Prepared && valueA.tag == ia5)
-            let preparedB = isPreparedType(valueB.tag) || (ia5Prepared && valueB.tag == ia5)
+            let preparedA = isPreparedType(valueA.tag), preparedB = isPreparedType(valueB.tag)
             if !preparedA && !preparedB {
                 guard valueA.encoded.count == valueB.encoded.count,
                       memcmp(pa.baseAddress! + valueA.encoded.lowerBound, pb.baseAddress! + valueB.encoded.lowerBound,

@@ -8,8 +8,9 @@ import CertPathDER
 /// path: DirectoryString values with RFC 4518 case folding and insignificant-space handling
 /// (caseIgnoreMatch: commonName, countryName, serialNumber, …), the IA5String values of
 /// domainComponent (RFC 4519 2.4, RFC 5280 7.3), emailAddress (RFC 2985, RFC 5280 4.1.2.6) and mail
-/// (RFC 4524 2.16) with caseIgnoreIA5Match, and anything else — an IA5String of an unknown attribute
-/// type included — exactly.
+/// (RFC 4524 2.16) with caseIgnoreIA5Match; an IA5String of any other attribute (a DirectoryString
+/// attribute a CA wrote as IA5String, an unknown type) prepared the same way, as Chromium does; and
+/// anything else (VisibleString, TeletexString, non-strings) exactly.
 @Suite("Attribute matching rules in names (RFC 5280 7.1, RFC 4519)")
 struct AttributeMatchingRuleTests {
     static let dc: OID = "0.9.2342.19200300.100.1.25"
@@ -92,14 +93,21 @@ struct AttributeMatchingRuleTests {
                                    false, "a different serialNumber")
     }
 
-    @Test("Attributes without a known rule keep exact comparison: an unknown type's IA5String, a commonName's IA5String")
-    func unknownAttributesAreExact() throws {
-        try Self.expectEquivalence(Self.one(Self.unknown, D.ia5("Value")), Self.one(Self.unknown, D.ia5("value")), false,
+    @Test("IA5String values of any attribute are prepared (Chromium's NormalizeValue); VisibleString and TeletexString stay exact")
+    func otherAttributes() throws {
+        try Self.expectEquivalence(Self.one(Self.unknown, D.ia5("Value")), Self.one(Self.unknown, D.ia5("value")), true,
                                    "unknown attribute type, IA5String")
         try Self.expectEquivalence(Self.one(Self.unknown, D.ia5("Value")), Self.one(Self.unknown, D.ia5("Value")), true,
                                    "equal bytes are equal")
-        try Self.expectEquivalence(Self.one(D.commonName, D.ia5("CA")), Self.one(D.commonName, D.ia5("ca")), false,
-                                   "commonName's syntax is DirectoryString: an IA5String is compared as encoded")
+        try Self.expectEquivalence(Self.one(D.commonName, D.ia5("CA")), Self.one(D.commonName, D.ia5("ca")), true,
+                                   "commonName (DirectoryString) written as IA5String: prepared")
+        try Self.expectEquivalence(Self.one(D.organization, D.ia5("Evil  Corp")), Self.one(D.organization, D.utf8("evil corp")), true,
+                                   "organizationName as IA5String and as UTF8String: one name")
+        try Self.expectEquivalence(Self.one(D.organization, D.ia5("Evil")), Self.one(D.organization, D.utf8("Good")), false,
+                                   "different values stay different")
+        try Self.expectEquivalence(Self.one(Self.unknown, D.tlv(.visibleString, Array("Value".utf8))),
+                                   Self.one(Self.unknown, D.tlv(.visibleString, Array("value".utf8))), false,
+                                   "VisibleString: no rule, compared as encoded")
         // Unknown types' DirectoryString values are still prepared (RFC 5280 7.1 names the string types).
         try Self.expectEquivalence(Self.one(Self.unknown, D.utf8("Value")), Self.one(Self.unknown, D.printable("VALUE")), true,
                                    "unknown attribute type, UTF8String vs PrintableString")
@@ -125,6 +133,19 @@ struct AttributeMatchingRuleTests {
         let other = try Self.name(Self.dcName("com", "exampel", cn: "leaf"))
         #expect(Self.check(permit: [subtree], subject: other)
                 == .violation(NameConstraintViolation(name: .directoryName(other), source: .subject, reason: .notWithinPermittedSubtrees)))
+    }
+
+    @Test("4.2.1.10 with 7.1: an excluded directoryName O=Evil cannot be bypassed by writing the value as IA5String")
+    func excludedDirectoryNameIgnoresStringType() throws {
+        let subtree = try Self.name(D.name(D.rdn(D.atv(D.organization, D.utf8("Evil")))))
+        for value in [D.ia5("Evil"), D.ia5("EVIL"), D.printable("evil")] {
+            let subject = try Self.name(D.name(D.rdn(D.atv(D.organization, value)), D.rdn(D.atv(D.commonName, D.utf8("leaf")))))
+            #expect(Self.check(exclude: [subtree], subject: subject)
+                    == .violation(NameConstraintViolation(name: .directoryName(subject), source: .subject,
+                                                          reason: .withinExcludedSubtree(GeneralSubtree(base: .directoryName(subtree))))),
+                    "\(subject)")
+        }
+        #expect(Self.check(exclude: [subtree], subject: try Self.name(D.name(D.rdn(D.atv(D.organization, D.ia5("Good")))))) == .satisfied)
     }
 
     @Test("4.2.1.10 with 7.1: an excluded directoryName DC=example cannot be bypassed by writing DC=EXAMPLE")
