@@ -94,12 +94,15 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     }
 
     /// A CRL issuer's path (RFC 5280 6.3.3 (f)): a nested search under the rules for CRL issuers —
-    /// any purpose, no pins or caller check, the RFC 5280 profile (or section 6 alone when that is
-    /// what this evaluation asks), the evaluation's algorithms, anchor checks, budget and revocation
-    /// mode — with this evaluation's context, so its work spends the same budget.
+    /// any purpose, no pins or caller check, the evaluation's profile when it asks for ``CertificateProfile/rfc5280``
+    /// or ``CertificateProfile/pathValidation``, else ``CertificateProfile/interoperable`` (a CRL
+    /// signer is not a TLS certificate: the CA/B Forum's rules do not fit it), the evaluation's
+    /// algorithms, anchor checks, budget and revocation mode — with this evaluation's context, so its
+    /// work spends the same budget.
     func validateIssuerPath(of signer: Certificate, intermediates: [Certificate], store: TrustStore, strictCRLConformance: Bool)
         -> (trusted: PathAttempt?, best: PathAttempt?) {
-        let rules = ValidationPolicy(purpose: .any, profile: policy.profile == .pathValidation ? .pathValidation : .rfc5280,
+        let profile: CertificateProfile = policy.profile == .pathValidation || policy.profile == .rfc5280 ? policy.profile : .interoperable
+        let rules = ValidationPolicy(purpose: .any, profile: profile,
                                      algorithms: policy.algorithms, anchorEnforcement: policy.anchorEnforcement,
                                      maximumIntermediates: policy.maximumIntermediates, checkTLSKeyUsage: false,
                                      budget: policy.budget, undeterminedRevocationStatus: policy.undeterminedRevocationStatus,
