@@ -208,10 +208,13 @@ import Glibc
         try process.run()
         for _ in 0..<200 {
             if let text = try? String(contentsOf: out, encoding: .utf8), let port = UInt16(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                // The script is loaded and the port read: the folder is no longer needed (tests leave no files).
+                try? FileManager.default.removeItem(at: scratch)
                 return (process, port)
             }
             usleep(50_000)
         }
+        try? FileManager.default.removeItem(at: scratch)
         kill(process.processIdentifier, SIGKILL)
         throw LoopbackServers.ServerError("the misbehaving server did not start")
     }

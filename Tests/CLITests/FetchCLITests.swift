@@ -22,8 +22,12 @@ final class LoopbackServers {
     /// `CERTPATH_FETCH_URL_MAP`: the certificates' placeholder locations mapped to these servers.
     var urlMap: String { "http://127.0.0.1:1/=http://127.0.0.1:\(httpPort)/ http://127.0.0.1:2/=http://127.0.0.1:\(ocspPort)/" }
 
+    /// The folder of the servers' logs, removed by ``stop()``.
+    let scratch: URL
+
     init() throws {
         let scratch = try CLI.temporaryDirectory()
+        self.scratch = scratch
         httpLog = scratch.appendingPathComponent("http.log")
         let ocspLog = scratch.appendingPathComponent("ocsp.log"), httpOut = scratch.appendingPathComponent("http.out")
         for file in [httpLog, ocspLog, httpOut] { try Data().write(to: file) }
@@ -74,6 +78,7 @@ final class LoopbackServers {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        try? FileManager.default.removeItem(at: scratch)
     }
 
     /// What the HTTP server logged (one line per request).
@@ -108,8 +113,12 @@ final class HostileServer {
     let port: Int
     private let process: Process
 
+    /// The folder of the server's script and output, removed by ``stop()``.
+    private let scratch: URL
+
     init(mode: String) throws {
         let scratch = try CLI.temporaryDirectory()
+        self.scratch = scratch
         let script = scratch.appendingPathComponent("hostile.py"), out = scratch.appendingPathComponent("out")
         try Data().write(to: out)
         try Data("""
@@ -152,6 +161,7 @@ final class HostileServer {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        try? FileManager.default.removeItem(at: scratch)
     }
 }
 

@@ -47,6 +47,8 @@ struct ClientHandshakeTests {
         let label = "\(c.name) (\(version.rawValue))"
         var serverArguments = ["-cert", PKI.path(c.certificate, in: c.folder), "-key", PKI.path(c.key, in: c.folder), version.opensslFlag,
                                "-naccept", "1"]
+        var scratchFiles: [URL] = []
+        defer { for file in scratchFiles { try? FileManager.default.removeItem(at: file) } }
         if let chain = c.chain {
             // s_server sends -cert_chain only when the chain file has the whole extra chain.
             var file = PKI.path(chain, in: c.folder)
@@ -54,6 +56,7 @@ struct ClientHandshakeTests {
                 let combined = FileManager.default.temporaryDirectory.appendingPathComponent("certpath-tls-subca-\(UUID().uuidString).pem")
                 let text = try String(contentsOfFile: file, encoding: .utf8) + String(contentsOfFile: PKI.path("intermediate.pem"), encoding: .utf8)
                 try text.write(to: combined, atomically: true, encoding: .utf8)
+                scratchFiles.append(combined)
                 file = combined.path
             }
             serverArguments += ["-cert_chain", file]

@@ -64,6 +64,7 @@ import Glibc
         let (listener, port) = try Loopback.listen()
         defer { close(listener) }
         let sess = FileManager.default.temporaryDirectory.appendingPathComponent("review-sess-\(UUID().uuidString)").path
+        defer { unlink(sess) }
         let base = "openssl s_client -connect 127.0.0.1:\(port) \(version.opensslFlag) -cert \(PKI.path("client.pem")) -key \(PKI.path("keys/client.key")) -cert_chain \(PKI.path("intermediate.pem"))"
         let first = try shell("(printf ONE; sleep 1) | \(base) -sess_out \(sess)")
         let one = serve(context, listener: listener)
