@@ -104,6 +104,16 @@ enum ResultView {
         return .object([("date", .string(date.description)), ("reason", .string(reason)), ("source", evidence)])
     }
 
+    /// Whether `certificate` reads as a root: its issuer is its subject and its authorityKeyIdentifier,
+    /// when present, names its own key (a self-issued key-rollover certificate names another key).
+    /// A self-signed certificate at the top of a path that reached no anchor is a root someone sent
+    /// along, not an intermediate.
+    static func looksSelfSigned(_ certificate: Certificate) -> Bool {
+        guard certificate.isSelfIssued else { return false }
+        guard let authorityKeyID = certificate.authorityKeyIdentifierKeyID else { return true }
+        return authorityKeyID == certificate.subjectKeyIdentifier
+    }
+
     /// The certificates of a path with their roles: end entity first, trust anchor last.
     static func roles(certificates: [Certificate], anchor: Certificate?) -> [(Certificate, String)] {
         var list: [(Certificate, String)] = []
@@ -111,7 +121,8 @@ enum ResultView {
             if index == 0 && anchor == certificate && certificates.count == 1 {
                 list.append((certificate, "end entity, trusted directly"))
             } else {
-                list.append((certificate, index == 0 ? "end entity" : "intermediate"))
+                let isUntrustedRoot = index > 0 && index == certificates.count - 1 && anchor == nil && looksSelfSigned(certificate)
+                list.append((certificate, index == 0 ? "end entity" : isUntrustedRoot ? "root (self-signed, not a trust anchor)" : "intermediate"))
             }
         }
         if let anchor, !certificates.contains(anchor) { list.append((anchor, "trust anchor")) }
@@ -267,8 +278,22 @@ enum ResultView {
                 let codes = report.exceptedFailures.map(\.code).joined(separator: ", ")
                 lines.append("note: the trust exceptions given accept \(codes), not every failure: the certificate stays untrusted")
             }
+            if case .issuerNotFound = report.primaryFailure {
+                lines.append("hint: give the issuing CA's certificate with --intermediates FILE, or --fetch to fetch it from the leaf's "
+                    + "authorityInfoAccess (caIssuers)")
+            }
             let recoverable = report.isRecoverable && report.exceptions != nil
-            lines.append("failure class: \(recoverable ? "recoverable (a trust exception could accept it: --save-exceptions)" : "fatal (can never be excepted)")")
+            // What accepting would mean, said plainly: without an anchor, it trusts a certificate
+            // nobody vouches for; it is the user's decision, not the next step.
+            let unanchored = report.failures.contains {
+                switch $0 {
+                case .issuerNotFound, .selfSignedNotTrusted, .noTrustedAnchor: return true
+                default: return false
+                }
+            }
+            lines.append("failure class: " + (!recoverable ? "fatal (can never be excepted)"
+                : unanchored ? "recoverable (a trust exception, --save-exceptions, would trust this certificate although no anchor vouches for it)"
+                : "recoverable (a trust exception, --save-exceptions, would accept exactly these failures for this certificate)"))
             attempts = report.attempts
         }
         let applied = appliedProfile(result)

@@ -57,3 +57,28 @@ struct FindingsCLITests {
         #expect(try field(json, "findings", as: [Any].self).isEmpty, "rfc5280 fails these rules rather than reporting them")
     }
 }
+
+/// The words a newcomer met (issue 33): a root sent along is called a root, a missing issuer gets a
+/// hint, and the failure class says what a trust exception would accept.
+@Suite("certpath verify: roles, hints and the failure class in plain words")
+struct NewcomerCLITests {
+    @Test("A self-signed root at the top of a path that reached no anchor is labelled a root, not an intermediate")
+    func rootSentAlong() throws {
+        let run = try CLI.run(["verify", "rsa/server-chain.pem", "--intermediates", "rsa/root.pem", "--anchors", "rsa/old-root.pem",
+                               "--server", "server.customer1.example", "--at", CLI.time])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("  [2] root (self-signed, not a trust anchor): CN=Example Corp Root CA R1,O=Example Corp,C=US"))
+        #expect(run.stdout.contains("failure class: recoverable (a trust exception, --save-exceptions, would trust this certificate "
+            + "although no anchor vouches for it)"))
+    }
+
+    @Test("A missing issuer: a hint names --intermediates and --fetch")
+    func missingIssuerHint() throws {
+        let run = try CLI.run(["verify", "rsa/server.pem", "--anchors", "rsa/root.pem", "--at", CLI.time])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("hint: give the issuing CA's certificate with --intermediates FILE, or --fetch to fetch it from "
+            + "the leaf's authorityInfoAccess (caIssuers)"))
+        let complete = try CLI.run(CLI.trustedServer)
+        #expect(!complete.stdout.contains("hint:"))
+    }
+}

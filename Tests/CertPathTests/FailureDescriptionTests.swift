@@ -23,3 +23,24 @@ struct FailureDescriptionTests {
         #expect("\(finding)" == "missingKeyUsage: a CA certificate lacks the keyUsage extension (RFC 5280 4.2.1.3)")
     }
 }
+
+/// Messages that misled a newcomer (issue 33), each said plainly.
+@Suite("Diagnostics: what a newcomer needs to read")
+struct NewcomerWordingTests {
+    @Test("An expected client name against a certificate without subjectAltName: only SAN names are matched")
+    func clientNameWithoutSubjectAltName() throws {
+        let expected = ExpectedName.dnsName(try DNSName("client-7-app.test"))
+        let text = Diagnostics.describe(.nameMismatch(SamplePKI.rsaClient, expected: expected, presented: [.commonName("client-7-app.test")]))
+        #expect(text == "the client certificate does not carry client-7-app.test: only subjectAltName names are matched, and it has "
+            + "no subjectAltName (its commonName, CN=client-7-app.test, is never matched)", "\(text)")
+        let withSAN = Diagnostics.describe(.nameMismatch(SamplePKI.rsaClient, expected: expected, presented: [.dnsName("other.test")]))
+        #expect(withSAN == "the client certificate does not carry client-7-app.test; its subjectAltName holds DNS:other.test")
+    }
+
+    @Test("A missing issuer is described without assuming a server")
+    func missingIssuer() {
+        let text = Diagnostics.describe(.issuerNotFound(SamplePKI.rsaServer))
+        #expect(text.hasSuffix("its issuer's certificate was not presented (a TLS peer must send its intermediates) and is not among the anchors"))
+        #expect(!text.contains("server did not send"))
+    }
+}

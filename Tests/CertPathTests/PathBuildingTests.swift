@@ -152,10 +152,10 @@ struct PathBuildingTests {
                     + "in this path (the certificates sent only form a loop), and the issuer is not among the anchors")
         #expect(report.summary.hasPrefix("no certificate for issuer \(l.bByA.issuer) of \(l.bByA.subject) leads further"))
         // Without a path, or when the issuer's name is nowhere in it, the usual words.
-        #expect(Diagnostics.describe(report.primaryFailure).hasSuffix("the server did not send its intermediate, or the issuer is not among the anchors"))
+        #expect(Diagnostics.describe(report.primaryFailure).hasSuffix("its issuer's certificate was not presented (a TLS peer must send its intermediates) and is not among the anchors"))
         let missing = try #require(Self.evaluate(l.leaf, [], TrustStore(anchors: [l.unrelatedRoot]), policy: Self.policy(collect: false)).report)
         #expect(Diagnostics.describe(missing.primaryFailure, in: missing.bestAttempt)
-                .hasSuffix("the server did not send its intermediate, or the issuer is not among the anchors"))
+                .hasSuffix("its issuer's certificate was not presented (a TLS peer must send its intermediates) and is not among the anchors"))
     }
 
     @Test("Three-cycle A <- C <- B <- A plus A <- B: every path ends at the loop")

@@ -33,7 +33,7 @@ public enum Diagnostics {
                 return "no certificate for issuer \(c.issuer) of \(name(c)) leads further: every one with that name is already in "
                     + "this path (the certificates sent only form a loop), and the issuer is not among the anchors"
             }
-            return "no certificate for issuer \(c.issuer) of \(name(c)); the server did not send its intermediate, or the issuer is not among the anchors"
+            return "no certificate for issuer \(c.issuer) of \(name(c)); its issuer's certificate was not presented (a TLS peer must send its intermediates) and is not among the anchors"
         case .selfSignedNotTrusted(let c):
             return "\(name(c)) is self-signed and not trusted"
         case .noTrustedAnchor(let c):
@@ -69,8 +69,14 @@ public enum Diagnostics {
                 + (underSuffix.map { " (*.\($0) is a wildcard directly under a public suffix, refused as the public suffix list requires)" } ?? "")
                 + (singleLabelWildcard.map { " (\($0) matches no name: a wildcard needs at least two labels after it, so that it never covers a whole top-level domain)" } ?? "")
         case .nameMismatch(_, let expected, let presented):
-            let names = presented.isEmpty ? "no names" : listed(presented.map(\.description))
-            return "the client certificate does not carry \(expected); it carries \(names)"
+            // Only subjectAltName names are matched: a certificate without one carries nothing that can
+            // match, whatever its commonName says.
+            let commonNamesOnly = presented.allSatisfy { if case .commonName = $0 { true } else { false } }
+            if commonNamesOnly {
+                let cn = presented.isEmpty ? "" : " (its commonName, \(listed(presented.map(\.description))), is never matched)"
+                return "the client certificate does not carry \(expected): only subjectAltName names are matched, and it has no subjectAltName\(cn)"
+            }
+            return "the client certificate does not carry \(expected); its subjectAltName holds \(listed(presented.map(\.description)))"
         case .malformed(let description, let error):
             return "\(description) is malformed: \(error)"
         case .badSignature(let c, let issuer):
@@ -86,7 +92,16 @@ public enum Diagnostics {
         case .notACertificateAuthority(let c):
             return "\(name(c)) issues certificates but is not a CA (basicConstraints cA is not asserted, or it is not v3)"
         case .pathLengthExceeded(let c):
-            return "the path has more intermediates below \(name(c)) than its pathLenConstraint allows"
+            // The numbers, when the path is known: the limit, and the non-self-issued intermediates
+            // below the certificate that set it (RFC 5280 6.1.4 (l), (m)).
+            let limit = c.basicConstraints?.pathLenConstraint
+            if let limit, let attempt {
+                let above = attempt.certificates.firstIndex(where: { $0 === c || $0 == c }) ?? attempt.certificates.count
+                let below = attempt.certificates[min(1, above)..<above].filter { !$0.isSelfIssued }.count
+                return "the path has \(below) intermediate(s) below \(name(c)), more than its pathLenConstraint of \(limit) allows"
+            }
+            return "the path has more intermediates below \(name(c)) than its pathLenConstraint"
+                + (limit.map { " of \($0)" } ?? "") + " allows"
         case .maximumDepthExceeded(let c, let limit):
             return "reaching an anchor through \(name(c)) needs more than \(limit) intermediate(s)"
         case .keyUsageForbids(let c, let required, let present):

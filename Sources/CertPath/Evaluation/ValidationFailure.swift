@@ -69,7 +69,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     /// The certificate's notBefore is after the validation time (RFC 5280 6.1.3 (a)(2)).
     case notYetValid(Certificate, notBefore: UnixTime, validationTime: UnixTime)
     /// No certificate among the anchors and intermediates has this certificate's issuer as subject
-    /// (typically: the server did not send its intermediate).
+    /// (typically: its issuer's certificate was not presented).
     case issuerNotFound(Certificate)
     /// The end-entity certificate is self-signed and not trusted.
     case selfSignedNotTrusted(Certificate)
