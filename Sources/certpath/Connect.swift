@@ -86,7 +86,9 @@ enum ConnectCommand {
                 }
             }
             Output.line("")
-            for line in ResultView.humanLines(result, evaluation, explain: explain) { Output.line(line) }
+            for line in ResultView.humanLines(result, evaluation, explain: explain, anchorFiles: arguments.all("anchors")) {
+                Output.line(line)
+            }
         }
         Output.flush()
         if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile, command: "connect") }

@@ -242,7 +242,27 @@ enum ResultView {
     // MARK: - Human
 
     /// The human report: verdict line, path, failure summary, and with `explain` every attempt.
-    static func humanLines(_ result: TrustResult, _ evaluation: TrustEvaluation, explain: Bool) -> [String] {
+    /// The anchors in use, in one line (issue 33: the anchors were never named): the `--anchors` files
+    /// with the count of certificates read, the system anchors with their sources, and pins.
+    static func anchorsLine(_ evaluation: TrustEvaluation, anchorFiles: [String]) -> String {
+        var parts: [String] = []
+        let own = evaluation.trustStore.entries.count
+        if own > 0 || !anchorFiles.isEmpty {
+            let files = anchorFiles.isEmpty ? "" : " from " + anchorFiles.map(Output.safe).joined(separator: ", ")
+            parts.append("\(own) certificate\(own == 1 ? "" : "s")\(files)")
+        }
+        if !evaluation.anchorsOnly {
+            let system = SystemTrustStore.shared
+            let shown = system.sources.prefix(2).map(Output.safe).joined(separator: ", ")
+            let sources = system.sources.isEmpty ? "none found"
+                : shown + (system.sources.count > 2 ? " and \(system.sources.count - 2) more files" : "")
+            parts.append("the system anchors (\(system.store.entries.count) from \(sources))")
+        }
+        if !evaluation.pins.isEmpty { parts.append("\(evaluation.pins.count) pin\(evaluation.pins.count == 1 ? "" : "s")") }
+        return "anchors: " + (parts.isEmpty ? "none" : parts.joined(separator: "; "))
+    }
+
+    static func humanLines(_ result: TrustResult, _ evaluation: TrustEvaluation, explain: Bool, anchorFiles: [String] = []) -> [String] {
         let purpose = purposeText(evaluation.policy.purpose)
         var lines: [String] = []
         let attempts: [PathAttempt]
@@ -297,7 +317,9 @@ enum ResultView {
             attempts = report.attempts
         }
         let applied = appliedProfile(result)
-        let profileText = evaluation.policy.profile == .automatic ? "\(applied.rawValue) (auto: \(applied == .webPKI ? "a system anchor" : "the caller's anchors"))"
+        let reachedAnchor = result.trustedPath?.reachesTrustAnchor ?? (result.report?.bestAttempt.anchor != nil)
+        let vouching = applied == .webPKI ? "a system anchor" : reachedAnchor ? "the caller's anchors" : "no anchor reached"
+        let profileText = evaluation.policy.profile == .automatic ? "\(applied.rawValue) (auto: \(vouching))"
             : applied.rawValue
         let findings = findings(result)
         if !findings.isEmpty {
@@ -315,6 +337,7 @@ enum ResultView {
             lines += crlFindings.map { "  \(Output.safe($0.description))" }
         }
         lines += FetchOptions.humanLines(result.fetches)
+        lines.append(anchorsLine(evaluation, anchorFiles: anchorFiles))
         lines.append("validation time: \(evaluation.validationTime?.description ?? "now"), profile: \(profileText)")
         if explain {
             let unlisted = result.statistics.unrecordedAttempts

@@ -72,7 +72,9 @@ enum VerifyCommand {
         if arguments.has("json") {
             Output.line(JSON.object(ResultView.json(result, evaluation, explain: explain)).pretty)
         } else {
-            for line in ResultView.humanLines(result, evaluation, explain: explain) { Output.line(line) }
+            for line in ResultView.humanLines(result, evaluation, explain: explain, anchorFiles: arguments.all("anchors")) {
+                Output.line(line)
+            }
         }
         Output.flush()
         if let exceptionsFile { try saveExceptions(result, to: exceptionsFile) }

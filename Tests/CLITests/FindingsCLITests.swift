@@ -72,6 +72,14 @@ struct NewcomerCLITests {
             + "although no anchor vouches for it)"))
     }
 
+    @Test("The anchors in use are named: the files and how many certificates they gave")
+    func anchorsNamed() throws {
+        let run = try CLI.run(CLI.trustedServer)
+        #expect(run.stdout.contains("\nanchors: 1 certificate from rsa/root.pem\n"), "\(run.stdout)")
+        let none = try CLI.run(["verify", "rsa/server.pem", "--anchors", "rsa/root.pem", "--at", CLI.time])
+        #expect(none.stdout.contains("profile: interoperable (auto: no anchor reached)"), "\(none.stdout)")
+    }
+
     @Test("A missing issuer: a hint names --intermediates and --fetch")
     func missingIssuerHint() throws {
         let run = try CLI.run(["verify", "rsa/server.pem", "--anchors", "rsa/root.pem", "--at", CLI.time])
