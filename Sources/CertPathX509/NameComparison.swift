@@ -134,7 +134,8 @@ extension Name {
                 putBytes(type)
                 let prepared: Bool
                 switch tag {
-                case DERTag.printableString.rawValue, DERTag.utf8String.rawValue, DERTag.ia5String.rawValue:
+                case DERTag.printableString.rawValue, DERTag.utf8String.rawValue, DERTag.ia5String.rawValue,
+                     DERTag.teletexString.rawValue, DERTag.visibleString.rawValue, DERTag.numericString.rawValue:
                     prepared = true
                 case DERTag.bmpString.rawValue, DERTag.universalString.rawValue:
                     return false
@@ -143,7 +144,7 @@ extension Name {
                 }
                 if prepared {
                     let text = UnsafeBufferPointer(rebasing: buffer[value])
-                    guard NameWalker.isASCII(text) else { return false }
+                    guard NameWalker.isSimplyPreparedASCII(text) else { return false }
                     put(0)
                     let lengthAt = count
                     count += 4
@@ -171,7 +172,7 @@ extension Name {
         appendLengthPrefixed(attribute.type.encoded)
         let prepared: Bool
         switch attribute.valueTag {
-        case .printableString, .utf8String, .bmpString, .universalString, .ia5String:
+        case .printableString, .utf8String, .bmpString, .universalString, .ia5String, .teletexString, .visibleString, .numericString:
             prepared = true
         default:
             prepared = false
@@ -187,6 +188,16 @@ extension Name {
     }
 
     /// RFC 4518 insignificant space handling and case folding of one value.
+    /// Whether RFC 4518 2.2 maps `scalar` to nothing (whitespace, mapped to SPACE, is handled before).
+    static func mapsToNothing(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00AD, 0x1806, 0x034F, 0x180B...0x180D, 0xFE00...0xFE0F, 0xFFFC, 0x200B: return true
+        default:
+            let category = scalar.properties.generalCategory
+            return category == .control || category == .format
+        }
+    }
+
     package static func prepareString(_ text: String) -> String {
         var folded = ""
         var pendingSpace = false
@@ -195,6 +206,10 @@ extension Name {
                 pendingSpace = !folded.isEmpty
                 continue
             }
+            // RFC 4518 2.2 (Map): soft hyphens, the combining grapheme joiner, variation selectors,
+            // the object replacement character, zero-width space and every other control or format
+            // character are mapped to nothing (a spelling with them is the same name).
+            if Self.mapsToNothing(scalar) { continue }
             if pendingSpace {
                 folded.append(" ")
                 pendingSpace = false
@@ -267,6 +282,15 @@ package enum NameWalker {
         var combined: UInt8 = 0
         for byte in bytes { combined |= byte }
         return combined < 0x80
+    }
+
+    /// Whether the ASCII fast paths prepare `bytes` exactly as ``NormalizedName/prepareString(_:)``
+    /// does: printable ASCII and whitespace only (a control character is mapped to nothing by RFC
+    /// 4518 2.2, which the general path does).
+    @inline(__always)
+    package static func isSimplyPreparedASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where !(byte >= 0x20 && byte < 0x7F) && !isSpace(byte) { return false }
+        return true
     }
 
     @inline(__always)
@@ -354,6 +378,7 @@ package enum NameWalker {
 
     private static func isPreparedType(_ tag: UInt8) -> Bool {
         tag == DERTag.printableString.rawValue || tag == DERTag.utf8String.rawValue || tag == DERTag.ia5String.rawValue
+            || tag == DERTag.teletexString.rawValue || tag == DERTag.visibleString.rawValue || tag == DERTag.numericString.rawValue
             || tag == DERTag.bmpString.rawValue || tag == DERTag.universalString.rawValue
     }
 
@@ -400,7 +425,7 @@ package enum NameWalker {
             let textA = UnsafeBufferPointer(rebasing: pa[valueA.value]), textB = UnsafeBufferPointer(rebasing: pb[valueB.value])
             guard valueA.tag != DERTag.bmpString.rawValue, valueA.tag != DERTag.universalString.rawValue,
                   valueB.tag != DERTag.bmpString.rawValue, valueB.tag != DERTag.universalString.rawValue,
-                  preparedA && preparedB, isASCII(textA), isASCII(textB) else { return .undecided }
+                  preparedA && preparedB, isSimplyPreparedASCII(textA), isSimplyPreparedASCII(textB) else { return .undecided }
             guard preparedASCIIEqual(textA, textB) else { return .different }
         }
     }

@@ -18,8 +18,8 @@ enum ConnectCommand {
         summary: """
             Connects to HOST:PORT over TCP, completes a TLS handshake (TLS 1.2 or 1.3; SNI is HOST unless
             --servername is given, or none for an IP address; a stapled OCSP response is asked for), and
-            validates the chain the server presented as 'certpath verify' does: TLS server purpose for HOST
-            (or --server / --ip), the stapled response as revocation evidence, and every other option of
+            validates the chain the server presented as 'certpath verify' does: TLS server purpose for
+            --server / --ip, else --servername, else HOST; the stapled response as revocation evidence, and every other option of
             verify. Prints the presented chain and the report. The handshake itself does not judge the
             chain, so an untrusted server is still reported in full.
             Without --anchors and without --pin-sha256 the system anchors are used.
@@ -56,8 +56,16 @@ enum ConnectCommand {
         switch purpose {
         case .serverAuthentication(let given?): reference = given
         default:
-            do throws(ReferenceIdentifierError) { reference = try ReferenceIdentifier(host) } catch {
-                throw CLIError("'\(Output.echo(host))': not a valid host name or IP address: \(error)")
+            // The name given for SNI is the name the user means (issue 33): it is checked when
+            // --server and --ip are absent, rather than the address connected to.
+            if let sni = arguments.value("servername") {
+                do throws(ReferenceIdentifierError) { reference = try ReferenceIdentifier(sni) } catch {
+                    throw CLIError("--servername '\(Output.echo(sni))': not a valid host name: \(error)")
+                }
+            } else {
+                do throws(ReferenceIdentifierError) { reference = try ReferenceIdentifier(host) } catch {
+                    throw CLIError("'\(Output.echo(host))': not a valid host name or IP address: \(error)")
+                }
             }
         }
 

@@ -105,9 +105,17 @@ struct AttributeMatchingRuleTests {
                                    "organizationName as IA5String and as UTF8String: one name")
         try Self.expectEquivalence(Self.one(D.organization, D.ia5("Evil")), Self.one(D.organization, D.utf8("Good")), false,
                                    "different values stay different")
-        try Self.expectEquivalence(Self.one(Self.unknown, D.tlv(.visibleString, Array("Value".utf8))),
-                                   Self.one(Self.unknown, D.tlv(.visibleString, Array("value".utf8))), false,
-                                   "VisibleString: no rule, compared as encoded")
+        try Self.expectEquivalence(Self.one(Self.unknown, D.tlv(.octetString, Array("Value".utf8))),
+                                   Self.one(Self.unknown, D.tlv(.octetString, Array("value".utf8))), false,
+                                   "a non-string value: no rule, compared as encoded")
+        // TeletexString (read as ISO 8859-1) and VisibleString are strings too (RFC 5280 7.1; a
+        // legacy CA's T61String must neither escape an excluded subtree nor break chaining).
+        try Self.expectEquivalence(Self.one(D.organization, D.tlv(.teletexString, Array("Evil Corp".utf8))),
+                                   Self.one(D.organization, D.utf8("evil corp")), true, "TeletexString and UTF8String")
+        try Self.expectEquivalence(Self.one(D.organization, D.tlv(.teletexString, [0xC9, 0x63, 0x6C, 0x61, 0x69, 0x72])),
+                                   Self.one(D.organization, D.utf8("éclair")), true, "TeletexString as ISO 8859-1")
+        try Self.expectEquivalence(Self.one(D.organization, D.tlv(.visibleString, Array("Evil".utf8))),
+                                   Self.one(D.organization, D.printable("EVIL")), true, "VisibleString and PrintableString")
         // Unknown types' DirectoryString values are still prepared (RFC 5280 7.1 names the string types).
         try Self.expectEquivalence(Self.one(Self.unknown, D.utf8("Value")), Self.one(Self.unknown, D.printable("VALUE")), true,
                                    "unknown attribute type, UTF8String vs PrintableString")
@@ -135,10 +143,12 @@ struct AttributeMatchingRuleTests {
                 == .violation(NameConstraintViolation(name: .directoryName(other), source: .subject, reason: .notWithinPermittedSubtrees)))
     }
 
-    @Test("4.2.1.10 with 7.1: an excluded directoryName O=Evil cannot be bypassed by writing the value as IA5String")
+    @Test("4.2.1.10 with 7.1: an excluded directoryName O=Evil cannot be bypassed by the string type or by characters RFC 4518 maps to nothing")
     func excludedDirectoryNameIgnoresStringType() throws {
         let subtree = try Self.name(D.name(D.rdn(D.atv(D.organization, D.utf8("Evil")))))
-        for value in [D.ia5("Evil"), D.ia5("EVIL"), D.printable("evil")] {
+        for value in [D.ia5("Evil"), D.ia5("EVIL"), D.printable("evil"), D.tlv(.teletexString, Array("Evil".utf8)),
+                      D.tlv(.visibleString, Array("eViL".utf8)), D.utf8("Ev\u{00AD}il"), D.utf8("Evil\u{200B}"),
+                      D.utf8("E\u{FE0F}vil"), D.ia5("Ev\u{7F}il")] {
             let subject = try Self.name(D.name(D.rdn(D.atv(D.organization, value)), D.rdn(D.atv(D.commonName, D.utf8("leaf")))))
             #expect(Self.check(exclude: [subtree], subject: subject)
                     == .violation(NameConstraintViolation(name: .directoryName(subject), source: .subject,
