@@ -51,9 +51,15 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         let validator = PathValidator(policy: policy, context: context, anchorIsPublicWebPKI: anchor != nil && anchorIsPublicWebPKI)
         let validated = validator.validate(path: path, anchor: anchor, terminal: terminal)
         var failures = validated.failures
-        // 2. RFC 5280 6.3 for every certificate of a path that reached an anchor, whatever else is
-        // wrong with it: a trust exception may cover an expiry, never a revocation.
-        if let anchor, let revocation = context.revocation {
+        // 3 (first, for the gate below). The purpose.
+        let purposeFailures = PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: validated.profile,
+                                                     leafIsTrustedDirectly: leafIsTrustedDirectly)
+        // 2. RFC 5280 6.3 for every certificate of a path that reached an anchor and failed nothing
+        // else, or only recoverably: a trust exception may cover an expiry, never a revocation; a
+        // path with a fatal failure is untrusted whatever its revocation status (issue 30: no CRL or
+        // OCSP work for it).
+        if let anchor, let revocation = context.revocation,
+           failures.allSatisfy(\.isRecoverable) && purposeFailures.allSatisfy(\.isRecoverable) {
             let chain = Array(path.reversed())  // RFC order: the one the anchor issued first
             for (index, certificate) in chain.enumerated() {
                 if let failure = revocation.failure(for: certificate, above: chain[..<index], anchor: anchor, context: context,
@@ -63,8 +69,7 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
             }
         }
         // 3. The purpose, the required pins, the caller's check.
-        failures += PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: validated.profile,
-                                           leafIsTrustedDirectly: leafIsTrustedDirectly)
+        failures += purposeFailures
         // Required pins hold for every path, one that reached no anchor included: a trust exception
         // may accept a missing issuer, never a path without the pinned certificate or key.
         if !policy.requiredPins.isEmpty, let mismatch = PinRequirement.failure(policy.requiredPins, path: anchor.map { path + [$0] } ?? path) {
@@ -75,6 +80,42 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         }
         return PathAttempt(certificates: path, anchor: anchor, failures: failures, policyOutcome: validated.policyOutcome,
                            profile: validated.profile)
+    }
+
+    /// The fatal failures of the end entity that every path has, whatever its issuers (issue 30):
+    /// its own profile rules, key and critical extensions (the validator's checks of the end entity,
+    /// RFC 5280 4.2, 6.1.5 (f)) and its purpose (extKeyUsage, keyUsage for the purpose: RFC 5280
+    /// 4.2.1.3, 4.2.1.12), under every profile a path could be validated under. When there are any,
+    /// no path can be trusted and no trust exception can accept one (they are not recoverable), so
+    /// the search need not run: the attempt returned names them as a path's report would. Failures
+    /// a trust exception may accept (a host name) are not decided here: the report of the search
+    /// names every failure of the best path, which an exception must record.
+    ///
+    /// - Returns: the leaf alone, judged with no issuer, when it has such failures; else `nil`.
+    func doomedEndEntity(_ leaf: Certificate, anchorStores: SmallList<TrustStore>) -> PathAttempt? {
+        func fatal(anchorIsPublicWebPKI: Bool) -> [ValidationFailure] {
+            let validator = PathValidator(policy: policy, context: context, anchorIsPublicWebPKI: anchorIsPublicWebPKI)
+            var state = validator.initialization(pathLength: 1, anchor: nil)
+            validator.checkProfile(leaf, at: .endEntity, state: &state)
+            // (leafIsTrustedDirectly: the lenient reading, whose leaf failures every path has.)
+            let purpose = PurposeChecks.failures(path: [leaf], anchor: nil, policy: policy, profile: validator.profile,
+                                                 leafIsTrustedDirectly: true)
+            return (state.failures + purpose).filter { !$0.isRecoverable && $0.certificate == leaf }
+        }
+        var publicStores = false, privateStores = false
+        for i in anchorStores.indices {
+            if anchorStores[i].isPublicWebPKI { publicStores = true } else { privateStores = true }
+        }
+        // Under the profile of the stores' anchors; when public and private stores resolve to two
+        // profiles, only what both find.
+        var found = fatal(anchorIsPublicWebPKI: publicStores && !privateStores)
+        if publicStores && privateStores && policy.profile.resolved(anchorIsPublicWebPKI: true) != policy.profile.resolved(anchorIsPublicWebPKI: false) {
+            let other = fatal(anchorIsPublicWebPKI: true)
+            found.removeAll { !other.contains($0) }
+        }
+        guard !found.isEmpty else { return nil }
+        // The report: the leaf judged as a path without its issuer (every failure of its own).
+        return judge([leaf], anchor: nil, anchorIsPublicWebPKI: publicStores && !privateStores, terminal: nil)
     }
 
     /// A CRL issuer's path (RFC 5280 6.3.3 (f)): a nested search under the rules for CRL issuers —
