@@ -47,6 +47,7 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     /// leaf alone, trusted as itself (a `.leaf` or `.anchorOrLeaf` entry, a pin).
     func judge(_ path: [Certificate], anchor: Certificate?, anchorIsPublicWebPKI: Bool, terminal: ValidationFailure?,
                leafIsTrustedDirectly: Bool) -> PathAttempt {
+        context.spendPathValidation(certificates: path.count + (anchor == nil ? 0 : 1))
         // 1. RFC 5280 6.1 and the profile.
         let validator = PathValidator(policy: policy, context: context, anchorIsPublicWebPKI: anchor != nil && anchorIsPublicWebPKI)
         let validated = validator.validate(path: path, anchor: anchor, terminal: terminal)

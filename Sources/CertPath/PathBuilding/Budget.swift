@@ -17,7 +17,10 @@ public struct Budget: Hashable, Sendable {
     /// Signature verifications per evaluation (memoized results do not count again).
     public var signatureChecks: Int
     /// The estimated cost of those verifications together, in ``SignatureCost`` units (about one
-    /// microsecond each on the reference machine): a verification whose estimate exceeds what is
+    /// microsecond each on the reference machine), and of the rest of the search's work in the same
+    /// units: 1 for each issuer candidate considered and 2 for each certificate of each prospective
+    /// path validated (its anchor included), so the whole evaluation is bounded in time even when
+    /// every signature is memoized (issue 30). A verification whose estimate exceeds what is
     /// left is not made and ends the search with ``BudgetLimit/signatureCost``. Every check is
     /// charged, a signature-cache hit included, so the answer does not depend on the cache. CRL
     /// signatures count against ``signatureChecks`` only: CRLs are the caller's evidence, not the
