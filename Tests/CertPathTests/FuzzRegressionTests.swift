@@ -36,7 +36,7 @@ struct FuzzRegressionTests {
         "certificate-own-anchor-not-a-ca",
         "path-self-anchored-leaf-with-anchor-constraints",
         "path-self-issued-mesh-unbounded-work",
-        "path-self-issued-mesh-unbounded-work.pem",
+        "scenario-path-self-issued-mesh-unbounded-work.pem",
     ]
 
     @Test("every input in TestVectors/fuzz/regressions has a regression test")
@@ -333,7 +333,7 @@ struct LeafAsOwnAnchorRegressionTests {
 
     // MARK: Finding — work outside signatures was not counted (issue 30)
 
-    /// path-self-issued-mesh-unbounded-work (FuzzPathBuilding; `.pem`: its scenario as `scripts/fuzz
+    /// path-self-issued-mesh-unbounded-work (FuzzPathBuilding; `scenario-…pem`: its scenario as `scripts/fuzz
     /// show-path` prints it): a leaf with an unknown critical extension and four self-issued CAs
     /// named alike (three of them also anchors), all of one key. Every signature was memoized after
     /// the first few, so the cost budget saw nothing while the builder validated hundreds of paths
@@ -343,7 +343,7 @@ struct LeafAsOwnAnchorRegressionTests {
     /// candidate considered and path validated is charged to ``Budget/signatureCost``.
     @Test("path-self-issued-mesh-unbounded-work: the doomed leaf is refused before path building")
     func selfIssuedMeshDoomedLeaf() throws {
-        let text = try FuzzRegressionTests.input("path-self-issued-mesh-unbounded-work.pem")
+        let text = try FuzzRegressionTests.input("scenario-path-self-issued-mesh-unbounded-work.pem")
         let blocks = try PEM.decode(text).blocks
         let certificates = try blocks.map { try Certificate(derEncoded: $0.der) }
         #expect(certificates.count == 5)

@@ -92,31 +92,37 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     /// a trust exception may accept (a host name) are not decided here: the report of the search
     /// names every failure of the best path, which an exception must record.
     ///
+    /// - Parameter path: `[leaf]` (the builder's buffer: no array is made for the check).
     /// - Returns: the leaf alone, judged with no issuer, when it has such failures; else `nil`.
-    func doomedEndEntity(_ leaf: Certificate, anchorStores: SmallList<TrustStore>) -> PathAttempt? {
-        func fatal(anchorIsPublicWebPKI: Bool) -> [ValidationFailure] {
-            let validator = PathValidator(policy: policy, context: context, anchorIsPublicWebPKI: anchorIsPublicWebPKI)
-            var state = validator.initialization(pathLength: 1, anchor: nil)
-            validator.checkProfile(leaf, at: .endEntity, state: &state)
+    func doomedEndEntity(_ path: [Certificate]) -> PathAttempt? {
+        let leaf = path[0]
+        let anchorStores = context.anchorStores
+        /// Whether the leaf has such a failure under the profile for these anchors (no allocation
+        /// when it has none: this runs before every search).
+        func isDoomed(anchorIsPublicWebPKI: Bool) -> Bool {
+            let profile = policy.profile.resolved(anchorIsPublicWebPKI: anchorIsPublicWebPKI)
+            // The validator's own checks of the end entity (``PathValidator/checkProfile(_:at:state:)``,
+            // its signature algorithm): every one of them fatal.
+            if !CertificateRules.violations(leaf, at: .endEntity, profile: profile).isEmpty || leaf.hasUnrecognizedCriticalExtension
+                || policy.algorithms.refusal(ofKeyOf: leaf) != nil || !policy.algorithms.accepts(leaf.signatureAlgorithm) {
+                return true
+            }
             // (leafIsTrustedDirectly: the lenient reading, whose leaf failures every path has.)
-            let purpose = PurposeChecks.failures(path: [leaf], anchor: nil, policy: policy, profile: validator.profile,
-                                                 leafIsTrustedDirectly: true)
-            return (state.failures + purpose).filter { !$0.isRecoverable && $0.certificate == leaf }
+            return PurposeChecks.failures(path: path, anchor: nil, policy: policy, profile: profile, leafIsTrustedDirectly: true)
+                .contains { !$0.isRecoverable && $0.certificate == leaf }
         }
         var publicStores = false, privateStores = false
         for i in anchorStores.indices {
             if anchorStores[i].isPublicWebPKI { publicStores = true } else { privateStores = true }
         }
         // Under the profile of the stores' anchors; when public and private stores resolve to two
-        // profiles, only what both find.
-        var found = fatal(anchorIsPublicWebPKI: publicStores && !privateStores)
+        // profiles, under both.
+        guard isDoomed(anchorIsPublicWebPKI: publicStores && !privateStores) else { return nil }
         if publicStores && privateStores && policy.profile.resolved(anchorIsPublicWebPKI: true) != policy.profile.resolved(anchorIsPublicWebPKI: false) {
-            let other = fatal(anchorIsPublicWebPKI: true)
-            found.removeAll { !other.contains($0) }
+            guard isDoomed(anchorIsPublicWebPKI: true) else { return nil }
         }
-        guard !found.isEmpty else { return nil }
         // The report: the leaf judged as a path without its issuer (every failure of its own).
-        return judge([leaf], anchor: nil, anchorIsPublicWebPKI: publicStores && !privateStores, terminal: nil)
+        return judge(path, anchor: nil, anchorIsPublicWebPKI: publicStores && !privateStores, terminal: nil)
     }
 
     /// A CRL issuer's path (RFC 5280 6.3.3 (f)): a nested search under the rules for CRL issuers —

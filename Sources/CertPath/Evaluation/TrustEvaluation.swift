@@ -178,14 +178,6 @@ public struct TrustEvaluation: Sendable {
             directAttempt = attempt
         }
 
-        // What no path can fix (the end entity's own fatal failures) is decided before any
-        // signature is checked (issue 30): a doomed leaf behind a flood of issuers costs nothing more.
-        if let doomed = pipeline.doomedEndEntity(leaf, anchorStores: stores) {
-            let best = directAttempt ?? doomed
-            return TrustResult.untrusted(UntrustedReport(primaryFailure: best.primaryFailure ?? .issuerNotFound(leaf), bestAttempt: best,
-                                                         attempts: collectAllAttempts ? [best] : []))
-                .with(context.statistics(prunedExplorations: 0, skippedCandidates: 0, abandonedCandidates: 0, unrecordedAttempts: 0))
-        }
         let search = pipeline.search(from: leaf, index: IssuerIndex(stores: stores, intermediates: intermediates))
         let statistics = context.statistics(prunedExplorations: search.prunedExplorations, skippedCandidates: search.skippedCandidates,
                                             abandonedCandidates: search.abandonedCandidates, unrecordedAttempts: search.unrecordedAttempts)
