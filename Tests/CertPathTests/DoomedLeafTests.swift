@@ -104,3 +104,56 @@ struct DoomedLeafTests {
         #expect(path.certificates == [chain.leaf, chain.real])
     }
 }
+
+/// Issue 30, class 6: no costly work on a path that is already lost — 6.1 stops checking signatures,
+/// name constraints and policies after a path's first signature failure (as Chromium does), and
+/// revocation (RFC 5280 6.3) is examined only for a path with no fatal failure.
+@Suite("No costly work on a path already lost")
+struct LostPathWorkTests {
+    @Test("an intermediate whose signature the anchor's key refuses: its name constraints are not processed below it")
+    func nameConstraintsStopAtTheFirstSignatureFailure() throws {
+        let root = try SignedCertificates.root(.ca("Lost Root"))
+        let impostor = try SignedCertificates.root(.ca("Lost Root"))  // same name, another key: the anchor
+        let permitted = D.seq(D.ctx(0, constructed: true, D.seq(D.ctx(2, Array("allowed.test".utf8)))))
+        let ca = try SignedCertificates.intermediate(.ca("Constrained CA", extra: [D.ext(KnownOID.nameConstraints, critical: true, permitted)]),
+                                                     by: root)
+        let leaf = try SignedCertificates.issue(.server("www.other.test"), subjectKey: TestKey(), issuer: ca)
+        var policy = ValidationPolicy(purpose: .any)
+        policy.profile = .pathValidation
+        let result = TrustEvaluation(leaf: leaf, intermediates: [ca.certificate], trustStore: TrustStore(anchors: [impostor.certificate]),
+                                     policy: policy, validationTime: SignedCertificates.time).evaluate()
+        guard case .untrusted(let report) = result else {
+            Issue.record("expected untrusted, got \(result)")
+            return
+        }
+        #expect(report.primaryFailure == .badSignature(ca.certificate, issuer: impostor.certificate.subject))
+        #expect(!report.failures.contains { $0.code == "nameConstraintViolation" })
+        // Under the real root the same leaf violates the constraint (the check itself is in place).
+        let real = TrustEvaluation(leaf: leaf, intermediates: [ca.certificate], trustStore: TrustStore(anchors: [root.certificate]),
+                                   policy: policy, validationTime: SignedCertificates.time).evaluate()
+        #expect(real.primaryFailure?.code == "nameConstraintViolation")
+    }
+
+    @Test("a path with a fatal failure: no revocation status is examined for it")
+    func noRevocationForAForgedPath() throws {
+        typealias F = CRLFixture
+        // Placeholder signatures: the leaf's signature fails under the anchor (fatal).
+        let leaf = F.certificate(distributionPoints: [F.distributionPoint(.full([F.uri("http://crl.example/ca.crl")]))])
+        let anchor = F.certificate(issuer: F.name("CA"), subject: F.name("CA"), isCA: true)
+        var crl = F.CRL()
+        crl.extensions = [F.crlNumber(1)]
+        var policy = ValidationPolicy(profile: .pathValidation)
+        policy.undeterminedRevocationStatus = .reject
+        let result = TrustEvaluation(leaf: leaf, trustStore: TrustStore(anchors: [anchor]), policy: policy,
+                                     revocationEvidence: RevocationEvidence(crls: CRLStore([try crl.parse()])),
+                                     validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!).evaluate()
+        guard case .untrusted(let report) = result else {
+            Issue.record("expected untrusted, got \(result)")
+            return
+        }
+        #expect(report.failures.contains { $0.code == "badSignature" || $0.code == "unusablePublicKey" })
+        #expect(!report.failures.contains { $0.code == "revocationUnknown" || $0.code == "revoked" })
+        // One signature check (the leaf's), none of the CRL.
+        #expect(result.statistics.signatureChecks == 1)
+    }
+}
