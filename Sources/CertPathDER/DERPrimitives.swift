@@ -13,6 +13,11 @@ extension DERReader {
 
     /// Decodes a BOOLEAN's contents: exactly one octet, 0x00 (FALSE) or 0xFF (TRUE).
     ///
+    /// TRUE written as another non-zero octet (BER, X.690 8.2.2) is refused, not tolerated: DER
+    /// requires 0xFF (X.690 11.1), and Chromium (BoringSSL `pki`, `der::ParseBool` for an extension's
+    /// critical flag and basicConstraints cA), Go (`cryptobyte.ReadASN1Boolean`), rustls-webpki and
+    /// pyca/cryptography all refuse it; OpenSSL alone reads it (docs/RULES.md, the leniency list).
+    ///
     /// - Throws: ``DERError/Code/invalidBoolean``.
     @inlinable @inline(__always)
     package func boolean(_ element: DERElement, _ expected: @autoclosure () -> String) throws(DERError) -> Bool {
@@ -21,7 +26,7 @@ extension DERReader {
         switch byte(at: element.value.lowerBound) {
         case 0x00: return false
         case 0xFF: return true
-        default: throw DERReader.failure(.invalidBoolean, at: element.offset) { expected() }
+        default: throw DERReader.failure(.invalidBoolean, at: element.offset) { "\(expected()) as 0x00 or 0xFF (X.690 11.1)" }
         }
     }
 

@@ -124,6 +124,8 @@ public struct LimboResult: Codable, Sendable {
 ///   beyond the validation kind's own purpose makes the purpose ``ValidationPurpose/extendedKeyUsage(purposes:expectedNames:)``,
 ///   `signature_algorithms` restricts the signature algorithms of the path's certificates (the
 ///   policy's caller check), `max_chain_depth` is ``ValidationPolicy/maximumIntermediates``.
+/// - **CRL conformance** is read strictly (``CRLConformance/strict``): limbo holds them to RFC 5280 section
+///   5's CRL profile, a CRL without cRLNumber showing no good standing (`crl::crlnumber-missing`).
 /// - **CRLs.** A case's CRLs are checked with the library's default for an undetermined status
 ///   (reject only when CRLs were supplied for the certificate's issuer); a CRL that does not parse
 ///   fails the case.
@@ -282,6 +284,9 @@ public struct LimboHarness: Sendable {
         // The TLS key usage check is a TLS rule (RFC 8446 4.4.2.2), not an RFC 5280 one.
         policy.checkTLSKeyUsage = policy.profile == .webPKI
         policy.anchorEnforcement = .full
+        // CRLs are held to RFC 5280 section 5's CRL profile (crl::crlnumber-missing expects a CRL
+        // without cRLNumber to show nothing good): the strict reading, whatever the profile.
+        policy.crlConformance = .strict
         if let depth = testcase.max_chain_depth { policy.maximumIntermediates = depth }
         policy.publicSuffixList = publicSuffixList
         if (testcase.features ?? []).contains("pedantic-webpki-eku") { policy.extendedKeyUsageReading = .strict }

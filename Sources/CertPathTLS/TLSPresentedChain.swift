@@ -11,6 +11,10 @@ public struct TLSPresentedChain: Sendable {
     /// Why a stapled response was not used: it did not parse (the DER error). A response that cannot
     /// be read is not evidence; the evaluation runs without it.
     public let stapledOCSPError: String?
+    /// Whether this side asked the peer for a stapled response (a client's ClientHello offered
+    /// status_request, RFC 6066 section 8): only then can a missing staple fail a certificate whose
+    /// TLS feature extension lists status_request (RFC 7633 4.3.3).
+    public let requestedOCSPStaple: Bool
 
     /// The peer's end-entity certificate.
     public var leaf: Certificate { certificates[0] }
@@ -18,11 +22,19 @@ public struct TLSPresentedChain: Sendable {
     public var intermediates: [Certificate] { Array(certificates.dropFirst()) }
 
     /// A presented chain from certificates already parsed (leaf first; at least one).
-    public init(certificates: [Certificate], stapledOCSPResponse: OCSPResponse? = nil, stapledOCSPError: String? = nil) {
+    public init(certificates: [Certificate], stapledOCSPResponse: OCSPResponse? = nil, stapledOCSPError: String? = nil,
+                requestedOCSPStaple: Bool = false) {
         precondition(!certificates.isEmpty, "a presented chain has a leaf")
         self.certificates = certificates
         self.stapledOCSPResponse = stapledOCSPResponse
         self.stapledOCSPError = stapledOCSPError
+        self.requestedOCSPStaple = requestedOCSPStaple
+    }
+
+    /// The stapled responses for ``TrustEvaluation/stapledOCSPResponses``: `nil` when no staple was
+    /// asked for, else the one that parses (none: empty).
+    public var stapledOCSPResponses: [OCSPResponse]? {
+        requestedOCSPStaple ? stapledOCSPResponse.map { [$0] } ?? [] : nil
     }
 
     /// The chain an established connection's peer presented, read with `SSL_get1_peer_certificate`
@@ -60,7 +72,9 @@ public struct TLSPresentedChain: Sendable {
             }
         }
         let (response, error) = stapledResponse(ssl)
-        return TLSPresentedChain(certificates: certificates, stapledOCSPResponse: response, stapledOCSPError: error)
+        let requested = SSL_is_server(ssl) == 0 && certpath_ssl_ocsp_staple_requested(ssl) == 1
+        return TLSPresentedChain(certificates: certificates, stapledOCSPResponse: response, stapledOCSPError: error,
+                                 requestedOCSPStaple: requested)
     }
 
     /// `i2d_X509` of one certificate.

@@ -5,7 +5,9 @@ import CertPath
 ///
 /// The leaf and intermediates come from the peer's Certificate message; the purpose of
 /// ``policy`` is replaced by the verifier's role (``TLSVerifier/Role``); the stapled OCSP response,
-/// when the peer sends one and ``useStapledOCSP`` is set, is added to ``revocationEvidence``.
+/// when the peer sends one and ``useStapledOCSP`` is set, is added to ``revocationEvidence``, and a
+/// client that asked for one passes what was stapled as ``TrustEvaluation/stapledOCSPResponses``
+/// (RFC 7633 "must-staple").
 /// Everything else is passed to ``TrustEvaluation`` as given.
 ///
 /// ```swift
@@ -71,6 +73,7 @@ public struct TLSTrustSettings: Sendable {
                                          signatureVerifier: signatureVerifier, additionalCheck: additionalCheck,
                                          collectAllAttempts: collectAllAttempts)
         evaluation.systemAnchors = systemAnchors
+        if useStapledOCSP { evaluation.stapledOCSPResponses = presented.stapledOCSPResponses }
         return evaluation
     }
 }

@@ -86,6 +86,7 @@ public struct TLSPeerVerification: Sendable {
 /// | hostnameMismatch | HOSTNAME_MISMATCH (IP_ADDRESS_MISMATCH for an IP) | bad_certificate |
 /// | nameMismatch | HOSTNAME_MISMATCH / EMAIL_MISMATCH / IP_ADDRESS_MISMATCH | bad_certificate |
 /// | revocationUnknown | OCSP_CERT_UNKNOWN | certificate_unknown |
+/// | missingStapledOCSPResponse (RFC 7633) | CERT_REJECTED | bad_certificate; TLS 1.2 decides it in the status callback: bad_certificate_status_response |
 /// | every other failure, and a refusal | CERT_REJECTED | bad_certificate |
 ///
 /// Every other failure (a bad signature, a constraint, the extKeyUsage, a malformed certificate…) is

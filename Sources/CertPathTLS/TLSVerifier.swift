@@ -166,13 +166,14 @@ public final class TLSVerifier: Sendable {
         let evaluation = settings.evaluation(of: presented, purpose: purpose)
         let result = evaluation.evaluate()
         // TLS 1.2: the stapled response, if any, arrives after this (CertificateStatus); a result
-        // whose only failures are an undetermined status waits for it (statusCallback decides).
+        // whose only failures are an undetermined status, or the staple a must-staple certificate
+        // needs (RFC 7633), waits for it (statusCallback decides).
         let stapleMayFollow = isClientWaitingForStaple(ssl, presented: presented)
         let verdict = Self.verdict(result, leaf: presented.leaf)
         state.record(TLSPeerVerification(outcome: .evaluated(result), presented: presented, evaluation: evaluation, verifyError: verdict),
                      stapleConsidered: !stapleMayFollow)
         if verdict == X509_V_OK { return true }
-        if stapleMayFollow, let report = result.report, report.failures.allSatisfy({ if case .revocationUnknown = $0 { return true } else { return false } }) { return true }
+        if stapleMayFollow, let report = result.report, report.failures.allSatisfy(Self.mayBeSettledByStaple) { return true }
         X509_STORE_CTX_set_error(storeContext, verdict)
         return false
     }
@@ -186,13 +187,22 @@ public final class TLSVerifier: Sendable {
         }
         guard let presented = first.presented, case .evaluated = first.outcome else { return first.verifyError == X509_V_OK }
         let (response, error) = TLSPresentedChain.stapledResponse(ssl)
-        let withStaple = TLSPresentedChain(certificates: presented.certificates, stapledOCSPResponse: response, stapledOCSPError: error)
+        let withStaple = TLSPresentedChain(certificates: presented.certificates, stapledOCSPResponse: response, stapledOCSPError: error,
+                                           requestedOCSPStaple: presented.requestedOCSPStaple)
         let evaluation = settings.evaluation(of: withStaple, purpose: first.evaluation?.policy.purpose ?? .any)
         let result = evaluation.evaluate()
         let verdict = Self.verdict(result, leaf: presented.leaf)
         state.record(TLSPeerVerification(outcome: .evaluated(result), presented: withStaple, evaluation: evaluation, verifyError: verdict,
                                          decidedWithStaple: true), stapleConsidered: true)
         return verdict == X509_V_OK
+    }
+
+    /// Whether a staple still to come may remove `failure`: an undetermined status, or a missing must-staple response.
+    private static func mayBeSettledByStaple(_ failure: ValidationFailure) -> Bool {
+        switch failure {
+        case .revocationUnknown, .missingStapledOCSPResponse: return true
+        default: return false
+        }
     }
 
     /// Whether this is a client that asked for a staple, in TLS 1.2, and has none yet: only then

@@ -99,9 +99,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// was tried: the compiler could then not move a ``Parsed`` out of the parser, and parsing
     /// copied it four times; reaching the tuple's elements through `withUnsafeBytes(of:)` copied it too.)
     package struct KnownExtensionTable: Sendable {
-        private var storage: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>,
-                              Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>)
-            = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
+        private var storage: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>,
+                              Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>)
+            = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
 
         /// The range at `index`.
         ///
@@ -123,6 +123,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 case 11: return storage.11
                 case 12: return storage.12
                 case 13: return storage.13
+                case 14: return storage.14
+                case 15: return storage.15
                 default: preconditionFailure("known extension index out of range")
                 }
             }
@@ -142,6 +144,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 case 11: storage.11 = newValue
                 case 12: storage.12 = newValue
                 case 13: storage.13 = newValue
+                case 14: storage.14 = newValue
+                case 15: storage.15 = newValue
                 default: preconditionFailure("known extension index out of range")
                 }
             }
@@ -248,7 +252,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         let tbsElement = try reader.read(.sequence, "TBSCertificate")
         parsed.tbs = tbsElement.encoded
         let outerStart = reader.position
-        let outerSignatureAlgorithm = try SignatureAlgorithm.read(&reader, "Certificate signatureAlgorithm")
+        var ecdsaNullParameters = false
+        let outerSignatureAlgorithm = try SignatureAlgorithm.read(&reader, "Certificate signatureAlgorithm",
+                                                                  ecdsaNullParameters: &ecdsaNullParameters)
+        if _slowPath(ecdsaNullParameters) { parsed.findings.insert(.ecdsaSignatureNullParameters) }
         let outerAlgorithm = outerStart..<reader.position
         let signatureBits = try reader.readBitString("Certificate signatureValue")
         try reader.finish("Certificate")
@@ -291,6 +298,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         case .inhibitAnyPolicy: parsed.inhibitAnyPolicy = try InhibitAnyPolicy.read(&r)
         case .cRLDistributionPoints: try CRLDistributionPoints.validate(&r)
         case .authorityInfoAccess: try AuthorityInformationAccess.validate(&r)
+        case .ocspNoCheck: try OCSPNoCheck.validate(&r)
+        case .tlsFeature: _ = try TLSFeatures.read(&r)
         }
     }
 
@@ -310,7 +319,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         }
         parsed.version = version
         parsed.layout.serialNumber = try tbs.readInteger("serialNumber").value
-        // tbsCertificate.signature must be the outer signatureAlgorithm byte for byte (RFC 5280 4.1.1.2).
+        // tbsCertificate.signature must be the outer signatureAlgorithm byte for byte (RFC 5280 4.1.1.2:
+        // "the same algorithm identifier"): ECDSA with NULL parameters in one and none in the other is
+        // a mismatch, as OpenSSL (X509_ALGOR_cmp), Go and rustls-webpki judge it (Chromium alone
+        // compares the algorithms read).
         // The same bytes are the same element with the same algorithm, already read: only when they
         // differ is this one read (its own errors first, then the mismatch).
         let innerStart = tbs.position
@@ -601,6 +613,16 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public var authorityInformationAccess: [AccessDescription]? {
         decode(.authorityInfoAccess) { (r: inout DERReader) throws(DERError) in try AuthorityInformationAccess.read(&r) }
     }
+
+    /// The TLS features (RFC 7633: TLS ExtensionType numbers, `5` status_request) of the TLS feature
+    /// extension, in encoded order, when present.
+    public var tlsFeatures: [UInt16]? {
+        decode(.tlsFeature) { (r: inout DERReader) throws(DERError) in try TLSFeatures.read(&r) }
+    }
+
+    /// Whether the TLS feature extension lists status_request (RFC 7633 with RFC 6066 8: OCSP
+    /// "must-staple").
+    package var requiresStapledOCSPResponse: Bool { tlsFeatures?.contains(TLSFeatures.statusRequest) ?? false }
 
     /// The TBSCertificate's complete DER (the signed bytes).
     public var tbsCertificateBytes: ArraySlice<UInt8> { der[tbsCertificateRange] }

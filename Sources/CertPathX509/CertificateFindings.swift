@@ -81,10 +81,17 @@ public enum EncodingLeniency: UInt8, Hashable, Sendable, CaseIterable, CustomStr
     /// P256 Certification Authority", "… P384 …"), encoded `03 02 01 06` style with a padded last byte.
     case keyUsageTrailingZeroBits = 0
     /// basicConstraints with `cA FALSE` encoded, a DEFAULT value DER omits (X.690 11.5). Chromium
-    /// accepts it as "commonly used" (`ParseBoolRelaxed`); end-entity certificates of several public
+    /// reads it (BoringSSL `pki/parse_certificate.cc` `ParseBasicConstraints`: "there are a lot of
+    /// certificates that use the broken encoding"); end-entity certificates of several public
     /// CAs carry it (example: cryptography-vectors `x509/custom/bc_not_critical_ca_false.pem`-style
     /// leaf certificates).
     case explicitCAFalse
+    /// An ECDSA signature AlgorithmIdentifier (ecdsa-with-SHA1/224/256/384/512) with NULL parameters,
+    /// which RFC 5758 3.2 says MUST be absent. Java 11 (up to at least 11.0.19, `keytool`) and older
+    /// Mbed TLS write it; OpenSSL, Go and pyca/cryptography read it, Chromium and rustls-webpki
+    /// refuse it. NULL carries nothing: the algorithm read is the same. Both signature fields must
+    /// still be the same bytes (RFC 5280 4.1.1.2, ``CertificateFinding/signatureAlgorithmMismatch``).
+    case ecdsaSignatureNullParameters
 
     package var bit: UInt8 { 1 &<< rawValue }
 
@@ -93,6 +100,7 @@ public enum EncodingLeniency: UInt8, Hashable, Sendable, CaseIterable, CustomStr
         switch self {
         case .keyUsageTrailingZeroBits: return "keyUsageTrailingZeroBits"
         case .explicitCAFalse: return "explicitCAFalse"
+        case .ecdsaSignatureNullParameters: return "ecdsaSignatureNullParameters"
         }
     }
 
@@ -103,6 +111,8 @@ public enum EncodingLeniency: UInt8, Hashable, Sendable, CaseIterable, CustomStr
             return "keyUsage is a named bit list with trailing zero bits (DER, X.690 11.2.2, removes them); read as the bits set"
         case .explicitCAFalse:
             return "basicConstraints encodes cA FALSE, a DEFAULT value DER omits (X.690 11.5); read as not a CA"
+        case .ecdsaSignatureNullParameters:
+            return "the ECDSA signature algorithm has NULL parameters, which RFC 5758 3.2 says MUST be absent; read as without parameters"
         }
     }
 }

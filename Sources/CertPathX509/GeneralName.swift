@@ -29,11 +29,16 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     /// `[8] registeredID`.
     case registeredID(OID)
 
-    /// `DNS:example.com`, `IP:192.0.2.1`, `email:a@b`, `URI:…`, `DirName:CN=…`, `othername:<oid>`, `RID:<oid>`.
+    /// `DNS:example.com`, `IP:192.0.2.1`, `email:a@b`, `URI:…`, `DirName:CN=…`, `othername:<oid>`
+    /// (`othername:SmtpUTF8Mailbox:<text>` for an RFC 9598 mailbox whose value is a UTF8String), `RID:<oid>`.
     public var description: String {
         func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
         switch self {
-        case .otherName(let typeID, _): return "othername:\(typeID)"
+        case .otherName(let typeID, let value):
+            if typeID == KnownOID.smtpUTF8Mailbox, let decoded = GeneralName.utf8StringText(value) {
+                return "othername:SmtpUTF8Mailbox:\(decoded)"
+            }
+            return "othername:\(typeID)"
         case .rfc822Name(let bytes): return "email:\(text(bytes))"
         case .dNSName(let bytes): return "DNS:\(text(bytes))"
         case .x400Address: return "X400Name:<unsupported>"
@@ -49,6 +54,14 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
             return "IP:<\(bytes.count) bytes>"
         case .registeredID(let oid): return "RID:\(oid)"
         }
+    }
+
+    /// The text of `value` when it is exactly one UTF8String encoding (an otherName value such as an
+    /// SmtpUTF8Mailbox, RFC 9598 3); `nil` otherwise.
+    package static func utf8StringText(_ value: ArraySlice<UInt8>) -> String? {
+        var reader = DERReader(value)
+        guard let element = try? reader.read(.utf8String, "UTF8String"), (try? reader.finish("UTF8String")) != nil else { return nil }
+        return DERString.decode(value[element.value], tag: .utf8String)
     }
 
     /// Where a GeneralName appears, which decides the iPAddress length rule.

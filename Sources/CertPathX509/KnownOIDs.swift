@@ -41,6 +41,10 @@ public enum KnownOID {
     public static let authorityInfoAccess: OID = "1.3.6.1.5.5.7.1.1"
     /// 1.3.6.1.5.5.7.1.11 subjectInfoAccess
     public static let subjectInfoAccess: OID = "1.3.6.1.5.5.7.1.11"
+    /// 1.3.6.1.5.5.7.1.24 id-pe-tlsfeature (RFC 7633)
+    public static let tlsFeature: OID = "1.3.6.1.5.5.7.1.24"
+    /// 1.3.6.1.5.5.7.48.1.5 id-pkix-ocsp-nocheck (RFC 6960 4.2.2.2.1)
+    public static let ocspNoCheck: OID = "1.3.6.1.5.5.7.48.1.5"
 
     // Extended key usages (RFC 5280 4.2.1.12, id-kp = 1.3.6.1.5.5.7.3)
     /// 1.3.6.1.5.5.7.3.1 id-kp-serverAuth
@@ -81,6 +85,12 @@ public enum KnownOID {
     public static let secp384r1: OID = "1.3.132.0.34"
     /// 1.3.132.0.35 secp521r1 (P-521)
     public static let secp521r1: OID = "1.3.132.0.35"
+    /// 1.3.36.3.3.2.8.1.1.7 brainpoolP256r1 (RFC 5639 4.1)
+    public static let brainpoolP256r1: OID = "1.3.36.3.3.2.8.1.1.7"
+    /// 1.3.36.3.3.2.8.1.1.11 brainpoolP384r1 (RFC 5639 4.1)
+    public static let brainpoolP384r1: OID = "1.3.36.3.3.2.8.1.1.11"
+    /// 1.3.36.3.3.2.8.1.1.13 brainpoolP512r1 (RFC 5639 4.1)
+    public static let brainpoolP512r1: OID = "1.3.36.3.3.2.8.1.1.13"
 
     // Signature algorithms (RFC 3279, RFC 4055, RFC 5758, RFC 8410)
     /// 1.2.840.113549.1.1.5 sha1WithRSAEncryption
@@ -135,6 +145,10 @@ public enum KnownOID {
     public static let emailAddress: OID = "1.2.840.113549.1.9.1"
     /// 0.9.2342.19200300.100.1.25 domainComponent
     public static let domainComponent: OID = "0.9.2342.19200300.100.1.25"
+
+    // Other name forms (RFC 5280 4.2.1.6 otherName, id-on = 1.3.6.1.5.5.7.8)
+    /// 1.3.6.1.5.5.7.8.9 id-on-SmtpUTF8Mailbox: an internationalized mailbox, a UTF8String (RFC 9598 3)
+    public static let smtpUTF8Mailbox: OID = "1.3.6.1.5.5.7.8.9"
 
     // Access methods (RFC 5280 4.2.2.1)
     /// 1.3.6.1.5.5.7.48.1 id-ad-ocsp

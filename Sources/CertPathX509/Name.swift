@@ -26,8 +26,11 @@ public struct RelativeDistinguishedName: Hashable, Sendable {
 ///
 /// A `Name` keeps its exact DER; `==` and hashing compare those bytes. Name chaining and name
 /// constraints use ``isEquivalent(to:)`` / ``normalizedKey``, the RFC 5280 7.1 comparison: attribute
-/// types equal, string values compared after transcoding to Unicode, case folding and
-/// insignificant-space handling (RFC 4518), values of other types compared as encoded, RDNs as sets.
+/// types equal, each value compared by its attribute's matching rule — DirectoryString values after
+/// transcoding to Unicode, case folding and insignificant-space handling (RFC 4518), the IA5String
+/// values of domainComponent, emailAddress, mail and the like case-insensitively (caseIgnoreIA5Match,
+/// RFC 4519 2.4, RFC 5280 4.1.2.6 and 7.3) — values of other types and attributes compared as
+/// encoded, RDNs as sets (see ``NormalizedName``).
 public struct Name: Hashable, Sendable, CustomStringConvertible {
     /// The complete DER encoding of the Name (the RDNSequence SEQUENCE).
     public let der: ArraySlice<UInt8>

@@ -7,10 +7,21 @@ import CertPathDER
 
 /// A distinguished name prepared for the RFC 5280 7.1 comparison: equal keys mean matching names.
 ///
-/// Values of PrintableString, UTF8String, BMPString and UniversalString are transcoded to UTF-8,
-/// leading and trailing spaces removed, inner runs of spaces folded to one, and case folded
-/// (RFC 4518 insignificant-space handling and case mapping, without Unicode normalization); values
-/// of other types (IA5String, TeletexString, non-strings) must match exactly, tag and bytes.
+/// Each attribute is compared by its matching rule. Values of PrintableString, UTF8String,
+/// BMPString and UniversalString are transcoded to UTF-8, leading and trailing spaces removed, inner
+/// runs of spaces folded to one, and case folded (RFC 4518 insignificant-space handling and case
+/// mapping, without Unicode normalization; RFC 5280 7.1), whatever the attribute type: the
+/// DirectoryString attributes of RFC 4519 (commonName, countryName, serialNumber, …) all match with
+/// caseIgnoreMatch. IA5String values are prepared the same way, whatever the attribute type: the
+/// attributes whose syntax is IA5String match with caseIgnoreIA5Match (RFC 4517 4.2.13: case folded,
+/// insignificant spaces handled) — domainComponent (RFC 4519 2.4; RFC 5280 7.3 "case-insensitive
+/// exact match"), emailAddress and unstructuredName (PKCS #9, RFC 2985; RFC 5280 4.1.2.6 "not
+/// case-sensitive"), mail and associatedDomain (RFC 4524 2.16, 2.1) — and a DirectoryString
+/// attribute a CA wrote as IA5String (`O=Example` in ASCII) is compared with its PrintableString or
+/// UTF8String spelling, as Chromium's verifier does (its NormalizeValue prepares IA5String for every
+/// attribute): an excluded directoryName subtree cannot be passed by changing a value's string type.
+/// Values of other types (TeletexString, VisibleString, non-strings) must match exactly, tag and
+/// bytes: CertPath knows no rule for them, and binary equality never makes two different names equal.
 /// Attributes of a multi-valued RDN are compared as a set.
 public struct NormalizedName: Hashable, Sendable {
     /// An encoding of the prepared RDNs; opaque, only compared and hashed.
@@ -93,7 +104,8 @@ extension Name {
     /// PrintableString or UTF8String value is ASCII, and they fit; returns how many, or `nil`.
     ///
     /// Each single-valued RDN is `F0`, the attribute type (4-byte length, contents octets), then `00`
-    /// and the prepared ASCII text (4-byte length, bytes) for PrintableString and UTF8String, or `01`
+    /// and the prepared ASCII text (4-byte length, bytes) for PrintableString, UTF8String and the
+    /// IA5String, or `01`
     /// and the value's complete encoding (4-byte length, bytes) for other types but BMPString and
     /// UniversalString (which take the general construction).
     private func writeASCIINormalizedKey(into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
@@ -120,8 +132,16 @@ extension Name {
                 guard single else { return false }
                 put(0xF0)
                 putBytes(type)
+                let prepared: Bool
                 switch tag {
-                case DERTag.printableString.rawValue, DERTag.utf8String.rawValue:
+                case DERTag.printableString.rawValue, DERTag.utf8String.rawValue, DERTag.ia5String.rawValue:
+                    prepared = true
+                case DERTag.bmpString.rawValue, DERTag.universalString.rawValue:
+                    return false
+                default:
+                    prepared = false
+                }
+                if prepared {
                     let text = UnsafeBufferPointer(rebasing: buffer[value])
                     guard NameWalker.isASCII(text) else { return false }
                     put(0)
@@ -130,9 +150,7 @@ extension Name {
                     let start = count
                     NameWalker.forEachPreparedASCII(text) { put($0) }
                     putLength(count - start, at: lengthAt)
-                case DERTag.bmpString.rawValue, DERTag.universalString.rawValue:
-                    return false
-                default:
+                } else {
                     put(1)
                     putBytes(encoded)
                 }
@@ -151,15 +169,17 @@ extension Name {
             out.append(contentsOf: bytes)
         }
         appendLengthPrefixed(attribute.type.encoded)
+        let prepared: Bool
         switch attribute.valueTag {
-        case .printableString, .utf8String, .bmpString, .universalString:
-            if let text = attribute.stringValue {
-                out.append(0)
-                appendLengthPrefixed(Array(prepareString(text).utf8))
-                return out
-            }
-            fallthrough
+        case .printableString, .utf8String, .bmpString, .universalString, .ia5String:
+            prepared = true
         default:
+            prepared = false
+        }
+        if prepared, let text = attribute.stringValue {
+            out.append(0)
+            appendLengthPrefixed(Array(prepareString(text).utf8))
+        } else {
             out.append(1)
             appendLengthPrefixed(attribute.encodedValue)
         }
@@ -318,10 +338,12 @@ package enum NameWalker {
     }
 
     /// Compares two validated Names attribute by attribute when both have single-valued RDNs:
-    /// types must be equal; PrintableString/UTF8String ASCII values are compared prepared, values of
-    /// other types than PrintableString, UTF8String, BMPString and UniversalString byte for byte
-    /// (tag included); an RDN encoded exactly as the other's (multi-valued ones too) is equal
-    /// without reading it. `undecided` when something needs the general comparison.
+    /// types must be equal; PrintableString, UTF8String and IA5String ASCII values are compared
+    /// prepared; values of
+    /// other types than those and BMPString and UniversalString byte for byte (tag included); an RDN
+    /// or value encoded exactly as the other's (multi-valued RDNs too) is equal without reading it,
+    /// and unequal bytes are never final for a value that is prepared. `undecided` when something
+    /// needs the general comparison.
     package static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Comparison {
         a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in
@@ -331,7 +353,7 @@ package enum NameWalker {
     }
 
     private static func isPreparedType(_ tag: UInt8) -> Bool {
-        tag == DERTag.printableString.rawValue || tag == DERTag.utf8String.rawValue
+        tag == DERTag.printableString.rawValue || tag == DERTag.utf8String.rawValue || tag == DERTag.ia5String.rawValue
             || tag == DERTag.bmpString.rawValue || tag == DERTag.universalString.rawValue
     }
 

@@ -37,14 +37,17 @@ public enum HashAlgorithm: String, Hashable, Sendable, CaseIterable {
 /// (RFC 5280 4.1.1.2; RFC 3279, RFC 4055, RFC 5758, RFC 8410).
 ///
 /// Decoding follows the parameter rules of those RFCs: PKCS #1 v1.5 with NULL or absent parameters
-/// (RFC 4055 5), ECDSA and EdDSA with absent parameters (RFC 5758 3.2, RFC 8410 3), RSASSA-PSS with
-/// explicit parameters whose mask generation is MGF1 over the same hash and whose trailer field is 1
+/// (RFC 4055 5), ECDSA and EdDSA with absent parameters (RFC 5758 3.2, RFC 8410 3; ECDSA with NULL
+/// parameters is read, a named tolerated encoding, ``EncodingLeniency/ecdsaSignatureNullParameters``), RSASSA-PSS with
+/// explicit parameters whose mask generation is MGF1 over the same hash (SHA-1, SHA-224, SHA-256,
+/// SHA-384 or SHA-512; SHA-1 is the DEFAULT when hashAlgorithm is absent) and whose trailer field is 1
 /// (RFC 4055 3.1). Anything else recognisable is ``unsupported(_:)``; which algorithms are
 /// *acceptable* is a policy decision, not a parsing one.
 public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// RSASSA-PKCS1-v1_5 with the given hash.
     case rsaPKCS1v15(HashAlgorithm)
-    /// RSASSA-PSS with `hash`, MGF1 with the same hash, and `saltLength` bytes of salt.
+    /// RSASSA-PSS with `hash` (SHA-1, SHA-224, SHA-256, SHA-384 or SHA-512), MGF1 with the same hash,
+    /// and `saltLength` bytes of salt (RFC 4055 3.1); ``AlgorithmProfile`` decides whether the hash is accepted.
     case rsaPSS(hash: HashAlgorithm, saltLength: Int)
     /// ECDSA with the given hash; the curve comes from the signer's key.
     case ecdsa(HashAlgorithm)
@@ -87,6 +90,16 @@ extension SignatureAlgorithm {
     /// `expected` names the field for error messages (not a closure, so that the function is not
     /// copied for each caller; callers pass literals).
     package static func read(_ reader: inout DERReader, _ expected: String) throws(DERError) -> SignatureAlgorithm {
+        var ecdsaNullParameters = false
+        return try read(&reader, expected, ecdsaNullParameters: &ecdsaNullParameters)
+    }
+
+    /// ``read(_:_:)``, setting `ecdsaNullParameters` when an ECDSA algorithm carries NULL parameters:
+    /// RFC 5758 3.2 says they MUST be absent, but Java 11 (up to at least 11.0.19) and older Mbed TLS
+    /// write NULL, and OpenSSL, Go and pyca/cryptography read it (Chromium and rustls-webpki do not);
+    /// a NULL carries nothing, so the algorithm read is the same. The tolerated encoding
+    /// ``EncodingLeniency/ecdsaSignatureNullParameters`` (docs/RULES.md, the leniency list).
+    package static func read(_ reader: inout DERReader, _ expected: String, ecdsaNullParameters: inout Bool) throws(DERError) -> SignatureAlgorithm {
         let start = reader.position
         let identifier = try reader.descend(.sequence, expected)
         let oidElement = try reader.readObjectIdentifier("\(expected) algorithm")
@@ -98,8 +111,13 @@ extension SignatureAlgorithm {
                 algorithm = entry.algorithm
             case .absent:
                 if !reader.isAtEnd {
-                    throw DERError(.invalidValue, at: reader.position,
-                                   expected: "absent parameters for \(OID(validatedEncoding: reader.bytes[oidElement.value])) (\(expected))")
+                    let position = reader.position
+                    // ECDSA with NULL parameters: the one tolerated departure (see above).
+                    guard case .ecdsa = entry.algorithm, (try? reader.readNull("NULL parameters")) != nil, reader.isAtEnd else {
+                        throw DERError(.invalidValue, at: position,
+                                       expected: "absent parameters for \(OID(validatedEncoding: reader.bytes[oidElement.value])) (\(expected))")
+                    }
+                    ecdsaNullParameters = true
                 }
                 algorithm = entry.algorithm
             case .pss:
@@ -217,7 +235,10 @@ extension SignatureAlgorithm {
                 try inner.finish("trailerField")
                 throw DERError(value == 1 ? .explicitDefault : .invalidValue, at: element.offset, expected: "trailerField omitted (trailerFieldBC)")
             }
-            guard supported, let mgfHash, hash == mgfHash, [.sha256, .sha384, .sha512].contains(hash) else { return .unsupported(oid) }
+            // RFC 4055 2.1 and 3.1 name SHA-1 (the DEFAULT), SHA-224, SHA-256, SHA-384 and SHA-512 for
+            // RSASSA-PSS; whether a hash is acceptable is the algorithm profile's decision (SHA-1 and
+            // SHA-224 only where the profile allows them, as for PKCS #1 v1.5), not the parser's.
+            guard supported, let mgfHash, hash == mgfHash, hash != .md2, hash != .md5 else { return .unsupported(oid) }
             return .rsaPSS(hash: hash, saltLength: saltLength)
         }
     }

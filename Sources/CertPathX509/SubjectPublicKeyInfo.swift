@@ -1,6 +1,9 @@
 import CertPathDER
 
-/// The elliptic curves CertPath verifies signatures with (RFC 5480 2.1.1.1, named curves only).
+/// The elliptic curves CertPath verifies signatures with (RFC 5480 2.1.1.1, named curves only): the
+/// NIST curves of RFC 5480 and the Brainpool curves of RFC 5639 (OIDs of RFC 7027 / RFC 5639 4.1),
+/// which European government and health PKIs issue. Which curves are *acceptable* is
+/// ``AlgorithmProfile``'s decision (the Web PKI accepts only the NIST curves, CA/B BR 6.1.5).
 public enum NamedCurve: String, Hashable, Sendable, CaseIterable {
     /// NIST P-256 (secp256r1, OID 1.2.840.10045.3.1.7): 32-byte coordinates; raw value `P-256`.
     case p256 = "P-256"
@@ -8,13 +11,20 @@ public enum NamedCurve: String, Hashable, Sendable, CaseIterable {
     case p384 = "P-384"
     /// NIST P-521 (secp521r1, OID 1.3.132.0.35): 66-byte coordinates; raw value `P-521`.
     case p521 = "P-521"
+    /// brainpoolP256r1 (RFC 5639 3.4, OID 1.3.36.3.3.2.8.1.1.7): 32-byte coordinates; raw value `brainpoolP256r1`.
+    case brainpoolP256r1 = "brainpoolP256r1"
+    /// brainpoolP384r1 (RFC 5639 3.6, OID 1.3.36.3.3.2.8.1.1.11): 48-byte coordinates; raw value `brainpoolP384r1`.
+    case brainpoolP384r1 = "brainpoolP384r1"
+    /// brainpoolP512r1 (RFC 5639 3.7, OID 1.3.36.3.3.2.8.1.1.13): 64-byte coordinates; raw value `brainpoolP512r1`.
+    case brainpoolP512r1 = "brainpoolP512r1"
 
     /// Length in bytes of one coordinate (field element).
     public var coordinateLength: Int {
         switch self {
-        case .p256: return 32
-        case .p384: return 48
+        case .p256, .brainpoolP256r1: return 32
+        case .p384, .brainpoolP384r1: return 48
         case .p521: return 66
+        case .brainpoolP512r1: return 64
         }
     }
 
@@ -24,6 +34,17 @@ public enum NamedCurve: String, Hashable, Sendable, CaseIterable {
         case .p256: return KnownOID.secp256r1
         case .p384: return KnownOID.secp384r1
         case .p521: return KnownOID.secp521r1
+        case .brainpoolP256r1: return KnownOID.brainpoolP256r1
+        case .brainpoolP384r1: return KnownOID.brainpoolP384r1
+        case .brainpoolP512r1: return KnownOID.brainpoolP512r1
+        }
+    }
+
+    /// Whether the curve is one of RFC 5639's Brainpool curves (not accepted in the Web PKI).
+    public var isBrainpool: Bool {
+        switch self {
+        case .p256, .p384, .p521: return false
+        case .brainpoolP256r1, .brainpoolP384r1, .brainpoolP512r1: return true
         }
     }
 }
@@ -156,8 +177,8 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
             }
             return nil
         case _?:
-            return "the issuer's key is restricted to RSASSA-PSS parameters CertPath does not verify (it verifies SHA-256, "
-                + "SHA-384 or SHA-512 with MGF1 of the same hash), which every signature must match (RFC 4055 3.3)"
+            return "the issuer's key is restricted to RSASSA-PSS parameters CertPath does not verify (it verifies SHA-1, "
+                + "SHA-224, SHA-256, SHA-384 or SHA-512 with MGF1 of the same hash), which every signature must match (RFC 4055 3.3)"
         }
     }
 

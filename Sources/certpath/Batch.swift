@@ -11,7 +11,7 @@ import Darwin
 enum BatchCommand {
     static let spec = CommandSpec(
         name: "batch",
-        synopsis: "[--anchors FILE]... [--system-anchors] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku]",
+        synopsis: "[--anchors FILE]... [--system-anchors] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
         summary: """
             Reads one chain per line of standard input as JSON:
               {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",
@@ -45,7 +45,7 @@ enum BatchCommand {
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         var anchors: [Certificate] = []
-        for file in arguments.all("anchors") { anchors += try Input.certificates(file).certificates }
+        for file in arguments.all("anchors") { anchors += try Input.certificates(file, skippingUnreadable: "anchors", command: "batch") }
         let settings = Settings(anchors: TrustStore(anchors: anchors), useSystemAnchors: anchors.isEmpty || arguments.has("system-anchors"),
                                 options: try PolicyOptions(arguments), now: TrustEvaluation.now())
         if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }

@@ -208,7 +208,7 @@ enum CertificateView {
     private static let undecodedNames: [OID: String] = [
         KnownOID.freshestCRL: "freshestCRL", KnownOID.subjectInfoAccess: "subjectInfoAccess",
         "1.3.6.1.4.1.11129.2.4.2": "signedCertificateTimestampList", "1.3.6.1.4.1.11129.2.4.3": "precertificatePoison",
-        "1.3.6.1.5.5.7.1.24": "tlsFeature", "1.3.6.1.5.5.7.48.1.5": "ocspNoCheck", "2.5.29.9": "subjectDirectoryAttributes",
+        "2.5.29.9": "subjectDirectoryAttributes",
         "2.5.29.16": "privateKeyUsagePeriod",
     ]
 
@@ -335,8 +335,18 @@ enum CertificateView {
                     .object([("accessDescriptions", .array(descriptions.map {
                         .object([("method", .string(method($0.accessMethod))), ("location", .string($0.accessLocation.description))])
                     }))]))
+        case .ocspNoCheck:
+            return (["NULL: this OCSP responder's own revocation status is not checked (RFC 6960 4.2.2.2.1)"], .object([]))
+        case .tlsFeature:
+            let features = c.tlsFeatures ?? []
+            let names = features.map { tlsFeatureNames[$0] ?? String($0) }
+            return ([names.isEmpty ? "(no features)" : names.joined(separator: ", ")],
+                    .object([("features", .array(features.map { .int(Int($0)) }))]))
         }
     }
+
+    /// The TLS ExtensionTypes a TLS feature extension usually lists (RFC 7633), by name and number.
+    private static let tlsFeatureNames: [UInt16: String] = [5: "status_request (5, must-staple)", 17: "status_request_v2 (17)"]
 
     /// The policy qualifiers in words: `CPS: <uri>`, `user notice: <text>`, or the qualifier's OID.
     /// Qualifiers were checked for structure when the certificate was parsed; anything unexpected

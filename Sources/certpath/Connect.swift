@@ -6,8 +6,9 @@ import Foundation
 /// `certpath connect HOST:PORT [options]`: a TLS handshake with a server, whose presented chain is
 /// then validated exactly as `certpath verify` validates a chain file, with the same options.
 enum ConnectCommand {
-    /// `verify`'s options except the ones that describe the file or a client purpose.
-    static let sharedOptions = VerifyCommand.spec.options.filter { !["client", "expect-name"].contains($0.name) }
+    /// `verify`'s options except the ones that describe the file, a client purpose or the staple
+    /// (the handshake's own).
+    static let sharedOptions = VerifyCommand.spec.options.filter { !["client", "expect-name", "stapled-ocsp"].contains($0.name) }
 
     static let spec = CommandSpec(
         name: "connect",
@@ -64,7 +65,9 @@ enum ConnectCommand {
                                              certificate: arguments.value("cert"), key: arguments.value("key"), timeout: timeout)
         var evaluation = try VerifyCommand.makeEvaluation(arguments, chain: session.presented.certificates)
         evaluation.policy.purpose = .serverAuthentication(reference)
-        if let stapled = session.presented.stapledOCSPResponse { evaluation.revocationEvidence.ocspResponses.append(stapled) }
+        // `connect` always asks for a staple: what came is the handshake's (revocation evidence, and
+        // RFC 7633 must-staple's input).
+        evaluation.stapledOCSPResponses = session.presented.stapledOCSPResponse.map { [$0] } ?? []
         let result = evaluation.evaluate()
         let explain = arguments.has("explain"), showCerts = arguments.has("show-certs")
         if let error = session.presented.stapledOCSPError { Output.error("certpath connect: warning: \(error); not used") }
@@ -125,7 +128,8 @@ enum ConnectCommand {
         if let response = session.presented.stapledOCSPResponse {
             lines.append("stapled OCSP response: \(response.responseStatus) (used as revocation evidence)")
         } else {
-            lines.append("stapled OCSP response: none")
+            let mustStaple = chain.first?.tlsFeatures?.contains(5) == true
+            lines.append("stapled OCSP response: none" + (mustStaple ? " (the server certificate requires one: TLS feature status_request, must-staple)" : ""))
         }
         return lines
     }

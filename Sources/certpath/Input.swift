@@ -67,7 +67,11 @@ enum Input {
     ///   certificate (its number, PEM line, the byte offset in its DER and the DER rule broken), or a
     ///   file with no certificate at all.
     static func certificates(_ path: String) throws(CLIError) -> PEM.CertificateFile {
-        let bytes = try read(path)
+        try certificateFile(try read(path), path: path)
+    }
+
+    /// ``certificates(_:)`` of bytes already read from `path`.
+    private static func certificateFile(_ bytes: [UInt8], path: String) throws(CLIError) -> PEM.CertificateFile {
         let file = try certificates(in: bytes, source: path)
         guard !file.certificates.isEmpty else {
             // Binary that is not DER-shaped: describing it as skipped text lines would mislead.
@@ -78,6 +82,41 @@ enum Input {
             throw noCertificate(path, skipped: file.skipped)
         }
         return file
+    }
+
+    /// The certificates of `path` given with `--anchors` or `--intermediates`: a PEM certificate
+    /// block that cannot be read is skipped with a warning on standard error naming the file, the
+    /// certificate's number and PEM line and the DER rule broken (`certpath COMMAND: warning:
+    /// --anchors FILE: certificate 2 (PEM block at line 23 …) is malformed: …; skipped …`). Such a
+    /// certificate can anchor or complete no path, and one odd root in a bundle must not end the run
+    /// (the library's system store skips them alike, ``SystemTrustStore``).
+    ///
+    /// - Throws: ``CLIError`` (status 2) as ``certificates(_:)`` when the file yields no readable
+    ///   certificate at all (an unreadable file, malformed PEM text, one DER certificate that is
+    ///   malformed, every block malformed): then nothing the caller named would be used, and an
+    ///   empty `--anchors` must never fall back silently to the system anchors.
+    static func certificates(_ path: String, skippingUnreadable option: String, command: String) throws(CLIError) -> [Certificate] {
+        let bytes = try read(path)
+        guard case .pem(let document) = PEM.readDEROrPEM(bytes, der: Certificate.init(derEncoded:)) else {
+            return try certificateFile(bytes, path: path).certificates
+        }
+        var readable: [Certificate] = []
+        var warnings: [String] = []
+        var index = 0
+        for block in document.blocks where PEM.certificateLabels.contains(block.label) {
+            do throws(DERError) {
+                readable.append(try Certificate(derEncoded: block.der))
+            } catch {
+                warnings.append("certpath \(command): warning: --\(option) "
+                    + message(for: .certificate(index: index, line: block.line, error), source: path)
+                    + "; skipped (a certificate that cannot be read can anchor or complete no path)")
+            }
+            index += 1
+        }
+        // Nothing readable: the error of the whole file, as without this option.
+        guard !readable.isEmpty else { return try certificateFile(bytes, path: path).certificates }
+        for warning in warnings { Output.error(warning) }
+        return readable
     }
 
     /// `FILE: no certificate found (…; found only line 1: PRIVATE KEY block)`.

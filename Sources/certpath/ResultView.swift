@@ -143,7 +143,35 @@ enum ResultView {
         }
     }
 
+    /// What the applied profile reported without refusing the path (``ProfileFinding``).
+    static func findings(_ result: TrustResult) -> [ProfileFinding] {
+        switch result {
+        case .trusted(let path): return path.findings
+        case .untrusted(let report): return report.findings
+        }
+    }
+
+    /// The CRLs used for good standing despite a departure from RFC 5280 section 5 (``CRLConformanceFinding``).
+    static func crlFindings(_ result: TrustResult) -> [CRLConformanceFinding] {
+        switch result {
+        case .trusted(let path): return path.crlConformanceFindings
+        case .untrusted(let report): return report.bestAttempt.crlConformanceFindings
+        }
+    }
+
     // MARK: - JSON
+
+    /// `{"rule", "clause", "binds", "position", "subject", "explanation"}`.
+    static func findingJSON(_ finding: ProfileFinding) -> JSON {
+        .object([
+            ("rule", .string(finding.rule.name)),
+            ("clause", .string(finding.rule.clause)),
+            ("binds", .string(finding.rule.addressee.rawValue)),
+            ("position", .string(finding.position.rawValue)),
+            ("subject", .string(CertificateView.subject(finding.certificate))),
+            ("explanation", .string(finding.rule.explanation)),
+        ])
+    }
 
     /// The members of a verify result object (batch adds its line number in front).
     static func json(_ result: TrustResult, _ evaluation: TrustEvaluation, explain: Bool) -> [(String, JSON)] {
@@ -185,6 +213,13 @@ enum ResultView {
             ]
             attempts = report.attempts
         }
+        members.append(("findings", .array(findings(result).map(findingJSON))))
+        members.append(("crlFindings", .array(crlFindings(result).map { finding in
+            .object([("certificate", .string(CertificateView.subject(finding.certificate))),
+                     ("crlIssuer", .string(finding.crl.issuer.description)),
+                     ("defects", .array(finding.defects.map { .string($0.description) })),
+                     ("explanation", .string(finding.description))])
+        })))
         if !result.fetches.isEmpty { members.append(("fetches", FetchOptions.json(result.fetches))) }
         if explain {
             members.append(("attempts", .array(attempts.map(attemptJSON))))
@@ -239,6 +274,21 @@ enum ResultView {
         let applied = appliedProfile(result)
         let profileText = evaluation.policy.profile == .automatic ? "\(applied.rawValue) (auto: \(applied == .webPKI ? "a system anchor" : "the caller's anchors"))"
             : applied.rawValue
+        let findings = findings(result)
+        if !findings.isEmpty {
+            lines.append("findings (rules RFC 5280 section 4 addresses to the issuing CA: reported, not refused, under \(applied.rawValue); "
+                + "--profile rfc5280 refuses them):")
+            lines += findings.map {
+                "  \($0.position == .endEntity ? "end entity" : "intermediate") \(Output.safe(CertificateView.subject($0.certificate))): "
+                    + "\($0.rule.name): \(Output.safe($0.rule.explanation))"
+            }
+        }
+        let crlFindings = crlFindings(result)
+        if !crlFindings.isEmpty {
+            lines.append("CRL findings (departures from RFC 5280 section 5 that bind the CRL issuer: used, not refused; "
+                + "--crl-conformance strict refuses them):")
+            lines += crlFindings.map { "  \(Output.safe($0.description))" }
+        }
         lines += FetchOptions.humanLines(result.fetches)
         lines.append("validation time: \(evaluation.validationTime?.description ?? "now"), profile: \(profileText)")
         if explain {

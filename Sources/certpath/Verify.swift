@@ -7,9 +7,9 @@ enum VerifyCommand {
         name: "verify",
         synopsis: "LEAF [--intermediates FILE]... [--anchors FILE]... [--system-anchors] "
             + "[--server HOST | --ip ADDR | --client [--expect-name NAME]...] [--at TIME] [--pin-sha256 B64]... "
-            + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--ocsp FILE]... [--max-depth N] [--json] [--explain] "
+            + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--ocsp FILE]... [--stapled-ocsp FILE|none] [--max-depth N] [--json] [--explain] "
             + "[--policy OID]... [--require-explicit-policy] [--inhibit-policy-mapping] [--inhibit-any-policy] "
-            + "[--revocation MODE] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] "
+            + "[--revocation MODE] [--crl-conformance HOW] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] "
             + "[--public-suffix-list FILE] [--fetch [--fetch-timeout SECONDS]]",
         summary: """
             Decides whether the end-entity certificate in LEAF can be trusted: builds certification paths
@@ -35,6 +35,9 @@ enum VerifyCommand {
             .value("crl", "FILE", repeatable: true, "certificate revocation lists (PEM or DER) to check the path against (RFC 5280 6.3)"),
             .value("ocsp", "FILE", repeatable: true,
                    "OCSP responses (DER or PEM \"OCSP RESPONSE\") for certificates of the path, as a server staples them (RFC 6960)"),
+            .value("stapled-ocsp", "FILE",
+                   "the OCSP response(s) the TLS server stapled, or 'none': as --ocsp, and what a server certificate whose TLS "
+                   + "feature lists status_request (must-staple, RFC 7633) needs; without it must-staple is not checked"),
             .value("revocation", "MODE",
                    "what an undetermined revocation status does: issuer (default: fail only when CRLs were given for that issuer), "
                    + "require (fail: every certificate needs a usable CRL, as NIST PKITS expects), or accept; a revoked certificate always fails"),
@@ -132,9 +135,12 @@ enum VerifyCommand {
     /// the chain of a file (`verify`) or the one a server presented (`connect`).
     static func makeEvaluation(_ arguments: ParsedArguments, chain: [Certificate]) throws(CLIError) -> TrustEvaluation {
         var intermediates = Array(chain.dropFirst())
-        for file in arguments.all("intermediates") { intermediates += try Input.certificates(file).certificates }
+        // An unreadable certificate among them is skipped with a warning (it can anchor or complete nothing).
+        for file in arguments.all("intermediates") {
+            intermediates += try Input.certificates(file, skippingUnreadable: "intermediates", command: "verify")
+        }
         var anchors: [Certificate] = []
-        for file in arguments.all("anchors") { anchors += try Input.certificates(file).certificates }
+        for file in arguments.all("anchors") { anchors += try Input.certificates(file, skippingUnreadable: "anchors", command: "verify") }
 
         var policy = ValidationPolicy()
         try PolicyOptions(arguments).apply(to: &policy)
@@ -186,6 +192,9 @@ enum VerifyCommand {
         var ocspResponses: [OCSPResponse] = []
         for file in arguments.all("ocsp") { ocspResponses += try Input.ocspResponses(file) }
         let evidence = RevocationEvidence(crls: CRLStore(crls), ocspResponses: ocspResponses)
+        let stapled: [OCSPResponse]? = try arguments.value("stapled-ocsp").map { (file: String) throws(CLIError) in
+            file == "none" ? [] : try Input.ocspResponses(file)
+        }
         if let name = arguments.value("revocation") {
             guard let mode = UndeterminedRevocationStatus(rawValue: name == "require" ? "reject" : name), name != "reject" else {
                 throw CLIError("--revocation '\(Output.echo(name))': expected issuer, require or accept")
@@ -215,6 +224,7 @@ enum VerifyCommand {
         var evaluation = TrustEvaluation(leaf: chain[0], intermediates: intermediates, trustStore: TrustStore(anchors: anchors),
                                          anchorsOnly: !useSystemAnchors, pins: pins, exceptions: exceptions, policy: policy,
                                          revocationEvidence: evidence, validationTime: time, collectAllAttempts: arguments.has("explain"))
+        evaluation.stapledOCSPResponses = stapled
         try FetchOptions.apply(arguments, to: &evaluation)
         return evaluation
     }

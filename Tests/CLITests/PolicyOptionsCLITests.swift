@@ -87,7 +87,7 @@ import TestSupport
     }
 
     @Test("Bad values are usage errors naming what is expected", arguments: [
-        (["--profile", "strict"], "--profile 'strict': expected auto, webpki, rfc5280, path-validation"),
+        (["--profile", "strict"], "--profile 'strict': expected auto, webpki, interoperable, rfc5280, path-validation"),
         (["--anchor-checks", "some"], "--anchor-checks 'some': expected rfc5937, name-and-key or full"),
         (["--algorithms", "weak"], "--algorithms 'weak': expected default or permissive"),
         (["--revocation", "reject"], "--revocation 'reject': expected issuer, require or accept"),

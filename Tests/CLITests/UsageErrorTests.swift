@@ -58,7 +58,7 @@ import Testing
         Case(arguments: server + ["--pin-sha256", "not-a-pin"], message: "certpath verify: --pin-sha256 'not-a-pin': expected the base64 SHA-256"),
         Case(arguments: server + ["--max-depth", "many"], message: "certpath verify: --max-depth 'many': expected a whole number"),
         Case(arguments: server + ["--max-depth", "65"], message: "certpath verify: --max-depth '65': expected a whole number of intermediates from 0 to 64"),
-        Case(arguments: server + ["--profile", "strict"], message: "certpath verify: --profile 'strict': expected auto, webpki, rfc5280, path-validation"),
+        Case(arguments: server + ["--profile", "strict"], message: "certpath verify: --profile 'strict': expected auto, webpki, interoperable, rfc5280, path-validation"),
         Case(arguments: server + ["--policy", "2.5.29.x"], message: "certpath verify: --policy '2.5.29.x': not a dotted object identifier"),
         Case(arguments: server + ["--crl", "rsa/server.pem"], message: "certpath verify: rsa/server.pem: no CRL found (expected DER or PEM \"X509 CRL\" blocks)"),
         Case(arguments: server + ["--crl", "missing.crl"], message: "certpath verify: missing.crl: cannot read: No such file or directory"),
@@ -68,7 +68,7 @@ import Testing
         Case(arguments: ["show", "README.md"], message: "certpath show: README.md: no certificate found"),
         Case(arguments: ["batch", "extra"], message: "certpath batch: unexpected argument 'extra'"),
         Case(arguments: ["batch", "--anchors", "missing.pem"], message: "certpath batch: missing.pem: cannot read: No such file or directory"),
-        Case(arguments: ["batch", "--profile", "x"], message: "certpath batch: --profile 'x': expected auto, webpki, rfc5280, path-validation"),
+        Case(arguments: ["batch", "--profile", "x"], message: "certpath batch: --profile 'x': expected auto, webpki, interoperable, rfc5280, path-validation"),
         Case(arguments: ["limbo"], message: "certpath limbo: missing FILE.json"),
         Case(arguments: ["limbo", "missing.json"], message: "certpath limbo: missing.json: cannot read: No such file or directory"),
         Case(arguments: ["limbo", "manifest.json"], message: "certpath limbo: manifest.json: not an x509-limbo suite: missing \"version\""),
@@ -125,15 +125,15 @@ import Testing
         // At most 200 Unicode scalars: echoed whole.
         let fits = String(repeating: "x", count: 200)
         var run = try CLI.run(Self.server + ["--profile", fits])
-        #expect(run.stderr == "certpath verify: --profile '\(fits)': expected auto, webpki, rfc5280, path-validation\n")
+        #expect(run.stderr == "certpath verify: --profile '\(fits)': expected auto, webpki, interoperable, rfc5280, path-validation\n")
         // One more: cut to 200, with the whole length in bytes.
         let over = fits + "y"
         run = try CLI.run(Self.server + ["--profile", over])
-        #expect(run.stderr == "certpath verify: --profile '\(fits)… (201 bytes)': expected auto, webpki, rfc5280, path-validation\n")
+        #expect(run.stderr == "certpath verify: --profile '\(fits)… (201 bytes)': expected auto, webpki, interoperable, rfc5280, path-validation\n")
         // Counted in Unicode scalars, measured in UTF-8 bytes.
         let accented = String(repeating: "é", count: 300)
         run = try CLI.run(Self.server + ["--profile", accented])
-        #expect(run.stderr == "certpath verify: --profile '\(String(repeating: "é", count: 200))… (600 bytes)': expected auto, webpki, rfc5280, path-validation\n")
+        #expect(run.stderr == "certpath verify: --profile '\(String(repeating: "é", count: 200))… (600 bytes)': expected auto, webpki, interoperable, rfc5280, path-validation\n")
     }
 
     // The reviewer's input: a 100,000-character host name.

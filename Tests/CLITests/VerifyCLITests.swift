@@ -186,7 +186,7 @@ import TestSupport
         #expect(lines.contains("      validity: 2025-01-01T00:00:00Z to 2045-01-01T00:00:00Z"))
         #expect(lines.contains("      key:      RSA-2048"))
         // The caller's own anchors: the automatic profile resolves to RFC 5280, not the Web PKI's rules.
-        #expect(lines.contains("validation time: 2026-06-01T00:00:00Z, profile: rfc5280 (auto: the caller's anchors)"))
+        #expect(lines.contains("validation time: 2026-06-01T00:00:00Z, profile: interoperable (auto: the caller's anchors)"))
         #expect(!run.stdout.contains("attempts ("))
     }
 
@@ -257,7 +257,8 @@ import TestSupport
         #expect(try field(purpose, "kind", as: String.self) == "server")
         #expect(try field(purpose, "name", as: String.self) == "server.customer1.example")
         #expect(try field(json, "profile", as: String.self) == "auto")
-        #expect(try field(json, "appliedProfile", as: String.self) == "rfc5280")
+        #expect(try field(json, "appliedProfile", as: String.self) == "interoperable")
+        #expect(try field(json, "findings", as: [Any].self).isEmpty, "the sample PKI conforms to RFC 5280 section 4")
         #expect(try field(json, "validationTime", as: String.self) == CLI.time)
         let chain = try field(json, "chain", as: [[String: Any]].self)
         #expect(chain.count == 3)
@@ -622,5 +623,100 @@ import TestSupport
                                "--server", "server.customer1.example", "--at", CLI.time, "--explain"])
         #expect(run.status == 0, "\(run.stdout)")
         #expect(run.stdout.contains("  [2] trust anchor: CN=Example Corp Root CA R1,O=Example Corp,C=US"))
+    }
+
+    // MARK: - Unreadable certificates among the anchors and intermediates (issue 30)
+
+    /// A CERTIFICATE block whose DER is not a certificate (an INTEGER inside a SEQUENCE).
+    static let garbageBlock = "-----BEGIN CERTIFICATE-----\n" + Data([0x30, 0x03, 0x02, 0x01, 0x01]).base64EncodedString()
+        + "\n-----END CERTIFICATE-----\n"
+
+    @Test("an unreadable certificate in an anchors bundle is skipped with a warning naming it; the right root still anchors")
+    func unreadableAnchorSkipped() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appendingPathComponent("bundle.pem")
+        let root = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/root.pem"), encoding: .utf8)
+        try Data((Self.garbageBlock + root).utf8).write(to: bundle)
+        let run = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", bundle.path, "--server", "server.customer1.example",
+                               "--at", CLI.time, "--json"])
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        #expect(try field(try run.json(), "status", as: String.self) == "trusted")
+        let warning = try #require(run.errorLines.first { $0.contains("warning: --anchors") }, "\(run.stderr)")
+        #expect(warning.hasPrefix("certpath verify: warning: --anchors \(bundle.path): certificate 1 (PEM block at line 1"))
+        #expect(warning.contains("is malformed: byte ") && warning.hasSuffix("skipped (a certificate that cannot be read can anchor or complete no path)"))
+        // The same bundle as intermediates: the garbage block skipped, the chain still completes.
+        let asIntermediates = try CLI.run(["verify", "rsa/server.pem", "--intermediates", "rsa/intermediate.pem", "--intermediates", bundle.path,
+                                           "--anchors", "rsa/root.pem", "--server", "server.customer1.example", "--at", CLI.time])
+        #expect(asIntermediates.status == 0, "\(asIntermediates.stdout) \(asIntermediates.stderr)")
+        #expect(asIntermediates.errorLines.contains { $0.hasPrefix("certpath verify: warning: --intermediates \(bundle.path): certificate 1 ") })
+    }
+
+    @Test("an anchors file with no readable certificate, and an unreadable leaf, stay errors (status 2)")
+    func nothingReadableIsAnError() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let garbage = directory.appendingPathComponent("garbage.pem")
+        try Data(Self.garbageBlock.utf8).write(to: garbage)
+        let anchors = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", garbage.path, "--at", CLI.time])
+        #expect(anchors.status == 2, "\(anchors.stdout) \(anchors.stderr)")
+        #expect(anchors.stderr.contains("certificate 1 (PEM block at line 1"))
+        let leaf = try CLI.run(["verify", garbage.path, "--anchors", "rsa/root.pem", "--at", CLI.time])
+        #expect(leaf.status == 2, "\(leaf.stdout) \(leaf.stderr)")
+    }
+
+    // MARK: - Brainpool curves and ECDSA with NULL parameters (issue 30)
+
+    /// Runs `openssl arguments` in `directory`; `false` when openssl is missing or fails.
+    static func openssl(_ arguments: [String], in directory: URL) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    @Test("a chain under a brainpoolP256r1 root made by the openssl CLI: trusted with private anchors, weakKey under --profile webpki")
+    func brainpoolChainFromOpenSSL() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("subjectAltName=DNS:bp.test\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n".utf8)
+            .write(to: directory.appendingPathComponent("leaf.cnf"))
+        let made = Self.openssl(["ecparam", "-name", "brainpoolP256r1", "-genkey", "-noout", "-out", "root.key"], in: directory)
+            && Self.openssl(["req", "-x509", "-new", "-key", "root.key", "-subj", "/CN=Brainpool Root", "-days", "3650", "-sha256",
+                             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign", "-out", "root.pem"], in: directory)
+            && Self.openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "leaf.key"], in: directory)
+            && Self.openssl(["req", "-new", "-key", "leaf.key", "-subj", "/CN=bp.test", "-out", "leaf.csr"], in: directory)
+            && Self.openssl(["x509", "-req", "-in", "leaf.csr", "-CA", "root.pem", "-CAkey", "root.key", "-CAcreateserial", "-days", "365",
+                             "-sha256", "-extfile", "leaf.cnf", "-out", "leaf.pem"], in: directory)
+        guard made else {
+            print("VerifyCLITests: skipped the Brainpool chain: the openssl CLI is missing or cannot make brainpoolP256r1 keys")
+            return
+        }
+        let trusted = try CLI.run(["verify", "leaf.pem", "--anchors", "root.pem", "--server", "bp.test"], in: directory)
+        #expect(trusted.status == 0, "\(trusted.stdout) \(trusted.stderr)")
+        #expect(trusted.stdout.contains("key:      EC brainpoolP256r1"))
+        let webPKI = try CLI.run(["verify", "leaf.pem", "--anchors", "root.pem", "--server", "bp.test", "--profile", "webpki", "--json"], in: directory)
+        #expect(webPKI.status == 1, "\(webPKI.stdout) \(webPKI.stderr)")
+        let primary = try field(try webPKI.json(), "primaryFailure", as: [String: Any].self)
+        #expect(try field(primary, "code", as: String.self) == "weakKey")
+        #expect(try field(primary, "message", as: String.self).hasSuffix(
+            "the curve brainpoolP256r1 is not allowed in the Web PKI (CA/B BR 6.1.5: P-256, P-384 and P-521 only)"))
+    }
+
+    @Test("certpath show warns of ECDSA NULL parameters, a tolerated encoding (cryptography-vectors custom/ecdsa_null_alg.pem)")
+    func showWarnsOfECDSANullParameters() throws {
+        guard let vectors = CryptographyVectors.folder else {
+            print("VerifyCLITests: skipped ecdsa_null_alg.pem: the cryptography_vectors package is not installed")
+            return
+        }
+        let run = try CLI.run(["show", vectors.appendingPathComponent("x509/custom/ecdsa_null_alg.pem").path])
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("warning:             tolerated encoding: the ECDSA signature algorithm has NULL parameters, "
+            + "which RFC 5758 3.2 says MUST be absent; read as without parameters"))
     }
 }

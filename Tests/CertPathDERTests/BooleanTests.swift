@@ -46,4 +46,17 @@ struct BooleanTests {
         var bad = DERReader(hex("01 01 01"))
         expectDERError(.invalidBoolean, at: 0) { try bad.readBooleanDefaultFalse("critical") }
     }
+
+    /// Issue 30: TRUE written 0x01 (BER) is refused, not tolerated (Chromium, Go, rustls-webpki and
+    /// pyca refuse it too); the error says what DER requires.
+    @Test("TRUE written 0x01 is refused with a message naming X.690 11.1")
+    func trueAsOneIsRefused() {
+        do throws(DERError) {
+            _ = try boolean(hex("01 01 01"))
+            Issue.record("0x01 read as a BOOLEAN")
+        } catch {
+            #expect(error.code == .invalidBoolean && error.offset == 0)
+            #expect(error.expected == "test BOOLEAN as 0x00 or 0xFF (X.690 11.1)")
+        }
+    }
 }

@@ -49,6 +49,11 @@ struct CRLScopeTests {
         #expect(points[0].names == [.directoryName(expectedFirst!)])
         #expect(points[1].names == [.directoryName(expectedSecond!)])
         #expect(points[1].crlIssuerNames(for: certificate) == [F.parsedName("CRL Signer")])
+        // 6.3.3 (after (l)): a certificate with cRLDistributionPoints has a default point that names no point.
+        #expect(points[2].names == nil && points[2].cRLIssuer == nil)
+        // 4.2.1.13: a relative name is appended to "the distinguished name" the cRLIssuer contains; with none, it names nothing.
+        let uriIssuer = F.certificate(distributionPoints: [F.distributionPoint(.relative("CRL1"), cRLIssuer: [F.uri("ldap://signer.example/")])])
+        #expect(StatusDistributionPoint.points(for: uriIssuer)[0].names == [])
     }
 
     // MARK: (b)(1) issuer

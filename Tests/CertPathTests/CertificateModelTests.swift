@@ -249,6 +249,42 @@ struct CertificateModelTests {
         #expect(throws: DERError.self) { try Certificate(derEncoded: der) }
     }
 
+    /// Issue 30, class 10: ECDSA with NULL parameters (RFC 5758 3.2: MUST be absent), written by Java 11
+    /// and older Mbed TLS, read by OpenSSL, Go and pyca/cryptography: a named tolerated encoding.
+    static let ecdsaSHA256WithNull = D.seq(D.oid(KnownOID.ecdsaWithSHA256), D.null)
+
+    @Test("ECDSA with NULL parameters in both fields: read as ECDSA, reported as a tolerated encoding")
+    func ecdsaNullParameters() throws {
+        var builder = CertificateBuilder()
+        builder.innerAlgorithm = Self.ecdsaSHA256WithNull
+        let certificate = try expectFindings(builder.der, [], leniencies: [.ecdsaSignatureNullParameters])
+        #expect(certificate.signatureAlgorithm == .ecdsa(.sha256))
+        #expect(EncodingLeniency.ecdsaSignatureNullParameters.description.contains("RFC 5758 3.2"))
+        for oid in [KnownOID.ecdsaWithSHA1, KnownOID.ecdsaWithSHA224, KnownOID.ecdsaWithSHA384, KnownOID.ecdsaWithSHA512] {
+            builder.innerAlgorithm = D.seq(D.oid(oid), D.null)
+            try expectFindings(builder.der, [], leniencies: [.ecdsaSignatureNullParameters])
+        }
+    }
+
+    @Test("ECDSA with NULL parameters in one field only is a mismatch (RFC 5280 4.1.1.2; OpenSSL and Go agree)")
+    func ecdsaNullParametersMismatch() throws {
+        // Inner NULL, outer absent: the outer field read as DER; the fields differ.
+        try expectFindings(CertificateBuilder(innerAlgorithm: Self.ecdsaSHA256WithNull, outerAlgorithm: D.ecdsaSHA256).der,
+                           [.signatureAlgorithmMismatch])
+        try expectFindings(CertificateBuilder(innerAlgorithm: D.ecdsaSHA256, outerAlgorithm: Self.ecdsaSHA256WithNull).der,
+                           [.signatureAlgorithmMismatch], leniencies: [.ecdsaSignatureNullParameters])
+    }
+
+    @Test("Parameters other than NULL for ECDSA, and NULL for EdDSA and DSA, are still refused")
+    func otherParametersRefused() throws {
+        for algorithm in [D.seq(D.oid(KnownOID.ecdsaWithSHA256), D.int(0)), D.seq(D.oid(KnownOID.ecdsaWithSHA256), D.null, D.null),
+                          D.seq(D.oid(KnownOID.ed25519), D.null), D.seq(D.oid(KnownOID.dsaWithSHA256), D.null)] {
+            var builder = CertificateBuilder()
+            builder.innerAlgorithm = algorithm
+            expectRejected(builder.der, .invalidValue, at: nil)
+        }
+    }
+
     @Test("Identical algorithms, with or without NULL parameters for PKCS #1, parse")
     func algorithmAgreement() throws {
         for algorithm in [D.rsaSHA256WithNull, D.rsaSHA256WithoutNull] {
@@ -484,6 +520,8 @@ struct CertificateModelTests {
          D.name(D.rdn(D.atv(D.commonName, D.printable("X")), D.atv(D.organizationalUnit, D.utf8("Y"))))),
         (D.cn("Example"), D.name(D.rdn(D.atv(D.commonName, D.tlv(.bmpString, Array("EXAMPLE".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })))))),
         (D.name(), D.name()),
+        // RFC 5280 4.1.2.6: "emailAddress attribute values are not case-sensitive" (IA5String, caseIgnoreIA5Match).
+        (D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("A@b.test")))), D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("a@B.test"))))),
     ])
     func equivalentNames(_ a: [UInt8], _ b: [UInt8]) throws {
         let first = try Self.name(a), second = try Self.name(b)
@@ -501,8 +539,10 @@ struct CertificateModelTests {
          D.name(D.rdn(D.atv(D.commonName, D.utf8("x"))), D.rdn(D.atv(D.country, D.printable("US"))))),
         (D.name(D.rdn(D.atv(D.commonName, D.utf8("x")), D.atv(D.organizationalUnit, D.utf8("y")))),
          D.name(D.rdn(D.atv(D.commonName, D.utf8("x"))), D.rdn(D.atv(D.organizationalUnit, D.utf8("y"))))),
-        // IA5String values are compared exactly (no case folding).
-        (D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("A@b.test")))), D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("a@b.test"))))),
+        // VisibleString values (no matching rule CertPath knows for them) are compared exactly.
+        (D.name(D.rdn(D.atv("1.3.6.1.4.1.99999.7.1", D.tlv(.visibleString, Array("A@b.test".utf8))))),
+         D.name(D.rdn(D.atv("1.3.6.1.4.1.99999.7.1", D.tlv(.visibleString, Array("a@b.test".utf8)))))),
+        (D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("a@b.test")))), D.name(D.rdn(D.atv("1.2.840.113549.1.9.1", D.ia5("b@b.test"))))),
         (D.cn("x"), D.name()),
     ])
     func differentNames(_ a: [UInt8], _ b: [UInt8]) throws {

@@ -113,6 +113,9 @@ struct CertificateRulesTests {
             $0.extensions.append(D.ext(KnownOID.certificatePolicies, critical: true,
                                        D.seq(D.seq(D.oid(KnownOID.anyPolicy), D.seq(D.seq(D.oid("1.2.3.4"), D.null))))))
         },
+        Row(rule: .policyMappingWithAnyPolicy, position: .intermediate) {
+            $0.extensions.append(D.ext(KnownOID.policyMappings, critical: true, D.seq(D.seq(D.oid(KnownOID.anyPolicy), D.oid("1.2.3.4")))))
+        },
         Row(rule: .invalidDNSNameInSubjectAltName, position: .endEntity) {
             replace(&$0, KnownOID.subjectAltName, with: D.ext(KnownOID.subjectAltName, D.seq(dns("leaf.test"), dns("bad_name.test"))))
         },
@@ -159,7 +162,7 @@ struct CertificateRulesTests {
         return (leaf, intermediate.certificate, root.certificate)
     }
 
-    static let profiles: [CertificateProfile] = [.webPKI, .rfc5280, .pathValidation]
+    static let profiles: [CertificateProfile] = [.webPKI, .interoperable, .rfc5280, .pathValidation]
 
     static func evaluate(_ chain: (leaf: Certificate, intermediate: Certificate, root: Certificate), profile: CertificateProfile,
                          anyPurpose: Bool = false) throws -> TrustResult {
@@ -202,6 +205,11 @@ struct CertificateRulesTests {
                 return nil
             })
             #expect(violations == Set(expected), "\(profile): \(result.trustResultFailures.map(Diagnostics.describe))")
+            // Where the profile reports the rule instead, the result lists it as a finding.
+            let findings = result.trustedPath?.findings ?? result.report?.findings ?? []
+            let reported = row.position != .anchor && row.rule.isReportedAsFinding(in: profile, at: row.position)
+            #expect(findings.contains(ProfileFinding(certificate: certificate, position: row.position, rule: row.rule)) == reported,
+                    "\(profile): findings \(findings)")
             if expected.isEmpty {
                 // Nothing else refuses the path, except what the change breaks beyond the table
                 // (a malformed name constraint also fails the names below it).
@@ -234,7 +242,7 @@ struct CertificateRulesTests {
                 #expect(result.isTrusted, "\(profile): \(result.primaryFailure.map(Diagnostics.describe) ?? "")")
             }
         }
-        // Automatic: the caller's anchors are a private PKI, held to RFC 5280 (no commonName rule).
+        // Automatic: the caller's anchors are a private PKI, held to the interoperable profile (no commonName rule).
         #expect(try Self.evaluate(chain, profile: .automatic).isTrusted)
     }
 
@@ -264,16 +272,25 @@ struct CertificateRulesTests {
 /// The Markdown rows of docs/RULES.md, as the table says them.
 enum RulesTableDocument {
     static func line(_ rule: ProfileRule) -> String {
+        func positions(_ list: [CertificatePosition]) -> String {
+            if list.count == CertificatePosition.allCases.count { return "all" }
+            return list.map { $0 == .endEntity ? "EE" : ($0 == .intermediate ? "CA" : "anchor") }.joined(separator: ", ")
+        }
         func cell(_ profile: CertificateProfile) -> String {
             if ProfileRule.strictExtendedKeyUsageRules & rule.bit != 0 { return "strict EKU" }
             if rule == .commonNameNotInSubjectAltName { return profile == .webPKI ? "server" : "–" }
-            let positions = rule.positions(in: profile)
-            if positions.isEmpty { return "–" }
-            if positions.count == CertificatePosition.allCases.count { return "all" }
-            return positions.map { $0 == .endEntity ? "EE" : ($0 == .intermediate ? "CA" : "anchor") }.joined(separator: ", ")
+            let fails = rule.positions(in: profile)
+            let reported = CertificatePosition.allCases.filter { rule.isReportedAsFinding(in: profile, at: $0) }
+            switch (fails.isEmpty, reported.isEmpty) {
+            case (true, true): return "–"
+            case (false, true): return positions(fails)
+            case (true, false): return "finding"
+            case (false, false): return "\(positions(fails)); finding \(positions(reported))"
+            }
         }
         let found = rule.isFoundWhileParsing ? "parsing" : "validation"
-        return "| `\(rule.name)` | \(rule.clause) | \(found) | \(cell(.webPKI)) | \(cell(.rfc5280)) | \(cell(.pathValidation)) |"
+        return "| `\(rule.name)` | \(rule.clause) | \(rule.addressee.rawValue) | \(found) | \(cell(.webPKI)) | \(cell(.interoperable)) "
+            + "| \(cell(.rfc5280)) | \(cell(.pathValidation)) |"
     }
 }
 

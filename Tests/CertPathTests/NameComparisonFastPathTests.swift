@@ -15,7 +15,10 @@ struct NameComparisonFastPathTests {
         var text: String
     }
 
-    static let types: [[UInt8]] = [[0x55, 0x04, 0x03], [0x55, 0x04, 0x0A], [0x55, 0x04, 0x06], [0x55, 0x04, 0x0B]]
+    /// CN, O, C, OU, and two attributes whose IA5String values match with caseIgnoreIA5Match
+    /// (domainComponent, emailAddress), so the random pairs exercise that rule in every path.
+    static let types: [[UInt8]] = [[0x55, 0x04, 0x03], [0x55, 0x04, 0x0A], [0x55, 0x04, 0x06], [0x55, 0x04, 0x0B],
+                                   Array(KnownOID.domainComponent.encoded), Array(KnownOID.emailAddress.encoded)]
 
     static func length(_ count: Int) -> [UInt8] {
         if count < 0x80 { return [UInt8(count)] }
@@ -127,9 +130,16 @@ struct NameComparisonFastPathTests {
         let c = try make([[Attribute(type: cn, tag: 0x16, text: "Bench CA")]])
         let d = try make([[Attribute(type: cn, tag: 0x16, text: "Bench CA")]])
         #expect(a.isEquivalent(to: b))
-        #expect(!a.isEquivalent(to: c))  // IA5String is compared as encoded
+        #expect(a.isEquivalent(to: c))  // IA5String is prepared too (Chromium's NormalizeValue)
         #expect(c.isEquivalent(to: d))
         #expect(a.normalizedKey == b.normalizedKey)
+        // domainComponent: IA5String with caseIgnoreIA5Match (RFC 4519 2.4), fast paths included.
+        let dc = Array(KnownOID.domainComponent.encoded)
+        let e = try make([[Attribute(type: dc, tag: 0x16, text: "Example")]])
+        let f = try make([[Attribute(type: dc, tag: 0x16, text: "example")]])
+        #expect(e.isEquivalent(to: f))
+        #expect(e.normalizedKey == f.normalizedKey && e.normalizedKeyHash == f.normalizedKeyHash)
+        #expect(Self.disagreements(e, f).problems.isEmpty)
     }
 }
 

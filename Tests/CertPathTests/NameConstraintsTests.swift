@@ -384,9 +384,11 @@ struct NameConstraintsTests {
           permit: [dir(emptyDN)], subject: dn([cn("anything")]), sans: nil, .satisfied),
         t("6.1.3 (b): an empty subject is not checked",
           permit: [dir(dn([cn("foo")]))], subject: emptyDN, sans: [dns("example.com")], .satisfied),
-        t("IA5String values are compared exactly (7.1: other string types as encoded)",
-          permit: [dir(dn([org("Example", .ia5String)]))], subject: dn([org("example", .ia5String)]), sans: nil,
-          .notPermitted(dir(dn([org("example", .ia5String)])), .subject)),
+        t("IA5String values are prepared like DirectoryString ones (Chromium's reading)",
+          permit: [dir(dn([org("Example", .ia5String)]))], subject: dn([org("example", .utf8String)]), sans: nil, .satisfied),
+        t("VisibleString values are compared exactly (7.1: other string types as encoded)",
+          permit: [dir(dn([org("Example", .visibleString)]))], subject: dn([org("example", .visibleString)]), sans: nil,
+          .notPermitted(dir(dn([org("example", .visibleString)])), .subject)),
     ]
 
     // MARK: uniformResourceIdentifier

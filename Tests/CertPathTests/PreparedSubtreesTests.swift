@@ -6,7 +6,7 @@ import Testing
 /// name-constraint hot loop); `NameConstraintMatching.match` states the rules on slices. Every
 /// pair of presented name and base below, across the forms and their edge cases (case, trailing
 /// dots, wildcards, one label above, mailbox local parts, URI leading dots, IP families and masks,
-/// directoryName prefixes), in both modes, must give the same outcome.
+/// directoryName prefixes, SmtpUTF8Mailbox domains), in both modes, must give the same outcome.
 @Suite("Prepared subtrees: the same outcome as the rules on slices")
 struct PreparedSubtreesTests {
     static func bytes(_ text: String) -> ArraySlice<UInt8> { Array(text.utf8)[...] }
@@ -38,7 +38,13 @@ struct PreparedSubtreesTests {
         .iPAddress(([0x20, 0x01, 0x0D, 0xB8] + [UInt8](repeating: 0, count: 11) + [1])[...]),
         .iPAddress(([0x20, 0x01, 0x0D, 0xB9] + [UInt8](repeating: 0, count: 12))[...]),
         .directoryName(Self.name("Example Org", unit: "Unit")), .directoryName(Self.name("Other Org")),
+        Self.smtp("用户@example.com"), Self.smtp("用户@EXAMPLE.com"), Self.smtp("用户@mail.example.com"), Self.smtp("用户@xample.com"),
     ]
+
+    /// An SmtpUTF8Mailbox otherName (RFC 9598), held to rfc822Name subtrees.
+    static func smtp(_ text: String) -> GeneralName {
+        .otherName(typeID: KnownOID.smtpUTF8Mailbox, value: ([0x0C, UInt8(text.utf8.count)] + Array(text.utf8))[...])
+    }
 
     /// O=`organization` (UTF8String), optionally followed by OU=`unit`.
     static func name(_ organization: String, unit: String? = nil) -> Name {
@@ -58,7 +64,7 @@ struct PreparedSubtreesTests {
                     Issue.record("\(name) should prepare")
                     continue
                 }
-                let form = NameConstraintForm(name)
+                let form = NameConstraintForm(constraining: name)
                 for mode in [NameConstraintMatching.Mode.permitted, .excluded] {
                     var budget = 10
                     let scan = prepared.scan(PresentedName(constrained), constrained, form: form, mode, &budget)

@@ -14,7 +14,7 @@ struct RSASSAPSSRestrictionTests {
 
     static let wrongAlgorithm = "the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)"
     static let unsupportedParameters = "the issuer's key is restricted to RSASSA-PSS parameters CertPath does not verify (it verifies "
-        + "SHA-256, SHA-384 or SHA-512 with MGF1 of the same hash), which every signature must match (RFC 4055 3.3)"
+        + "SHA-1, SHA-224, SHA-256, SHA-384 or SHA-512 with MGF1 of the same hash), which every signature must match (RFC 4055 3.3)"
 
     /// (CA, leaf variant, expected refusal of the CA's key; `nil`: trusted).
     static let cases: [(String, String, String?)] = [
@@ -25,7 +25,10 @@ struct RSASSAPSSRestrictionTests {
         ("sha384-48", "pkcs1-sha256", wrongAlgorithm),
         ("any", "pss-sha384-48", nil), ("any", "pss-sha384-32", nil), ("any", "pss-sha256-32", nil),
         ("any", "pkcs1-sha256", wrongAlgorithm),
-        ("sha1", "pss-sha384-48", unsupportedParameters), ("sha1", "pss-sha256-32", unsupportedParameters),
+        // Empty RSASSA-PSS-params: SHA-1, MGF1-SHA-1, salt 20 (the DEFAULTs of RFC 4055 3.1), which
+        // every signature must match (3.3); none of these leaves does.
+        ("sha1", "pss-sha384-48", "the issuer's key is restricted to RSASSA-PSS with sha1 and MGF1-sha1, the signature uses sha384 (RFC 4055 3.3)"),
+        ("sha1", "pss-sha256-32", "the issuer's key is restricted to RSASSA-PSS with sha1 and MGF1-sha1, the signature uses sha256 (RFC 4055 3.3)"),
         ("sha1", "pkcs1-sha256", wrongAlgorithm),
     ]
 
@@ -81,10 +84,17 @@ struct RSASSAPSSRestrictionTests {
         #expect(try Self.vector("ca-sha384-48.pem").subjectPublicKeyInfo.rsassaPSSParameters == .rsaPSS(hash: .sha384, saltLength: 48))
         #expect(try Self.vector("ca-any.pem").subjectPublicKeyInfo.rsassaPSSParameters == nil)
         #expect(try Self.vector("ca-any.pem").subjectPublicKeyInfo.isRestrictedToRSASSAPSS)
-        guard case .unsupported? = try Self.vector("ca-sha1.pem").subjectPublicKeyInfo.rsassaPSSParameters else {
-            Issue.record("empty RSASSA-PSS-params (SHA-1) should be unsupported parameters")
-            return
-        }
+        // Empty RSASSA-PSS-params are the DEFAULTs: SHA-1, MGF1-SHA-1, salt 20 (RFC 4055 3.1).
+        #expect(try Self.vector("ca-sha1.pem").subjectPublicKeyInfo.rsassaPSSParameters == .rsaPSS(hash: .sha1, saltLength: 20))
         #expect(try Self.vector("root.pem").subjectPublicKeyInfo.rsassaPSSParameters == nil)
+    }
+
+    /// Parameters CertPath does not verify (MGF1 over another hash than the message's, RFC 4055 3.1
+    /// "SHOULD be the same") still restrict the key to nothing it verifies.
+    @Test("A key restricted to parameters CertPath does not verify verifies no signature")
+    func unsupportedKeyParameters() {
+        let refusal = SubjectPublicKeyInfo.refusal(of: .rsaPSS(hash: .sha256, saltLength: 32), restrictedToRSASSAPSS: true,
+                                                   parameters: .unsupported(KnownOID.rsassaPSS))
+        #expect(refusal == Self.unsupportedParameters)
     }
 }

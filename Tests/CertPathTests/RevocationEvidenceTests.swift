@@ -3,8 +3,10 @@ import CertPathDER
 import Testing
 
 /// A CRL that does not conform in a way that leaves its entries' meaning intact (no cRLNumber, or
-/// a critical one: RFC 5280 5.2.3) is evidence of revocation, not of good standing; a revoked
-/// certificate is never trusted, whatever the undetermined-status mode.
+/// a critical one: RFC 5280 5.2.3; no nextUpdate, 5.1.2.5) is, read strictly (the `.rfc5280`
+/// profile), evidence of revocation, not of good standing; under the other profiles it shows good
+/// standing too, with a ``CRLConformanceFinding``. A revoked certificate is never trusted, whatever
+/// the undetermined-status mode.
 @Suite("Revocation evidence from nonconforming CRLs")
 struct RevocationEvidenceTests {
     static let leafSerial: [UInt8] = [0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x01]
@@ -13,23 +15,49 @@ struct RevocationEvidenceTests {
     /// `nextUpdate` as UTCTime (the default is after ``SignedCertificates/time``); `reason`, when
     /// given, a reasonCode entry extension on every entry.
     static func crl(by issuer: SignedCertificates.Issuer, listing serials: [[UInt8]], extensions: [[UInt8]],
-                    nextUpdate: String? = "300201000000Z", reason: UInt8? = nil) throws -> CertificateRevocationList {
+                    thisUpdate: String = "291201000000Z", nextUpdate: String? = "300201000000Z",
+                    reason: UInt8? = nil) throws -> CertificateRevocationList {
         let entryExtensions = reason.map { D.seq(D.ext(CRLExtensionOID.reasonCode, D.tlv(.enumerated, [$0]))) } ?? []
         let entries = serials.map { D.seq(D.tlv(.integer, $0), D.tlv(.utcTime, Array("260101000000Z".utf8)), entryExtensions) }
         let list = entries.isEmpty ? [] : D.tlv(.sequence, entries.flatMap { $0 })
         let crlExtensions = extensions.isEmpty ? [] : D.ctx(0, constructed: true, D.tlv(.sequence, extensions.flatMap { $0 }))
         let tbs = D.seq(D.int(1), issuer.key.signatureAlgorithm, Array(issuer.certificate.subject.der),
-                        D.tlv(.utcTime, Array("291201000000Z".utf8)), nextUpdate.map { D.tlv(.utcTime, Array($0.utf8)) } ?? [], list, crlExtensions)
+                        D.tlv(.utcTime, Array(thisUpdate.utf8)), nextUpdate.map { D.tlv(.utcTime, Array($0.utf8)) } ?? [], list, crlExtensions)
         return try CertificateRevocationList(derEncoded: D.seq(tbs, issuer.key.signatureAlgorithm, D.bits(issuer.key.sign(tbs))))
     }
 
     static func evaluate(_ crl: CertificateRevocationList, _ mode: UndeterminedRevocationStatus,
-                         _ chain: (leaf: Certificate, intermediate: SignedCertificates.Issuer, root: Certificate)) throws -> TrustResult {
+                         _ chain: (leaf: Certificate, intermediate: SignedCertificates.Issuer, root: Certificate),
+                         profile: CertificateProfile = .automatic) throws -> TrustResult {
+        try evaluate([crl], mode, chain, profile: profile)
+    }
+
+    static func evaluate(_ crls: [CertificateRevocationList], _ mode: UndeterminedRevocationStatus,
+                         _ chain: (leaf: Certificate, intermediate: SignedCertificates.Issuer, root: Certificate),
+                         profile: CertificateProfile) throws -> TrustResult {
         var policy = try ValidationPolicy.server(hostname: "leaf.test")
         policy.undeterminedRevocationStatus = mode
+        policy.profile = profile
         return TrustEvaluation(leaf: chain.leaf, intermediates: [chain.intermediate.certificate], trustStore: TrustStore(anchors: [chain.root]),
-                               policy: policy, revocationEvidence: RevocationEvidence(crls: CRLStore([crl])),
-                               validationTime: SignedCertificates.time).evaluate()
+                               policy: policy, revocationEvidence: RevocationEvidence(crls: CRLStore(crls)),
+                               validationTime: SignedCertificates.time, collectAllAttempts: true).evaluate()
+    }
+
+    /// Whether CRLs are read strictly under `profile` for the caller's own anchors: exactly when it
+    /// resolves to `.rfc5280` (the pipeline's `strictCRLConformance`).
+    static func isStrict(_ profile: CertificateProfile) -> Bool { profile.resolved(anchorIsPublicWebPKI: false) == .rfc5280 }
+
+    /// The CRL conformance findings of a trusted result's path (`nil` when not trusted).
+    static func findings(_ result: TrustResult) -> [CRLConformanceFinding]? {
+        guard case .trusted(let path) = result else { return nil }
+        return path.attempts.first(where: \.isValid)?.crlConformanceFindings
+    }
+
+    /// The reason of the leaf's revocationUnknown failure, when the result has one.
+    static func unknownReason(_ result: TrustResult, _ leaf: Certificate) -> String? {
+        guard case .untrusted(let report) = result else { return nil }
+        for case .revocationUnknown(let certificate, let reason) in report.failures where certificate == leaf { return reason }
+        return nil
     }
 
     static func chain() throws -> (leaf: Certificate, intermediate: SignedCertificates.Issuer, root: Certificate) {
@@ -50,7 +78,9 @@ struct RevocationEvidenceTests {
         let crl = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: numberExtension.isEmpty ? [] : [numberExtension])
         #expect(!crl.isUsable && crl.defects.allSatisfy { !$0.forbidsUse })
         for mode in UndeterminedRevocationStatus.allCases {
-            #expect(try Self.evaluate(crl, mode, chain).primaryFailure?.code == "revoked", "\(mode)")
+            for profile in CertificateProfile.allCases {
+                #expect(try Self.evaluate(crl, mode, chain, profile: profile).primaryFailure?.code == "revoked", "\(mode) \(profile)")
+            }
         }
     }
 
@@ -81,39 +111,113 @@ struct RevocationEvidenceTests {
         }
     }
 
-    @Test("A CRL without cRLNumber that does not list the certificate cannot show it good: undetermined, as the mode decides")
-    func nonconformingSilent() throws {
+    @Test("A CRL without cRLNumber (or with a critical one) that does not list the certificate: good with a finding; read strictly (.rfc5280), undetermined as the mode decides",
+          arguments: CertificateProfile.allCases)
+    func nonconformingSilent(_ profile: CertificateProfile) throws {
         let chain = try Self.chain()
-        let crl = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [])
-        guard case .revocationUnknown(let certificate, let reason)? = try Self.evaluate(crl, .rejectWhenIssuerHasCRLs, chain).primaryFailure else {
-            Issue.record("expected revocationUnknown")
-            return
+        for (numberExtension, defect) in [([UInt8](), CRLDefect.missingCRLNumber), (Self.criticalNumber, .criticalCRLNumber)] {
+            let crl = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: numberExtension.isEmpty ? [] : [numberExtension])
+            #expect(crl.defects == [defect])
+            let result = try Self.evaluate(crl, .rejectWhenIssuerHasCRLs, chain, profile: profile)
+            if Self.isStrict(profile) {
+                // RFC 5280 5.2.3 read strictly: evidence of revocation only (x509-limbo crl::crlnumber-missing).
+                let reason = try #require(Self.unknownReason(result, chain.leaf), "\(profile): \(result)")
+                #expect(reason.contains("cannot show that a certificate it does not list is good"), "\(reason)")
+                #expect(Self.findings(try Self.evaluate(crl, .accept, chain, profile: profile)) == [], "\(profile)")
+            } else {
+                // 5.2.3 binds the CRL issuer; 6.3 needs the number only for delta CRLs: good, reported.
+                #expect(Self.findings(result) == [CRLConformanceFinding(certificate: chain.leaf, crl: crl, defects: [defect])], "\(profile): \(result)")
+            }
         }
-        #expect(certificate == chain.leaf)
-        #expect(reason.contains("cannot show that a certificate it does not list is good"), "\(reason)")
-        #expect(try Self.evaluate(crl, .accept, chain).isTrusted)
     }
 
     /// Reviewer finding: a CRL without nextUpdate never went out of date (700 days old, it still said
     /// good under `require`). RFC 5280 5.1.2.5: conforming issuers MUST include nextUpdate; without
-    /// it nothing says until when the CRL is current. Like a CRL without cRLNumber, it is evidence of
-    /// revocation, not of good standing.
-    @Test("A CRL without nextUpdate: revoked when it lists the certificate; otherwise undetermined, as the mode decides")
-    func withoutNextUpdate() throws {
+    /// it nothing says until when the CRL is current. Read strictly (.rfc5280), like a CRL without
+    /// cRLNumber, it is evidence of revocation, not of good standing; otherwise it is current for
+    /// ``RevocationChecker/maximumCRLAgeWithoutNextUpdate`` (seven days) after its thisUpdate.
+    @Test("A CRL without nextUpdate: revoked when it lists the certificate; otherwise good with a finding while under seven days old, else undetermined (strictly: undetermined)",
+          arguments: CertificateProfile.allCases)
+    func withoutNextUpdate(_ profile: CertificateProfile) throws {
         let chain = try Self.chain()
-        let listing = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: [Self.number], nextUpdate: nil)
-        #expect(listing.defects == [.missingNextUpdate])
-        for mode in UndeterminedRevocationStatus.allCases {
-            #expect(try Self.evaluate(listing, mode, chain).primaryFailure?.code == "revoked", "\(mode)")
+        #expect(RevocationChecker.maximumCRLAgeWithoutNextUpdate == 7 * 86_400)
+        // Issued 31 days before the validation time (2030-01-01), and 6 days before.
+        for thisUpdate in ["291201000000Z", "291226000000Z"] {
+            let listing = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: [Self.number], thisUpdate: thisUpdate, nextUpdate: nil)
+            #expect(listing.defects == [.missingNextUpdate])
+            for mode in UndeterminedRevocationStatus.allCases {
+                #expect(try Self.evaluate(listing, mode, chain, profile: profile).primaryFailure?.code == "revoked", "\(mode) \(profile)")
+            }
         }
-        let silent = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [Self.number], nextUpdate: nil)
-        guard case .revocationUnknown(let certificate, let reason)? = try Self.evaluate(silent, .rejectWhenIssuerHasCRLs, chain).primaryFailure else {
-            Issue.record("expected revocationUnknown")
-            return
+        let old = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [Self.number], nextUpdate: nil)
+        let recent = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [Self.number], thisUpdate: "291226000000Z", nextUpdate: nil)
+        for silent in [old, recent] {
+            #expect(try Self.evaluate(silent, .accept, chain, profile: profile).isTrusted)
         }
-        #expect(certificate == chain.leaf)
-        #expect(reason.contains("no nextUpdate"), "\(reason)")
-        #expect(try Self.evaluate(silent, .accept, chain).isTrusted)
+        let oldReason = try #require(Self.unknownReason(try Self.evaluate(old, .rejectWhenIssuerHasCRLs, chain, profile: profile), chain.leaf))
+        let recentResult = try Self.evaluate(recent, .rejectWhenIssuerHasCRLs, chain, profile: profile)
+        if Self.isStrict(profile) {
+            #expect(oldReason.contains("no nextUpdate, so nothing says until when it is current"), "\(oldReason)")
+            #expect(Self.unknownReason(recentResult, chain.leaf)?.contains("no nextUpdate") == true, "\(recentResult)")
+        } else {
+            #expect(oldReason.contains("has no nextUpdate and was issued more than 7 days before the validation time"), "\(oldReason)")
+            #expect(Self.findings(recentResult) == [CRLConformanceFinding(certificate: chain.leaf, crl: recent, defects: [.missingNextUpdate])],
+                    "\(profile): \(recentResult)")
+        }
+        // Older than the maximum age: like an out-of-date CRL, it shows a permanent revocation, not a hold.
+        let held = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: [Self.number], nextUpdate: nil, reason: 6)
+        let heldResult = try Self.evaluate(held, .rejectWhenIssuerHasCRLs, chain, profile: profile)
+        #expect(Self.isStrict(profile) ? heldResult.primaryFailure?.code == "revoked" : Self.unknownReason(heldResult, chain.leaf) != nil,
+                "\(profile): \(heldResult)")
+    }
+
+    /// RFC 5280 6.3.3 (f): a CRL signed by a separate CRL signing certificate is authenticated through
+    /// that certificate's own path, revocation included; its CRLs are read as the path's are (a
+    /// nested strict reading would refuse, under the default, the CRL issuer the path relies on).
+    @Test("A separate CRL signer's own status is read like the path's: lenient CRLs for a lenient path, strict for .rfc5280",
+          arguments: CertificateProfile.allCases)
+    func crlSignerInheritsTheReading(_ profile: CertificateProfile) throws {
+        let root = try SignedCertificates.root(.ca("CRL Root"))
+        let intermediate = try SignedCertificates.intermediate(.ca("CRL CA", pathLength: 0), by: root)
+        let leaf = try SignedCertificates.issue(.server("leaf.test"), subjectKey: TestKey(), issuer: intermediate)
+        // Same name as the CA, another key, cRLSign only.
+        let signer = try SignedCertificates.intermediate(CertificateSpec(subject: D.cn("CRL CA"), extensions: [
+            D.ext(KnownOID.keyUsage, critical: true, D.bits([0x02], unused: 1))]), by: root)
+        let rootCRL = try Self.crl(by: root, listing: [[0x01]], extensions: [])  // no cRLNumber
+        let leafCRL = try Self.crl(by: signer, listing: [[0x01]], extensions: [Self.number])
+        var policy = try ValidationPolicy.server(hostname: "leaf.test")
+        policy.undeterminedRevocationStatus = .rejectWhenIssuerHasCRLs
+        policy.profile = profile
+        let result = TrustEvaluation(leaf: leaf, intermediates: [intermediate.certificate, signer.certificate],
+                                     trustStore: TrustStore(anchors: [root.certificate]), policy: policy,
+                                     revocationEvidence: RevocationEvidence(crls: CRLStore([rootCRL, leafCRL])),
+                                     validationTime: SignedCertificates.time, collectAllAttempts: true).evaluate()
+        if Self.isStrict(profile) {
+            #expect(Self.unknownReason(result, intermediate.certificate) != nil, "\(result)")
+        } else {
+            // The intermediate is good by the root's CRL, reported; the leaf by the signer's CRL, whose
+            // signer is good by the same root CRL (reported in the signer's own path, not this one).
+            #expect(Self.findings(result) == [CRLConformanceFinding(certificate: intermediate.certificate, crl: rootCRL, defects: [.missingCRLNumber])],
+                    "\(profile): \(result)")
+        }
+    }
+
+    /// RFC 5280 5.2.4, 6.3.3 (c): a delta CRL is combined with a complete CRL by their numbers; one
+    /// without cRLNumber cannot extend a complete CRL under any profile.
+    @Test("A delta CRL without cRLNumber does not extend an out-of-date complete CRL, under every profile", arguments: CertificateProfile.allCases)
+    func deltaWithoutNumber(_ profile: CertificateProfile) throws {
+        let chain = try Self.chain()
+        let complete = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [D.ext(CRLExtensionOID.cRLNumber, D.int(10))],
+                                    nextUpdate: "291215000000Z")
+        let indicator = D.ext(CRLExtensionOID.deltaCRLIndicator, critical: true, D.int(10))
+        let unnumbered = try Self.crl(by: chain.intermediate, listing: [[0x02]], extensions: [indicator])
+        #expect(unnumbered.isDeltaCRL && unnumbered.defects == [.missingCRLNumber])
+        let reason = try #require(Self.unknownReason(try Self.evaluate([complete, unnumbered], .rejectWhenIssuerHasCRLs, chain, profile: profile),
+                                                     chain.leaf), "\(profile)")
+        #expect(reason.contains("lacks a usable cRLNumber"), "\(reason)")
+        // The same delta CRL with its number extends it.
+        let numbered = try Self.crl(by: chain.intermediate, listing: [[0x02]], extensions: [D.ext(CRLExtensionOID.cRLNumber, D.int(11)), indicator])
+        #expect(try Self.evaluate([complete, numbered], .rejectWhenIssuerHasCRLs, chain, profile: profile).isTrusted, "\(profile)")
     }
 
     /// Reviewer finding: a delta CRL signed by the CA that lists the certificate as revoked was

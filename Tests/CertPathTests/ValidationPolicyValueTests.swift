@@ -18,10 +18,10 @@ struct ValidationPolicyValueTests {
     @Test("an algorithm profile's curve and hash sets read back what was written")
     func algorithmProfileSets() {
         var profile = AlgorithmProfile()
-        #expect(profile.allowedCurves == [.p256, .p384, .p521])
+        #expect(profile.allowedCurves == [.p256, .p384, .p521, .brainpoolP256r1, .brainpoolP384r1, .brainpoolP512r1])
         #expect(profile.allowedHashes == [.sha256, .sha384, .sha512])
         profile.allowedHashes.insert(.sha1)
-        profile.allowedCurves.remove(.p521)
+        profile.allowedCurves.subtract([.p521, .brainpoolP256r1, .brainpoolP384r1, .brainpoolP512r1])
         #expect(profile.allowedHashes == [.sha1, .sha256, .sha384, .sha512])
         #expect(profile.allowedCurves == [.p256, .p384])
         #expect(profile != AlgorithmProfile())
@@ -43,7 +43,7 @@ struct ValidationPolicyValueTests {
         copy.purpose = .any
         copy.profile = .rfc5280
         copy.algorithms.allowedHashes.insert(.sha1)
-        copy.algorithms.allowedCurves.remove(.p521)
+        copy.algorithms.allowedCurves = [.p256, .p384]
         copy.algorithms.minimumRSAModulusBits = 3072
         copy.policyInputs.initialExplicitPolicy = true
         copy.policyInputs.userInitialPolicySet.insert(KnownOID.serverAuth)
@@ -204,7 +204,7 @@ struct ValidationPolicyValueTests {
         #expect(Set([a, b, .default, .permissive]).count == 2)
         var c = AlgorithmProfile()
         c.allowedCurves = [.p256]
-        c.allowedCurves = [.p256, .p384, .p521]
+        c.allowedCurves = [.p256, .p384, .p521, .brainpoolP256r1, .brainpoolP384r1, .brainpoolP512r1]
         #expect(c == .default)
         // Every single-element set reads back as itself; all distinct profiles.
         var profiles = Set<AlgorithmProfile>()

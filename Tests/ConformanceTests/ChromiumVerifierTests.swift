@@ -471,6 +471,21 @@ import CertPath
         #expect(mismatches.isEmpty, "\(mismatches.count) Chromium tests neither pass nor are skipped: \(mismatches.map(\.name))")
     }
 
+    /// The default for the caller's own anchors (``CertificateProfile/automatic`` resolves to
+    /// ``CertificateProfile/interoperable``) must accept what Chromium accepts: Chromium's verifier
+    /// does not enforce RFC 5280 section 4's rules addressed to CAs (issue 30, class 11). Same
+    /// verdicts as under ``profile`` (section 6 alone), no false accept.
+    @Test("Under the interoperable default: no false accept, no mismatch")
+    func underTheInteroperableDefault() {
+        guard Self.folder != nil else { return }
+        let outcomes = Self.cases.map { Self.run($0, profile: .interoperable) }
+        print("under profile interoperable: \(Self.summaryLine(outcomes))")
+        let mismatches = outcomes.filter { $0.ran && !$0.matches && Self.disagreements[$0.name] == nil }
+        for outcome in mismatches { print("  MISMATCH \(Self.mismatchLine(outcome))") }
+        #expect(outcomes.filter(\.isFalseAccept).isEmpty, "false accepts: \(outcomes.filter(\.isFalseAccept).map(\.name))")
+        #expect(mismatches.isEmpty, "\(mismatches.count) Chromium tests refused under the default: \(mismatches.map(\.name))")
+    }
+
     /// Runs every test under ``CertificateProfile/rfc5280`` instead of ``profile`` and prints its
     /// summary and mismatches (``summary()`` prints those of ``profile``): the evidence for the
     /// choice of profile. Fails on nothing.

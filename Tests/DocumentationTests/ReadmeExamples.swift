@@ -10,9 +10,6 @@ import Testing
     /// root, as a reader running it from a checkout would.
     @Test(.enabled(if: Repository.isCurrentDirectory, "run from the repository root (the example reads TestVectors/ by a relative path)"))
     func usingItFromSwift() throws {
-        var saved: [String] = []
-        func save(_ text: String) { saved.append(text) }
-
         // PEM (or DER) file contents as bytes: here the sample PKI of this repository, read from its root
         let rootPEM = try Array(Data(contentsOf: URL(fileURLWithPath: "TestVectors/sample-pki/rsa/root.pem")))
         let serverChainPEM = try Array(Data(contentsOf: URL(fileURLWithPath: "TestVectors/sample-pki/rsa/server-chain.pem")))
@@ -25,13 +22,16 @@ import Testing
         switch evaluation.evaluate() {
         case .trusted(let path):
             print("trusted:", path.chain.map(\.subject))
+            for finding in path.findings { print("finding:", finding) }        // RFC 5280 section 4 rules for CAs: reported, not refused
         case .untrusted(let report):
             print(report.summary)                                               // plain words, per certificate
-            if let exceptions = report.exceptions { save(exceptions.text) }     // save: yours; only when every failure is recoverable
+            if let exceptions = report.exceptions {                             // only when every failure is recoverable
+                try exceptions.text.write(toFile: "exceptions.txt", atomically: true, encoding: .utf8)
+            }
         }
 
         #expect(evaluation.evaluate().isTrusted)
-        #expect(saved.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: "exceptions.txt"), "a trusted chain writes no exceptions")
     }
 
     /// README.md, "Inside a TLS stack (CertPathTLS)": the verifiers installed on real contexts (no

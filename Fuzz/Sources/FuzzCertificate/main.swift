@@ -4,7 +4,8 @@
 // An accepted certificate is then evaluated as its own trust anchor (the last input byte picks the
 // purpose and profile), so path validation, name constraints and policy processing also meet hostile
 // extension values: the evaluation must stay within its budget and a trusted result must pass
-// PathInvariants' independent re-check.
+// PathInvariants' independent re-check. A certificate trusted under the strict rfc5280 profile is
+// trusted under the interoperable default too (its failures are a subset: issue 30, class 11).
 import CertPath
 import FuzzSupport
 
@@ -19,12 +20,18 @@ runFuzzer { bytes in
     case 1: policy.purpose = .clientAuthentication(expectedNames: [])
     default: policy.purpose = .any
     }
-    policy.profile = choice & 0x04 == 0 ? .webPKI : .rfc5280
+    policy.profile = choice & 0x04 == 0 ? .webPKI : (choice & 0x10 == 0 ? .rfc5280 : .interoperable)
     policy.anchorEnforcement = choice & 0x08 == 0 ? .nameAndKey : .full
     policy.budget = Budget(signatureChecks: 8, buildSteps: 64, nameConstraintComparisons: 4096)
     policy.maximumIntermediates = 1
     let scenario = Scenario(certificates: [(certificate, .anchor)], intermediates: [],
                             trustEntries: [TrustEntry(certificate, kind: .anchor)], policy: policy,
                             validationTime: ScenarioGenerator.validationTime, summary: ["certificate as its own anchor"])
-    PathInvariants.check(scenario)
+    let result = PathInvariants.check(scenario)
+    if policy.profile == .rfc5280, result.isTrusted {
+        var interoperable = scenario
+        interoperable.policy.profile = .interoperable
+        invariant(PathInvariants.check(interoperable).isTrusted,
+                  "trusted under rfc5280 but not under interoperable, whose failures are a subset\n\(scenario.text)")
+    }
 }

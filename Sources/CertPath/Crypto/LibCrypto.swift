@@ -12,6 +12,8 @@ struct LibCrypto: @unchecked Sendable {
     /// The curve groups keys are built on: each EC key copies one (`EC_KEY_set_group`), which costs
     /// far less than building the group from its name for every key.
     let p256, p384, p521: OpaquePointer?
+    /// The Brainpool groups of RFC 5639 (`nil` if the provider lacks them).
+    let brainpoolP256r1, brainpoolP384r1, brainpoolP512r1: OpaquePointer?
 
     static let shared = LibCrypto()
 
@@ -24,6 +26,9 @@ struct LibCrypto: @unchecked Sendable {
         p256 = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1)
         p384 = EC_GROUP_new_by_curve_name(NID_secp384r1)
         p521 = EC_GROUP_new_by_curve_name(NID_secp521r1)
+        brainpoolP256r1 = EC_GROUP_new_by_curve_name(NID_brainpoolP256r1)
+        brainpoolP384r1 = EC_GROUP_new_by_curve_name(NID_brainpoolP384r1)
+        brainpoolP512r1 = EC_GROUP_new_by_curve_name(NID_brainpoolP512r1)
         ERR_clear_error()
     }
 
@@ -45,6 +50,9 @@ struct LibCrypto: @unchecked Sendable {
         case .p256: return p256
         case .p384: return p384
         case .p521: return p521
+        case .brainpoolP256r1: return brainpoolP256r1
+        case .brainpoolP384r1: return brainpoolP384r1
+        case .brainpoolP512r1: return brainpoolP512r1
         }
     }
 

@@ -30,7 +30,7 @@ public enum PublicKeyError: Error, Hashable, Sendable, CustomStringConvertible {
 /// ``verify(signature:message:algorithm:)-([UInt8],_,_)``).
 ///
 /// Built from a decoded ``SubjectPublicKey`` (RFC 5280 4.1.2.7; RSA per RFC 8017 A.1.1, EC per
-/// RFC 5480 2.2 on P-256/P-384/P-521, Ed25519/Ed448 per RFC 8410), with the key's validity checked
+/// RFC 5480 2.2 on P-256/P-384/P-521 and the RFC 5639 Brainpool curves, Ed25519/Ed448 per RFC 8410), with the key's validity checked
 /// at load: a bad key is a ``PublicKeyError``, never a crash or a later surprise.
 ///
 /// The object owns its libcrypto key and frees it when released. It is immutable once built and
@@ -106,7 +106,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     /// size: a 2047-bit exponent makes one verification cost a private-key operation, and Go, BoringSSL
     /// and ring refuse exponents above 31 or 33 bits); EC point
     /// in SEC 1 compressed or uncompressed form, of the curve's length, with coordinates below the
-    /// field prime and on the curve (the three curves have cofactor 1, so that is membership of the
+    /// field prime and on the curve (every supported curve has cofactor 1, so that is membership of the
     /// group); EdDSA keys of 32 or 57 bytes. Leading zero bytes of RSA components are ignored.
     ///
     /// - Throws: ``PublicKeyError/unsupportedKey(_:)`` for ``SubjectPublicKey/unsupported(algorithm:curve:)``

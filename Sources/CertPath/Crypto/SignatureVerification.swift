@@ -47,7 +47,7 @@ extension PublicKey {
     /// Algorithms: RSASSA-PKCS1-v1_5 with SHA-1, SHA-224, SHA-256, SHA-384 or SHA-512
     /// (RFC 8017 8.2); RSASSA-PSS with one of those hashes, MGF1 with the same hash and exactly
     /// `saltLength` bytes of salt, trailer 0xBC (RFC 8017 8.1, RFC 4055 3.1); ECDSA with those
-    /// hashes on P-256, P-384 or P-521 (RFC 5758 3.2, FIPS 186-4 6.4); Ed25519 and Ed448
+    /// hashes on P-256, P-384, P-521 or brainpoolP256r1/P384r1/P512r1 (RFC 5758 3.2, FIPS 186-4 6.4, RFC 5639); Ed25519 and Ed448
     /// (RFC 8032 5.1.7, 5.2.7; RFC 8410 6). Whether SHA-1 or a given key size is *acceptable* is
     /// left to the caller's policy.
     ///

@@ -110,6 +110,11 @@ public enum Diagnostics {
             return "\(name(c)) was revoked at \(date) (\(reason)), per \(source)"
         case .revocationUnknown(let c, let reason):
             return "the revocation status of \(name(c)) is unknown: \(reason)"
+        case .missingStapledOCSPResponse(let c, let requiredBy, let reason):
+            let whose = requiredBy == c ? "its TLS feature extension" : "the TLS feature extension of \(name(requiredBy)), a CA of its path,"
+            let problem = reason.map { "the OCSP response the server stapled does not settle its status: \($0)" }
+                ?? "the server stapled no OCSP response in the TLS handshake"
+            return "\(name(c)) requires a stapled OCSP response (must-staple: \(whose) lists status_request, RFC 7633), and \(problem)"
         case .pinMismatch:
             return "no certificate of the path matches a required pin (certificate or public key)"
         case .budgetExhausted(let limit):

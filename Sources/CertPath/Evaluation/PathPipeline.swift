@@ -3,7 +3,7 @@
 /// 1. RFC 5280 section 6.1 and the profile's rules (``PathValidator``);
 /// 2. revocation, RFC 5280 6.3, for a path that reached a trust anchor (``RevocationChecker``), after
 ///    6.1 as Chromium orders it; a CRL issuer off the path gets its own path through
-///    ``validateIssuerPath(of:intermediates:store:)``, a nested search through this same entry point
+///    ``validateIssuerPath(of:intermediates:store:strictCRLConformance:)``, a nested search through this same entry point
 ///    with the same budget;
 /// 3. the purpose (``PurposeChecks``: extKeyUsage, names, TLS keyUsage), the required key pins and the
 ///    caller's own check.
@@ -18,6 +18,13 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     let additionalCheck: (@Sendable ([Certificate]) -> String?)?
     /// Attempts kept for the report (0: none).
     let attemptsKept: Int
+    /// How the revocation stage reads CRLs (``RevocationChecker/strictCRLConformance``): `nil`, by the
+    /// path's resolved profile (strictly exactly under ``CertificateProfile/rfc5280``); for a CRL
+    /// issuer's nested path, the reading of the path whose CRL it vouches for.
+    var strictCRLConformance: Bool? = nil
+    /// RFC 7633 must-staple, for a chain from a TLS handshake (``TrustEvaluation/stapledOCSPResponses``);
+    /// `nil`: not checked (no handshake, or a nested CRL-issuer search).
+    var tlsFeatures: TLSFeatureRequirement? = nil
 
     /// What a search found.
     struct Outcome {
@@ -58,16 +65,24 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         // 2. RFC 5280 6.3 for every certificate of a path that reached an anchor and failed nothing
         // else, or only recoverably: a trust exception may cover an expiry, never a revocation; a
         // path with a fatal failure is untrusted whatever its revocation status (issue 30: no CRL or
-        // OCSP work for it).
+        // OCSP work for it). CRLs are read as the policy's CRLConformance says (strictly under the
+        // strict profile by default: RFC 5280 5.2.3 and 5.1.2.5 bind the CRL issuer).
+        var crlFindings: [CRLConformanceFinding] = []
         if let anchor, let revocation = context.revocation,
            failures.allSatisfy(\.isRecoverable) && purposeFailures.allSatisfy(\.isRecoverable) {
             let chain = Array(path.reversed())  // RFC order: the one the anchor issued first
+            let strict = strictCRLConformance ?? policy.crlConformance.isStrict(under: validated.profile)
             for (index, certificate) in chain.enumerated() {
                 if let failure = revocation.failure(for: certificate, above: chain[..<index], anchor: anchor, context: context,
-                                                    issuerPaths: self) {
+                                                    issuerPaths: self, strictCRLConformance: strict, findings: &crlFindings) {
                     failures.append(failure)
                 }
             }
+        }
+        // 2b. RFC 7633 4.3.3: a server certificate that must be stapled, and the handshake's staple.
+        if let anchor, let tlsFeatures,
+           let failure = tlsFeatures.failure(path: path, anchor: anchor, policy: policy, context: context, issuerPaths: self) {
+            failures.append(failure)
         }
         // 3. The purpose, the required pins, the caller's check.
         failures += purposeFailures
@@ -80,7 +95,7 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
             failures.append(.rejectedByCaller(reason))
         }
         return PathAttempt(certificates: path, anchor: anchor, failures: failures, policyOutcome: validated.policyOutcome,
-                           profile: validated.profile)
+                           profile: validated.profile, crlConformanceFindings: crlFindings)
     }
 
     /// The fatal failures of the end entity that every path has, whatever its issuers (issue 30):
@@ -126,17 +141,21 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     }
 
     /// A CRL issuer's path (RFC 5280 6.3.3 (f)): a nested search under the rules for CRL issuers —
-    /// any purpose, no pins or caller check, the RFC 5280 profile (or section 6 alone when that is
-    /// what this evaluation asks), the evaluation's algorithms, anchor checks, budget and revocation
-    /// mode — with this evaluation's context, so its work spends the same budget.
-    func validateIssuerPath(of signer: Certificate, intermediates: [Certificate], store: TrustStore)
+    /// any purpose, no pins or caller check, the evaluation's profile when it asks for ``CertificateProfile/rfc5280``
+    /// or ``CertificateProfile/pathValidation``, else ``CertificateProfile/interoperable`` (a CRL
+    /// signer is not a TLS certificate: the CA/B Forum's rules do not fit it), the evaluation's
+    /// algorithms, anchor checks, budget and revocation mode — with this evaluation's context, so its
+    /// work spends the same budget.
+    func validateIssuerPath(of signer: Certificate, intermediates: [Certificate], store: TrustStore, strictCRLConformance: Bool)
         -> (trusted: PathAttempt?, best: PathAttempt?) {
-        let rules = ValidationPolicy(purpose: .any, profile: policy.profile == .pathValidation ? .pathValidation : .rfc5280,
+        let profile: CertificateProfile = policy.profile == .pathValidation || policy.profile == .rfc5280 ? policy.profile : .interoperable
+        let rules = ValidationPolicy(purpose: .any, profile: profile,
                                      algorithms: policy.algorithms, anchorEnforcement: policy.anchorEnforcement,
                                      maximumIntermediates: policy.maximumIntermediates, checkTLSKeyUsage: false,
                                      budget: policy.budget, undeterminedRevocationStatus: policy.undeterminedRevocationStatus,
                                      ocspFreshness: policy.ocspFreshness)
-        let nested = PathPipeline(policy: rules, context: context, additionalCheck: nil, attemptsKept: 0)
+        let nested = PathPipeline(policy: rules, context: context, additionalCheck: nil, attemptsKept: 0,
+                                  strictCRLConformance: strictCRLConformance)
         let outcome = nested.search(from: signer, index: IssuerIndex(stores: SmallList(CollectionOfOne(store)), intermediates: intermediates))
         return (outcome.trusted, outcome.best)
     }

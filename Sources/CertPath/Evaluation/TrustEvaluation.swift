@@ -48,6 +48,18 @@ public struct TrustEvaluation: Sendable {
     /// rule. Empty (the default): revocation is not checked, unless the policy's
     /// ``ValidationPolicy/undeterminedRevocationStatus`` is ``UndeterminedRevocationStatus/reject``.
     public var revocationEvidence: RevocationEvidence
+    /// The OCSP responses the TLS server stapled in the handshake that presented this chain (RFC
+    /// 6066 section 8 CertificateStatus, RFC 8446 4.4.2.1), for the TLS feature "must-staple" (RFC
+    /// 7633): `nil` (the default) when the chain does not come from a TLS handshake whose ClientHello
+    /// offered status_request, and the TLS feature extension is not checked; empty when the server
+    /// stapled none (or none that parses).
+    ///
+    /// Under ``ValidationPurpose/serverAuthentication(_:)``, when the server certificate, or a CA of its
+    /// path (RFC 7633 4.2.2.1), lists status_request in its TLS feature extension, a path is trusted
+    /// only if these responses settle the server certificate's revocation status (RFC 7633 4.3.3);
+    /// otherwise it fails with ``ValidationFailure/missingStapledOCSPResponse(_:requiredBy:reason:)``.
+    /// They are revocation evidence too: they need not also be put in ``revocationEvidence``.
+    public var stapledOCSPResponses: [OCSPResponse]? = nil
     /// The caller's last check on a path that passed everything else; it returns a reason to refuse
     /// the path (``ValidationFailure/rejectedByCaller(_:)``) or `nil`.
     public var additionalCheck: (@Sendable ([Certificate]) -> String?)?
@@ -126,7 +138,8 @@ public struct TrustEvaluation: Sendable {
         let attempt = report.bestAttempt
         return TrustResult.trusted(TrustedPath(certificates: attempt.certificates, anchor: attempt.anchor ?? attempt.certificates.last ?? leaf,
                                                reachesTrustAnchor: attempt.anchor != nil, policyOutcome: attempt.policyOutcome, acceptedFailures: report.failures,
-                                               attempts: report.attempts, profile: attempt.profile)).with(report.statistics)
+                                               attempts: report.attempts, profile: attempt.profile,
+                                               crlConformanceFindings: attempt.crlConformanceFindings)).with(report.statistics)
     }
 
     /// Evaluates (``evaluate()``) and returns the trusted path, or throws the report of why there is
@@ -154,10 +167,17 @@ public struct TrustEvaluation: Sendable {
     }
 
     private func evaluatePaths() -> TrustResult {
+        var evidence = revocationEvidence
+        for response in stapledOCSPResponses ?? [] where !evidence.ocspResponses.contains(where: { $0 === response || $0.der == response.der }) {
+            evidence.ocspResponses.append(response)
+        }
         let context = EvaluationContext(budget: policy.budget, validationTime: validationTime ?? Self.now(), crypto: signatureVerifier,
-                                        revocation: RevocationChecker.checking(revocationEvidence, policy: policy, certificates: intermediates))
-        let pipeline = PathPipeline(policy: policy, context: context, additionalCheck: additionalCheck,
+                                        revocation: RevocationChecker.checking(evidence, policy: policy, certificates: intermediates))
+        var pipeline = PathPipeline(policy: policy, context: context, additionalCheck: additionalCheck,
                                     attemptsKept: collectAllAttempts ? Self.recordedAttemptsLimit : 0)
+        if let stapled = stapledOCSPResponses, case .serverAuthentication = policy.purpose {
+            pipeline.tlsFeatures = TLSFeatureRequirement(stapled: stapled, policy: policy, certificates: intermediates)
+        }
         let stores = stores()
         context.anchorStores = stores
 
@@ -173,7 +193,8 @@ public struct TrustEvaluation: Sendable {
             let attempt = pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: nil, leafIsTrustedDirectly: true)
             if attempt.failures.isEmpty {  // (the required pins included: the pipeline checks them on every path)
                 return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, reachesTrustAnchor: true, policyOutcome: nil, acceptedFailures: [],
-                                            attempts: collectAllAttempts ? [attempt] : [], profile: attempt.profile))
+                                            attempts: collectAllAttempts ? [attempt] : [], profile: attempt.profile,
+                                            crlConformanceFindings: attempt.crlConformanceFindings))
             }
             directAttempt = attempt
         }
@@ -183,7 +204,8 @@ public struct TrustEvaluation: Sendable {
                                             abandonedCandidates: search.abandonedCandidates, unrecordedAttempts: search.unrecordedAttempts)
         if let trusted = search.trusted, let anchor = trusted.anchor {
             return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, reachesTrustAnchor: true, policyOutcome: trusted.policyOutcome,
-                                                   acceptedFailures: [], attempts: search.attempts, profile: trusted.profile)).with(statistics)
+                                                   acceptedFailures: [], attempts: search.attempts, profile: trusted.profile,
+                                                   crlConformanceFindings: trusted.crlConformanceFindings)).with(statistics)
         }
         let direct = directAttempt
         let best = direct ?? search.best ?? pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: .issuerNotFound(leaf))

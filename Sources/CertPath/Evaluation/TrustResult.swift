@@ -44,6 +44,9 @@ public struct TrustedPath: Sendable {
     public let attempts: [PathAttempt]
     /// The profile the path was validated under (``CertificateProfile/automatic`` resolved).
     public let profile: CertificateProfile
+    /// The CRLs that showed a certificate of the path in good standing although they depart from
+    /// RFC 5280 section 5's rules on CRL issuers (``CRLConformance/interoperable``); anchor end first.
+    public internal(set) var crlConformanceFindings: [CRLConformanceFinding] = []
     /// The work done.
     public internal(set) var statistics = EvaluationStatistics()
     /// What network fetching fetched or failed to (``TrustResult/fetches``).
@@ -57,6 +60,11 @@ public struct TrustedPath: Sendable {
 
     /// Whether the path is trusted only because a trust exception accepted its failures.
     public var isTrustedByException: Bool { !acceptedFailures.isEmpty }
+
+    /// What the path's ``profile`` reports without refusing it: under the interoperable default,
+    /// each RFC 5280 section 4 rule addressed to CAs that a certificate of the path breaks
+    /// (docs/RULES.md). End entity first; empty for a conforming path.
+    public var findings: [ProfileFinding] { ProfileFinding.of(path: certificates, profile: profile) }
 }
 
 /// One certificate of a report and what is wrong with it (like SecTrustCopyProperties).
@@ -91,6 +99,9 @@ public struct UntrustedReport: Error, Sendable, CustomStringConvertible {
 
     /// Every failure of the best attempt.
     public var failures: [ValidationFailure] { bestAttempt.failures }
+
+    /// What the best attempt's profile reports without failing it (``PathAttempt/findings``).
+    public var findings: [ProfileFinding] { bestAttempt.findings }
 
     /// Whether every failure is recoverable (only then may a trust exception cover them).
     public var isRecoverable: Bool { failures.allSatisfy(\.isRecoverable) }

@@ -127,6 +127,13 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     case revoked(Certificate, date: UnixTime, reason: String, source: RevocationSource)
     /// Revocation status could not be determined while CRLs for that issuer were supplied.
     case revocationUnknown(Certificate, reason: String)
+    /// A TLS server certificate requires a stapled OCSP response ("must-staple": the TLS feature
+    /// extension lists status_request, RFC 7633 4.3.3 with RFC 6066 8) and the handshake's stapled
+    /// responses (``TrustEvaluation/stapledOCSPResponses``) do not settle its status. `requiredBy`
+    /// is the certificate whose TLS feature extension lists it: the server certificate, or a CA of
+    /// its path (RFC 7633 4.2.2.1); `reason` says why the stapled responses do not do, `nil` when
+    /// the server stapled none. Fatal, as in Firefox: a staple withheld is what must-staple defends against.
+    case missingStapledOCSPResponse(Certificate, requiredBy: Certificate, reason: String?)
     /// No certificate of the path matches one of the policy's ``ValidationPolicy/requiredPins`` (a
     /// certificate pin or a public-key pin).
     case pinMismatch
@@ -164,7 +171,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
              .weakKey(let c, _), .notACertificateAuthority(let c), .pathLengthExceeded(let c), .maximumDepthExceeded(let c, _),
              .keyUsageForbids(let c, _, _), .extendedKeyUsageForbids(let c, _, _), .nameConstraintViolation(let c, _),
              .unknownCriticalExtension(let c, _), .profileViolation(let c, _), .issuerNameMismatch(let c), .distrusted(let c),
-             .revoked(let c, _, _, _), .revocationUnknown(let c, _):
+             .revoked(let c, _, _, _), .revocationUnknown(let c, _), .missingStapledOCSPResponse(let c, _, _):
             return c
         case .malformed, .policyRequired, .pinMismatch, .budgetExhausted, .rejectedByCaller:
             return nil
@@ -200,6 +207,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
         case .distrusted: return "distrusted"
         case .revoked: return "revoked"
         case .revocationUnknown: return "revocationUnknown"
+        case .missingStapledOCSPResponse: return "missingStapledOCSPResponse"
         case .pinMismatch: return "pinMismatch"
         case .budgetExhausted: return "budgetExhausted"
         case .rejectedByCaller: return "rejectedByCaller"
@@ -231,6 +239,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
         case .unsupportedSignatureAlgorithm: return 760
         case .unusablePublicKey: return 750
         case .issuerNameMismatch: return 740
+        case .missingStapledOCSPResponse: return 735
         case .revocationUnknown: return 730
         case .rejectedByCaller: return 720
         case .expired: return 400

@@ -1,25 +1,35 @@
 /// Which reading of the standards a path is validated under: who vouches for the chain decides
-/// (docs/RULES.md has the table of every rule and where it applies).
+/// (docs/RULES.md has the table of every rule, whom it binds and where it fails or is reported).
 ///
 /// - ``automatic`` (the default): ``webPKI`` for a path that ends at an anchor of the public Web PKI
-///   (a ``TrustStore`` made with `isPublicWebPKI`, such as the system anchors), ``rfc5280`` for a
-///   path that ends at the caller's own anchors or pins — a private PKI is held to RFC 5280, not to
-///   the CA/Browser Forum's issuance rules (as SecTrust applies Apple's Web PKI rules only to
-///   certificates chaining to the system store).
+///   (a ``TrustStore`` made with `isPublicWebPKI`, such as the system anchors), ``interoperable``
+///   for a path that ends at the caller's own anchors or pins — a private PKI is held to what RFC
+///   5280 asks of a relying party, and the rules RFC 5280 section 4 addresses to its CAs are
+///   reported as ``ProfileFinding``s (as SecTrust, Chromium, OpenSSL and Go accept such chains; the
+///   CA/Browser Forum's issuance rules bind only public CAs).
+/// - ``interoperable``: RFC 5280 section 6 plus the obligations section 4 places on the relying
+///   party (reject an unrecognized critical extension, process name constraints and policies,
+///   refuse what cannot be read with one meaning: duplicate extensions, malformed or empty
+///   constraints, a keyUsage with no bit set, extensions in a version 1 certificate, a critical
+///   certificatePolicies with qualifiers it cannot interpret). Section 4's "conforming CAs MUST"
+///   rows are findings, not failures.
 /// - ``webPKI``: RFC 5280 section 4 plus the CA/Browser Forum Baseline Requirements (CA certificate
 ///   refused as leaf, v3 only, serial numbers, commonName among the subjectAltName values, a root's
 ///   authorityKeyIdentifier), with the one BR leniency: a non-critical nameConstraints is honoured.
-/// - ``rfc5280``: every RFC 5280 section 4 requirement on certificates that a relying party can
-///   check (criticality, presence of key identifiers and keyUsage in CAs, value syntax), and
-///   section 6.
+/// - ``rfc5280``: the strict reading: every RFC 5280 section 4 requirement on certificates that a
+///   relying party can check (criticality, presence of key identifiers and keyUsage in CAs, value
+///   syntax) fails the path, and section 6; what x509-limbo's `rfc5280` namespace tests.
 /// - ``pathValidation``: RFC 5280 section 6 alone (the path validation algorithm, as NIST PKITS
-///   tests it): section 4's requirements on issuers are not checked, only what section 6 and
-///   section 4.2's processing rules make a validator reject.
+///   tests it): section 4's requirements on issuers are reported as findings, only what section 6
+///   and section 4.2's processing rules make a validator reject fails.
 public enum CertificateProfile: String, Hashable, Sendable, CaseIterable {
-    /// ``webPKI`` for paths ending at a public Web PKI anchor, ``rfc5280`` otherwise (default).
+    /// ``webPKI`` for paths ending at a public Web PKI anchor, ``interoperable`` otherwise (default).
     case automatic = "auto"
     /// RFC 5280 with the CA/Browser Forum Baseline Requirements for TLS certificates.
     case webPKI = "webpki"
+    /// RFC 5280 section 6 and the relying party's obligations of section 4; the CAs' obligations of
+    /// section 4 are findings (the default for the caller's own anchors).
+    case interoperable = "interoperable"
     /// RFC 5280 sections 4 and 6, strictly: a non-critical nameConstraints fails, a CA certificate
     /// may be the end entity, version 1 certificates may be end entities.
     case rfc5280 = "rfc5280"
@@ -31,16 +41,24 @@ public enum CertificateProfile: String, Hashable, Sendable, CaseIterable {
     ///
     /// - Parameter anchorIsPublicWebPKI: whether the path ends at an anchor of a store made with
     ///   `isPublicWebPKI: true` (false for partial paths, pins and the caller's anchors).
+    /// - Returns: ``webPKI`` or ``interoperable`` for ``automatic``; any other profile itself.
     public func resolved(anchorIsPublicWebPKI: Bool) -> CertificateProfile {
         guard self == .automatic else { return self }
-        return anchorIsPublicWebPKI ? .webPKI : .rfc5280
+        return anchorIsPublicWebPKI ? .webPKI : .interoperable
     }
 }
 
 /// Which signature algorithms and public keys a policy accepts. The default: RSA keys of at least
-/// 2048 bits whose size is a multiple of 8 (CA/Browser Forum BR 6.1.5), ECDSA on P-256, P-384 and
-/// P-521, Ed25519 and Ed448; signatures with SHA-256, SHA-384 or SHA-512 (MD2, MD5, SHA-1 and
-/// SHA-224 refused); DSA refused.
+/// 2048 bits whose size is a multiple of 8 (CA/Browser Forum BR 6.1.5), ECDSA on P-256, P-384,
+/// P-521 and the Brainpool curves brainpoolP256r1/P384r1/P512r1 (RFC 5639, which European
+/// government and health PKIs issue), Ed25519 and Ed448; signatures (PKCS #1 v1.5, RSASSA-PSS,
+/// ECDSA) with SHA-256, SHA-384 or SHA-512 (MD2, MD5, SHA-1 and SHA-224 refused); DSA refused.
+///
+/// The profile applies under every ``CertificateProfile``; a path validated under
+/// ``CertificateProfile/webPKI`` (for example one ending at a system anchor under `.automatic`)
+/// also refuses Brainpool keys, whatever the profile allows: the CA/Browser Forum Baseline
+/// Requirements 6.1.5 allow only P-256, P-384 and P-521 (the failure is
+/// ``ValidationFailure/weakKey(_:key:)``, naming the curve and the BRs).
 public struct AlgorithmProfile: Hashable, Sendable {
     /// Smallest RSA modulus in bits.
     public var minimumRSAModulusBits: Int
@@ -68,7 +86,7 @@ public struct AlgorithmProfile: Hashable, Sendable {
 
     /// Creates a profile; every argument has the default described on the type.
     public init(minimumRSAModulusBits: Int = 2048, requireRSAModulusMultipleOf8: Bool = true,
-                allowedCurves: Set<NamedCurve> = [.p256, .p384, .p521], allowEdDSA: Bool = true, allowDSA: Bool = false,
+                allowedCurves: Set<NamedCurve> = Set(NamedCurve.allCases), allowEdDSA: Bool = true, allowDSA: Bool = false,
                 allowedHashes: Set<HashAlgorithm> = [.sha256, .sha384, .sha512]) {
         self.minimumRSAModulusBits = minimumRSAModulusBits
         self.requireRSAModulusMultipleOf8 = requireRSAModulusMultipleOf8
@@ -82,7 +100,8 @@ public struct AlgorithmProfile: Hashable, Sendable {
     public static let `default` = AlgorithmProfile()
 
     /// A permissive profile for plain RFC 5280 validation of old PKIs (PKITS): RSA keys of at least
-    /// 1024 bits of any size, DSA, and SHA-1 and SHA-224 besides the SHA-2 hashes of the default.
+    /// 1024 bits of any size, DSA, and SHA-1 and SHA-224 besides the SHA-2 hashes of the default, in
+    /// PKCS #1 v1.5, RSASSA-PSS (RFC 4055 3.1: SHA-1 is PSS's DEFAULT hash), ECDSA and DSA signatures.
     public static let permissive = AlgorithmProfile(
         minimumRSAModulusBits: 1024, requireRSAModulusMultipleOf8: false, allowEdDSA: true, allowDSA: true,
         allowedHashes: [.sha1, .sha224, .sha256, .sha384, .sha512])
@@ -95,7 +114,8 @@ public struct AlgorithmProfile: Hashable, Sendable {
         case .ed25519, .ed448: return eddsaRefusal
         case .dsa: return allowDSA ? nil : "DSA keys are not allowed"
         case .unsupported(let algorithm, let curve?):
-            return "keys of algorithm \(algorithm) on the curve \(curve) are not supported (CertPath verifies P-256, P-384 and P-521)"
+            return "keys of algorithm \(algorithm) on the curve \(curve) are not supported "
+                + "(CertPath verifies P-256, P-384, P-521, brainpoolP256r1, brainpoolP384r1 and brainpoolP512r1)"
         case .unsupported(let algorithm, nil): return "keys of algorithm \(algorithm) are not supported"
         }
     }
@@ -109,6 +129,17 @@ public struct AlgorithmProfile: Hashable, Sendable {
         case .ed25519, .ed448: return eddsaRefusal
         case .dsa, .unsupportedCurve, .unsupported: return refusal(of: certificate.subjectPublicKey)
         }
+    }
+
+    /// Why the subject key of `certificate` is refused on a path validated under `profile`, or
+    /// `nil`: ``refusal(ofKeyOf:)``, and under ``CertificateProfile/webPKI`` a Brainpool key whatever
+    /// the profile allows (CA/B BR 6.1.5: P-256, P-384 and P-521 only; Chromium and the Mozilla root
+    /// store policy 5.1 accept no other curve).
+    func refusal(ofKeyOf certificate: Certificate, under profile: CertificateProfile) -> String? {
+        if profile == .webPKI, case .ec(let curve, _) = certificate.layout.subjectPublicKeyInfo.key, curve.isBrainpool {
+            return "the curve \(curve.rawValue) is not allowed in the Web PKI (CA/B BR 6.1.5: P-256, P-384 and P-521 only)"
+        }
+        return refusal(ofKeyOf: certificate)
     }
 
     private func refusal(rsaModulusBits bits: Int) -> String? {
@@ -143,6 +174,9 @@ extension NamedCurve {
         case .p256: return 1
         case .p384: return 2
         case .p521: return 4
+        case .brainpoolP256r1: return 8
+        case .brainpoolP384r1: return 16
+        case .brainpoolP512r1: return 32
         }
     }
 }
@@ -320,6 +354,9 @@ public struct ValidationPolicy: Sendable {
     /// When an OCSP response is current: the clock skew allowed and the maximum age of a response
     /// without nextUpdate (RFC 6960 4.2.2.1; default ``OCSPFreshness/default``: 300 s, 7 days).
     public var ocspFreshness: OCSPFreshness
+    /// How a CRL that departs from RFC 5280 section 5's rules on CRL issuers is read (default
+    /// ``CRLConformance/automatic``: strictly only under ``CertificateProfile/rfc5280``).
+    public var crlConformance: CRLConformance
 
     /// Creates a policy; every argument has a default.
     public init(purpose: ValidationPurpose = .any, profile: CertificateProfile = .automatic,
@@ -329,7 +366,7 @@ public struct ValidationPolicy: Sendable {
                 extendedKeyUsageReading: ExtendedKeyUsageReading = .standard, allowCommonNameFallback: Bool = false,
                 publicSuffixList: PublicSuffixList? = nil, budget: Budget = .default, requiredPins: Set<Pin> = [],
                 undeterminedRevocationStatus: UndeterminedRevocationStatus = .rejectWhenIssuerHasCRLs,
-                ocspFreshness: OCSPFreshness = .default) {
+                ocspFreshness: OCSPFreshness = .default, crlConformance: CRLConformance = .automatic) {
         self.purpose = purpose
         self.profile = profile
         self.algorithms = algorithms
@@ -346,6 +383,7 @@ public struct ValidationPolicy: Sendable {
         self.requiredPins = requiredPins
         self.undeterminedRevocationStatus = undeterminedRevocationStatus
         self.ocspFreshness = ocspFreshness
+        self.crlConformance = crlConformance
     }
 
     /// A TLS server policy for `hostname` (a DNS name or an IP address, RFC 6125 reference identifier).

@@ -54,7 +54,7 @@ extension RevocationChecker {
     /// that are tried as its signer (each costs up to two signature checks and a status check).
     static let maximumResponderCandidates = 4
     /// id-pkix-ocsp-nocheck (RFC 6960 4.2.2.2.1): the responder's certificate is not checked for revocation.
-    static let ocspNoCheck: OID = "1.3.6.1.5.5.7.48.1.5"
+    static let ocspNoCheck = KnownOID.ocspNoCheck
 
     /// RFC 6960 for `certificate`, issued by `issuer` (the path's next certificate towards the
     /// anchor, or the anchor): every SingleResponse whose CertID names it (4.1.1), newest evidence
@@ -179,7 +179,8 @@ extension RevocationChecker {
                       context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation) -> Result<Certificate, OCSPRejection> {
         guard let basic = response.basicResponse else { return .failure(.unsuccessful(response)) }
         guard algorithms.accepts(basic.signatureAlgorithm) else { return .failure(.disallowedAlgorithm(response)) }
-        let key = ResponderKey(response: ObjectIdentifier(response), issuer: ObjectIdentifier(issuer), anchor: ObjectIdentifier(anchor))
+        let key = ResponderKey(response: ObjectIdentifier(response), issuer: ObjectIdentifier(issuer), anchor: ObjectIdentifier(anchor),
+                               strictCRLConformance: strictCRLConformance)
         let memoize = inProgress.isEmpty && respondersInProgress.isEmpty
         if memoize, let known = responderMemo[key] { return known }
 
@@ -278,7 +279,8 @@ extension RevocationChecker {
         if candidate.notBefore > time {
             return .responderCertificateInvalid(response, candidate, .notYetValid(candidate, notBefore: candidate.notBefore, validationTime: time))
         }
-        if let unprocessed = candidate.unrecognizedCriticalExtensions.first(where: { $0.oid != Self.ocspNoCheck }) {
+        // id-pkix-ocsp-nocheck is a recognized extension (``KnownExtension/ocspNoCheck``): a critical one is not listed here.
+        if let unprocessed = candidate.unrecognizedCriticalExtensions.first {
             return .responderCertificateInvalid(response, candidate, .unknownCriticalExtension(candidate, unprocessed.oid))
         }
         if !algorithms.accepts(candidate.signatureAlgorithm) {
@@ -324,4 +326,6 @@ struct ResponderKey: Hashable {
     let response: ObjectIdentifier
     let issuer: ObjectIdentifier
     let anchor: ObjectIdentifier
+    /// How the CRLs of a delegated responder's own status were read (``RevocationChecker/strictCRLConformance``).
+    let strictCRLConformance: Bool
 }

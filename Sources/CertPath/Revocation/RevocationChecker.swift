@@ -18,6 +18,9 @@ enum CRLRejection: Error, Sendable, CustomStringConvertible {
     case notYetIssued(CertificateRevocationList)
     /// nextUpdate is before the validation time and no current delta CRL extends it (RFC 5280 6.3.3 (a)).
     case stale(CertificateRevocationList)
+    /// No nextUpdate, and thisUpdate more than `maximumAge` seconds before the validation time
+    /// (``RevocationChecker/maximumCRLAgeWithoutNextUpdate``), with no current delta CRL extending it.
+    case tooOld(CertificateRevocationList, maximumAge: Int64)
     /// Its signature algorithm is refused by the policy's algorithm profile.
     case disallowedAlgorithm(CertificateRevocationList)
     /// No certificate names the CRL issuer as its subject (RFC 5280 6.3.3 (f)).
@@ -46,7 +49,7 @@ enum CRLRejection: Error, Sendable, CustomStringConvertible {
         case .issuerCannotSignCRLs: return 80
         case .defect: return 75
         case .nonconforming: return 74
-        case .stale: return 70
+        case .stale, .tooOld: return 70
         case .notYetIssued: return 65
         case .disallowedAlgorithm: return 60
         case .nestingTooDeep: return 55
@@ -66,6 +69,8 @@ enum CRLRejection: Error, Sendable, CustomStringConvertible {
         case .deltaWithoutCompleteCRL(let crl):
             return "\(Self.name(crl)) is a delta CRL and no complete CRL it could extend was supplied (RFC 5280 5.2.4)"
         case .deltaNotApplicable(let crl, let mismatch): return "\(Self.name(crl)) cannot extend the complete CRL: \(mismatch)"
+        case .tooOld(let crl, let maximumAge):
+            return "\(Self.name(crl)) has no nextUpdate and was issued more than \(maximumAge / 86_400) days before the validation time (thisUpdate \(crl.thisUpdate)); no current delta CRL extends it"
         case .notYetIssued(let crl): return "\(Self.name(crl)) was issued after the validation time (thisUpdate \(crl.thisUpdate))"
         case .stale(let crl):
             return "\(Self.name(crl)) is out of date (nextUpdate \(crl.nextUpdate.map { "\($0)" } ?? "none")) and no current delta CRL extends it"
@@ -98,8 +103,9 @@ enum CRLRejection: Error, Sendable, CustomStringConvertible {
 /// The status RFC 5280 6.3.3 (CRLs) and RFC 6960 (OCSP) arrive at for one certificate.
 enum RevocationOutcome: Sendable {
     /// Every reason is covered by usable CRLs and none lists the certificate, or an authentic current
-    /// OCSP response says good; no source says revoked.
-    case notRevoked
+    /// OCSP response says good; no source says revoked. `findings`: the CRLs used for it despite a
+    /// departure from the CRL profile that binds their issuer (not under a strict reading).
+    case notRevoked(findings: [CRLConformanceFinding])
     /// Revoked at `date` for `reason`, per `source`.
     case revoked(date: UnixTime, reason: String, source: RevocationSource)
     /// UNDETERMINED: usable CRLs covered only `coveredReasons`; the rejections say why other CRLs and
@@ -152,9 +158,15 @@ enum RevocationOutcome: Sendable {
 ///
 /// Choices, each named: a listed certificate is revoked whatever its revocationDate or invalidityDate
 /// says about the validation time (a CRL is not a history); a CRL issued after the validation time is
-/// not used; a CRL without nextUpdate (which RFC 5280 5.1.2.5 requires of issuers) counts as current;
-/// the trust anchor's certificate, like any CRL issuer's, must allow cRLSign when it has keyUsage;
+/// not used; the trust anchor's certificate, like any CRL issuer's, must allow cRLSign when it has keyUsage;
 /// delta CRLs are used whenever one applies, whether or not a freshestCRL extension points to it.
+///
+/// CRL conformance (``strictCRLConformance``, set per path by its resolved profile): a complete CRL
+/// without cRLNumber or with a critical one (RFC 5280 5.2.3), or without nextUpdate (5.1.2.5), departs
+/// from rules that bind its issuer. Read strictly (``CertificateProfile/rfc5280``), it is evidence of
+/// revocation only; otherwise it shows good standing too, reported as a ``CRLConformanceFinding``,
+/// and one without nextUpdate is current for ``maximumCRLAgeWithoutNextUpdate`` after its thisUpdate.
+/// A delta CRL needs its cRLNumber and deltaCRLIndicator under every reading (5.2.4, 6.3.3 (c)).
 ///
 /// A CRL whose issuer's path is being validated is, while that happens, taken as authentic for the
 /// certificates of that path (its signature has been verified; it is the CRL that would revoke them):
@@ -164,6 +176,19 @@ enum RevocationOutcome: Sendable {
 final class RevocationChecker {
     /// Most CRL issuer paths validated inside one another.
     static let maximumNesting = 4
+
+    /// Seconds after its thisUpdate that a complete CRL without nextUpdate stays current when CRLs are
+    /// not read strictly (604,800: seven days, as ``OCSPFreshness/maximumAgeWithoutNextUpdate``
+    /// bounds an OCSP response without nextUpdate). RFC 5280 5.1.2.5 makes nextUpdate mandatory for
+    /// conforming CRL issuers, and gives no age to a CRL without one; older, such a CRL is out of
+    /// date like one whose nextUpdate has passed (evidence of a permanent revocation only).
+    static let maximumCRLAgeWithoutNextUpdate: Int64 = 7 * 86_400
+
+    /// Whether the CRLs examined now are read strictly (``CertificateProfile/rfc5280``): a complete
+    /// CRL without cRLNumber, with a critical one, or without nextUpdate is then evidence of
+    /// revocation only. Set by ``failure(for:above:anchor:context:issuerPaths:strictCRLConformance:findings:)``
+    /// for the duration of the call (nested CRL issuer paths and responder statuses inherit it).
+    private(set) var strictCRLConformance = true
 
     let crls: CRLStore
     /// The OCSP responses, by serial number.
@@ -185,12 +210,14 @@ final class RevocationChecker {
     private struct StatusKey: Hashable {
         let certificate: ObjectIdentifier
         let chain: [ObjectIdentifier]
+        let strictCRLConformance: Bool
     }
 
     private struct IssuerPathKey: Hashable {
         let crl: ObjectIdentifier
         let signer: ObjectIdentifier
         let anchor: ObjectIdentifier
+        let strictCRLConformance: Bool
     }
 
     private var statusMemo: [StatusKey: RevocationOutcome] = [:]
@@ -225,14 +252,23 @@ final class RevocationChecker {
     ///   - above: the certificates of the path between the anchor and `certificate`, in RFC order
     ///     (the one the anchor issued first); the last is `certificate`'s issuer.
     ///   - anchor: the trust anchor of the path.
+    ///   - strictCRLConformance: whether CRLs are read strictly (``strictCRLConformance``): true
+    ///     exactly when the path's resolved profile is ``CertificateProfile/rfc5280``.
+    ///   - findings: receives, when the status is not revoked, the CRLs that showed it despite a
+    ///     departure from the CRL profile (never under a strict reading).
     /// - Returns: ``ValidationFailure/revoked(_:date:reason:source:)`` for a revoked certificate;
     ///   ``ValidationFailure/revocationUnknown(_:reason:)`` for an undetermined status that
     ///   ``mode`` rejects; `nil` otherwise.
     func failure(for certificate: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
-                 context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation) -> ValidationFailure? {
+                 context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation, strictCRLConformance strict: Bool,
+                 findings: inout [CRLConformanceFinding]) -> ValidationFailure? {
+        let outer = strictCRLConformance
+        strictCRLConformance = strict
+        defer { strictCRLConformance = outer }
         let outcome = status(of: certificate, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths)
         switch outcome {
-        case .notRevoked:
+        case .notRevoked(let used):
+            findings += used
             return nil
         case .revoked(let date, let reason, let source):
             return .revoked(certificate, date: date, reason: reason, source: source)
@@ -278,7 +314,7 @@ final class RevocationChecker {
     func status(of certificate: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
                 context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation) -> RevocationOutcome {
         let key = StatusKey(certificate: ObjectIdentifier(certificate),
-                            chain: [ObjectIdentifier(anchor)] + above.map { ObjectIdentifier($0) })
+                            chain: [ObjectIdentifier(anchor)] + above.map { ObjectIdentifier($0) }, strictCRLConformance: strictCRLConformance)
         // Results that relied on a CRL taken as authentic while its issuer is validated, or on a
         // responder whose status is being checked, are not kept.
         let memoize = inProgress.isEmpty && respondersInProgress.isEmpty
@@ -306,7 +342,7 @@ final class RevocationChecker {
         case .undetermined(let covered, let crlRejections, _) where !(ocspGood && !crlOutcome.stoppedEarly):
             outcome = .undetermined(coveredReasons: covered, crlRejections: crlRejections, ocspRejections: ocspRejections)
         case .undetermined:
-            outcome = .notRevoked
+            outcome = .notRevoked(findings: [])
         case .notRevoked, .revoked:
             outcome = crlOutcome
         }
@@ -323,6 +359,7 @@ final class RevocationChecker {
         var rejections: [CRLRejection] = []
         var deltasSeen: [CertificateRevocationList] = []
         var completeInScope: CertificateRevocationList? = nil
+        var usedDespiteDepartures: [CRLConformanceFinding] = []
         points: for point in StatusDistributionPoint.points(for: certificate) {
             var examined = 0
             for crl in candidates(for: point, of: certificate) {
@@ -335,8 +372,11 @@ final class RevocationChecker {
                     rejections.append(.defect(crl, defect))
                     continue
                 }
-                // A nonconforming CRL (no or a critical cRLNumber, RFC 5280 5.2.3) can still say revoked.
-                let nonconformity = crl.defects.first
+                // What remains are departures from rules that bind the CRL issuer (no or a critical
+                // cRLNumber, RFC 5280 5.2.3; no nextUpdate, 5.1.2.5). Read strictly, such a CRL can
+                // still say revoked, never good; otherwise it is used, and reported.
+                let departures = crl.defects
+                let nonconformity = strictCRLConformance ? departures.first : nil
                 if let mismatch = CRLScope.mismatch(crl, covering: certificate, through: point) {
                     rejections.append(.outOfScope(crl, mismatch))
                     continue
@@ -354,14 +394,25 @@ final class RevocationChecker {
                     rejections.append(.examinationLimit(crl))
                     continue points
                 }
-                let stale = crl.nextUpdate.map { $0 < time } ?? false
+                // (a): current until nextUpdate; without one (read strictly, such a CRL never says
+                // good), for the documented maximum age after thisUpdate.
+                let stale: Bool
+                let staleness: CRLRejection
+                if let nextUpdate = crl.nextUpdate {
+                    stale = nextUpdate < time
+                    staleness = .stale(crl)
+                } else {
+                    let maximumAge = Self.maximumCRLAgeWithoutNextUpdate
+                    stale = !strictCRLConformance && crl.thisUpdate.secondsSinceEpoch + maximumAge < time.secondsSinceEpoch
+                    staleness = .tooOld(crl, maximumAge: maximumAge)
+                }
                 let sameIssuer = crls.crls(issuedBy: crl.issuer)
                 let deltas = DeltaCRLs.applicable(to: crl, among: sameIssuer, at: time)
                 // An out-of-date CRL cannot say good, but an authentic one that lists the certificate
                 // as revoked still says revoked: a revocation is permanent (RFC 5280 3.3; OpenSSL
                 // reports such a certificate revoked). Only then is it worth authenticating.
                 if stale && deltas.isEmpty && RevocationState.revocation(of: certificate, in: crl, permanentOnly: true) == nil {
-                    rejections.append(.stale(crl))
+                    rejections.append(staleness)
                     continue
                 }
                 // (f), (g)
@@ -388,7 +439,7 @@ final class RevocationChecker {
                     continue
                 }
                 if stale && delta == nil {
-                    if !state.applyRevocationEvidence(crl, for: certificate, permanentOnly: true) { rejections.append(.stale(crl)) }
+                    if !state.applyRevocationEvidence(crl, for: certificate, permanentOnly: true) { rejections.append(staleness) }
                     continue
                 }
                 if let nonconformity {
@@ -397,13 +448,16 @@ final class RevocationChecker {
                 }
                 // (i)-(l)
                 state.apply(complete: crl, delta: delta, for: certificate, interimReasons: interim)
+                if !departures.isEmpty {
+                    usedDespiteDepartures.append(CRLConformanceFinding(certificate: certificate, crl: crl, defects: departures))
+                }
             }
         }
 
         if case .revoked(let entry, let crl) = state.status {
             return .revoked(entry, crl)
         } else if state.isFinal {
-            return .notRevoked
+            return .notRevoked(findings: usedDespiteDepartures)
         } else {
             // Delta CRLs that could not help, and why.
             var seenDeltas = Set<ObjectIdentifier>()
@@ -552,7 +606,8 @@ final class RevocationChecker {
                             anchor: Certificate, context: EvaluationContext,
                             issuerPaths: any CRLIssuerPathValidation) -> Result<Signer, CRLRejection> {
         guard inProgress.count < Self.maximumNesting else { return .failure(.nestingTooDeep(crl)) }
-        let key = IssuerPathKey(crl: ObjectIdentifier(crl), signer: ObjectIdentifier(signer), anchor: ObjectIdentifier(anchor))
+        let key = IssuerPathKey(crl: ObjectIdentifier(crl), signer: ObjectIdentifier(signer), anchor: ObjectIdentifier(anchor),
+                                strictCRLConformance: strictCRLConformance)
         let memoize = inProgress.isEmpty
         if memoize, let known = issuerPathMemo[key] { return known }
 
@@ -565,7 +620,8 @@ final class RevocationChecker {
             result = .failure(.issuerPathInvalid(crl, signer, .distrusted(signer)))
         } else {
             inProgress[ObjectIdentifier(crl)] = Signer(certificate: signer, dsaParameters: nil)
-            let found = issuerPaths.validateIssuerPath(of: signer, intermediates: certificates + Array(above), store: store)
+            let found = issuerPaths.validateIssuerPath(of: signer, intermediates: certificates + Array(above), store: store,
+                                                       strictCRLConformance: strictCRLConformance)
             inProgress[ObjectIdentifier(crl)] = nil
             if let path = found.trusted {
                 let chain = [anchor] + path.certificates.reversed()
@@ -636,7 +692,8 @@ final class RevocationChecker {
 /// issuer's path as a nested evaluation with the same budget (so revocation calls nothing above it).
 protocol CRLIssuerPathValidation {
     /// The search from `signer` to the anchor of `store` through `intermediates`: the trusted path,
-    /// or the best failed attempt.
-    func validateIssuerPath(of signer: Certificate, intermediates: [Certificate], store: TrustStore)
+    /// or the best failed attempt. `strictCRLConformance`: how the CRLs of that path are read (the
+    /// reading of the path whose CRL the signer vouches for, ``RevocationChecker/strictCRLConformance``).
+    func validateIssuerPath(of signer: Certificate, intermediates: [Certificate], store: TrustStore, strictCRLConformance: Bool)
         -> (trusted: PathAttempt?, best: PathAttempt?)
 }

@@ -19,3 +19,28 @@ public enum UndeterminedRevocationStatus: String, Hashable, Sendable, CaseIterab
     /// Never reject for an undetermined status ("soft fail"): only a revoked certificate fails.
     case accept = "accept"
 }
+
+/// How a complete CRL that departs from the rules RFC 5280 section 5 places on CRL issuers is read:
+/// one without cRLNumber or with a critical one (5.2.3), or without nextUpdate (5.1.2.5). These MUSTs
+/// bind the CRL issuer; section 6.3 needs the number only to combine delta CRLs.
+public enum CRLConformance: String, Hashable, Sendable, CaseIterable {
+    /// ``strict`` for a path validated under ``CertificateProfile/rfc5280``, ``interoperable`` under
+    /// every other profile (the default).
+    case automatic = "auto"
+    /// Such a CRL is evidence that a certificate it lists is revoked, never that one it does not list
+    /// is good (that status stays undetermined).
+    case strict = "strict"
+    /// Such a CRL also shows good standing, reported as a ``CRLConformanceFinding``; without
+    /// nextUpdate it is current for 7 days (`maximumCRLAgeWithoutNextUpdate`, as for OCSP) after its
+    /// thisUpdate (as Chromium, OpenSSL and Go read it).
+    case interoperable = "interoperable"
+
+    /// Whether CRLs are read strictly on a path validated under `profile` (resolved).
+    public func isStrict(under profile: CertificateProfile) -> Bool {
+        switch self {
+        case .automatic: return profile == .rfc5280
+        case .strict: return true
+        case .interoperable: return false
+        }
+    }
+}

@@ -3,12 +3,13 @@
 import CertPathDER
 
 /// A distribution point through which a certificate's status is sought (RFC 5280 6.3.3): one entry of
-/// its cRLDistributionPoints, or the default point used for CRLs issued by the certificate issuer —
-/// a distribution point named by the certificate issuer (and its issuerAltName), without reasons or
-/// cRLIssuer.
+/// its cRLDistributionPoints, or the default point used for CRLs issued by the certificate issuer,
+/// without reasons or cRLIssuer — named by the certificate issuer (and its issuerAltName) only for a
+/// certificate without cRLDistributionPoints.
 struct StatusDistributionPoint: Sendable {
     /// The distribution point's full names, nameRelativeToCRLIssuer resolved; `nil` when the point
-    /// has no distributionPoint field.
+    /// has no distributionPoint field, and for the default point of a certificate with
+    /// cRLDistributionPoints (no CRL whose issuingDistributionPoint names a point speaks through it).
     let names: [GeneralName]?
     /// `reasons`; `nil` means every reason.
     let reasons: ReasonFlags?
@@ -45,7 +46,16 @@ struct StatusDistributionPoint: Sendable {
     /// The points to process for `certificate`, in order: each of its cRLDistributionPoints, then
     /// the default point ("if the revocation status has not been determined, repeat the process above
     /// with any available CRLs not specified in a distribution point but issued by the certificate
-    /// issuer", RFC 5280 6.3.3).
+    /// issuer", RFC 5280 6.3.3, after (l)).
+    ///
+    /// The default point's name: "a distribution point name of the certificate issuer" — its issuer
+    /// field and issuerAltName — only when the certificate has no cRLDistributionPoints. A
+    /// certificate that names its distribution points names every partition it belongs to: a CRL
+    /// whose issuingDistributionPoint names a point (by the issuer's own name included) is "specified
+    /// in a distribution point" and speaks for it only through one of those (6.3.3 (b)(2)(i)); through
+    /// the default point it takes only CRLs that name no point (a complete CRL without
+    /// issuingDistributionPoint, or one restricted by certificate type or reasons alone). Otherwise a
+    /// partition's CRL would speak for the certificates of every other partition of the same issuer.
     ///
     /// At most ``maximumDistributionPoints`` of the extension's points are processed (in order):
     /// each may name a CRL issuer or a relative name to resolve against a name as large as the
@@ -54,15 +64,17 @@ struct StatusDistributionPoint: Sendable {
     /// undetermined, which the revocation mode then decides like any other.
     static func points(for certificate: Certificate) -> [StatusDistributionPoint] {
         var points: [StatusDistributionPoint] = []
-        for point in (certificate.cRLDistributionPoints ?? []).prefix(maximumDistributionPoints) {
-            // 4.2.1.13: a relative name is appended to the cRLIssuer's name when present, else to the
+        let named = certificate.cRLDistributionPoints ?? []
+        for point in named.prefix(maximumDistributionPoints) {
+            // 4.2.1.13: a relative name is appended to the cRLIssuer's name when present ("the
+            // distinguished name that it contains": none when it contains none), else to the
             // certificate issuer's.
-            let base = point.cRLIssuer?.lazy.compactMap(Self.directoryName).first ?? certificate.issuer
-            points.append(StatusDistributionPoint(names: point.name.map { CRLScope.fullNames($0, relativeTo: base) },
-                                                  reasons: point.reasons, cRLIssuer: point.cRLIssuer, isDefault: false))
+            let base = point.cRLIssuer.map { $0.lazy.compactMap(Self.directoryName).first } ?? certificate.issuer
+            let names = point.name.map { name in base.map { CRLScope.fullNames(name, relativeTo: $0) } ?? CRLScope.fullNames(name) }
+            points.append(StatusDistributionPoint(names: names, reasons: point.reasons, cRLIssuer: point.cRLIssuer, isDefault: false))
         }
         let issuerNames = [GeneralName.directoryName(certificate.issuer)] + (certificate.issuerAlternativeNames ?? [])
-        points.append(StatusDistributionPoint(names: issuerNames, reasons: nil, cRLIssuer: nil, isDefault: true))
+        points.append(StatusDistributionPoint(names: named.isEmpty ? issuerNames : nil, reasons: nil, cRLIssuer: nil, isDefault: true))
         return points
     }
 
@@ -145,6 +157,13 @@ enum CRLScope {
         case (nil, let reasons?): return reasons
         case (nil, nil): return .all
         }
+    }
+
+    /// The full names of a DistributionPointName without a name to resolve a relative one against:
+    /// `fullName` as given; `nameRelativeToCRLIssuer` names nothing (and so matches nothing).
+    static func fullNames(_ name: DistributionPointName) -> [GeneralName] {
+        if case .fullName(let names) = name { return names }
+        return []
     }
 
     /// The full names of a DistributionPointName (RFC 5280 4.2.1.13, 5.2.5): `fullName` as given, or

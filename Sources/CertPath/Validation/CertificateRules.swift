@@ -21,6 +21,60 @@ public enum CertificatePosition: String, Hashable, Sendable, CaseIterable {
     var isIssuer: Bool { self != .endEntity }
 }
 
+/// Whom the MUST of a ``ProfileRule`` addresses (docs/RULES.md, column "binds").
+public enum RuleAddressee: String, Hashable, Sendable, CaseIterable {
+    /// The relying party: RFC 5280 section 6, or section 4's "MUST reject" / "MUST process". Fails
+    /// under every profile.
+    case relyingParty = "relying party"
+    /// The issuing CA ("conforming CAs MUST", RFC 5280 section 4): a finding under
+    /// ``CertificateProfile/interoperable`` and ``CertificateProfile/pathValidation``, a failure
+    /// under ``CertificateProfile/rfc5280`` and ``CertificateProfile/webPKI``.
+    case certificationAuthority = "CA"
+    /// The issuing CA, but a certificate breaking it cannot be read with one meaning (major parsers
+    /// refuse it): a failure under every profile (``CertificateProfile/pathValidation``, RFC 5280
+    /// section 6 alone, reports some of them as findings: docs/RULES.md).
+    case certificationAuthorityUnreadable = "CA (no one meaning)"
+    /// A public CA (CA/Browser Forum Baseline Requirements): applied under ``CertificateProfile/webPKI`` only.
+    case publicCertificationAuthority = "public CA"
+    /// The caller's policy (``ExtendedKeyUsageReading/strict``).
+    case policy = "policy"
+}
+
+/// A rule of the rules table a certificate of a path breaks and that the path's profile reports
+/// without failing the path (``ProfileRule/isReportedAsFinding(in:at:)``): under the interoperable
+/// default, RFC 5280 section 4's requirements on conforming CAs.
+public struct ProfileFinding: Hashable, Sendable, CustomStringConvertible {
+    /// The certificate that breaks the rule.
+    public let certificate: Certificate
+    /// Where it stands in the path.
+    public let position: CertificatePosition
+    /// The rule.
+    public let rule: ProfileRule
+
+    /// Creates a finding.
+    public init(certificate: Certificate, position: CertificatePosition, rule: ProfileRule) {
+        self.certificate = certificate
+        self.position = position
+        self.rule = rule
+    }
+
+    /// `rule: explanation`, e.g. `basicConstraintsNotCritical: a CA certificate's basicConstraints is not critical (RFC 5280 4.2.1.9)`.
+    public var description: String { "\(rule.name): \(rule.explanation)" }
+
+    /// The findings of `path` (end entity first, the anchor excluded) under `profile` (resolved), in
+    /// path order and, per certificate, in table order.
+    static func of(path: [Certificate], profile: CertificateProfile) -> [ProfileFinding] {
+        var findings: [ProfileFinding] = []
+        for (index, certificate) in path.enumerated() {
+            let position: CertificatePosition = index == 0 ? .endEntity : .intermediate
+            for rule in CertificateRules.findings(certificate, at: position, profile: profile) {
+                findings.append(ProfileFinding(certificate: certificate, position: position, rule: rule))
+            }
+        }
+        return findings
+    }
+}
+
 /// A rule of a certificate profile that a certificate breaks: the RFC 5280 section 4 requirements
 /// on conforming CAs that a relying party can check, the CA/Browser Forum Baseline Requirements of
 /// the Web PKI profile, and the few processing rules every profile applies. ``clause`` names the
@@ -92,6 +146,10 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
     /// RFC 5280 4.2.1.4: a critical certificatePolicies whose qualifiers the validator cannot
     /// interpret (any but id-qt-cps and id-qt-unotice) MUST be rejected.
     case uninterpretedPolicyQualifier
+    /// RFC 5280 4.2.1.5 and 6.1.4 (a): anyPolicy appears as an issuerDomainPolicy or a
+    /// subjectDomainPolicy of policyMappings (policies MUST NOT be mapped to or from anyPolicy; the
+    /// relying party verifies it, 6.1.4 (a)).
+    case policyMappingWithAnyPolicy
     /// RFC 5280 4.2.1.6: a dNSName MUST be in the preferred name syntax (letters, digits, hyphens).
     case invalidDNSNameInSubjectAltName
     /// RFC 5280 4.2.1.6: an rfc822Name MUST be a Mailbox (RFC 5321 4.1.2).
@@ -168,6 +226,7 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
         case .inhibitAnyPolicyNotCritical: return "inhibitAnyPolicy is not critical (RFC 5280 4.2.1.14)"
         case .uninterpretedPolicyQualifier:
             return "a critical certificatePolicies has a policy qualifier CertPath cannot interpret (RFC 5280 4.2.1.4: it MUST then be rejected)"
+        case .policyMappingWithAnyPolicy: return "policyMappings maps a policy to or from anyPolicy (RFC 5280 4.2.1.5, 6.1.4 (a))"
         case .invalidDNSNameInSubjectAltName: return "a subjectAltName dNSName is not in preferred name syntax (RFC 5280 4.2.1.6)"
         case .invalidRFC822NameInSubjectAltName: return "a subjectAltName rfc822Name is not a mailbox (RFC 5280 4.2.1.6)"
         case .invalidURIInSubjectAltName: return "a subjectAltName uniformResourceIdentifier is not an absolute URI (RFC 5280 4.2.1.6)"
@@ -215,6 +274,7 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
         case .missingSubjectKeyIdentifier, .subjectKeyIdentifierCritical: return "RFC 5280 4.2.1.2"
         case .authorityInformationAccessCritical: return "RFC 5280 4.2.2.1"
         case .inhibitAnyPolicyNotCritical: return "RFC 5280 4.2.1.14"
+        case .policyMappingWithAnyPolicy: return "RFC 5280 4.2.1.5, 6.1.4 (a)"
         case .invalidDNSNameInSubjectAltName, .invalidRFC822NameInSubjectAltName, .invalidURIInSubjectAltName: return "RFC 5280 4.2.1.6"
         case .invalidSerialNumber: return "RFC 5280 4.1.2.2"
         case .generalizedTimeBefore2050: return "RFC 5280 4.1.2.5"
@@ -237,8 +297,25 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
     /// them per path). Strict-EKU rows apply under any profile when the policy asks for them.
     public var profiles: Set<CertificateProfile> {
         var set = Set<CertificateProfile>()
-        for profile in [CertificateProfile.webPKI, .rfc5280, .pathValidation] where Self.mask(profile) & bit != 0 { set.insert(profile) }
+        for profile in CertificateProfile.allCases where profile != .automatic && Self.mask(profile) & bit != 0 { set.insert(profile) }
         return set
+    }
+
+    /// Whom the rule's MUST addresses: what decides whether the interoperable default fails a path
+    /// for it or reports it as a ``ProfileFinding``.
+    public var addressee: RuleAddressee {
+        if Self.strictExtendedKeyUsageRules & bit != 0 { return .policy }
+        if Self.baselineRequirements & bit != 0 { return .publicCertificationAuthority }
+        if Self.relyingPartyRules & bit != 0 { return .relyingParty }
+        if Self.unreadableRules & bit != 0 { return .certificationAuthorityUnreadable }
+        return .certificationAuthority
+    }
+
+    /// Whether a path under `profile` (resolved) reports the rule at `position` as a
+    /// ``ProfileFinding`` instead of failing: an RFC 5280 section 4 row the strict ``CertificateProfile/rfc5280``
+    /// reading applies there and `profile` does not.
+    public func isReportedAsFinding(in profile: CertificateProfile, at position: CertificatePosition) -> Bool {
+        Self.findingMask(profile, position) & bit != 0
     }
 
     /// Whether the rule applies to a certificate at `position` under `profile` (resolved: not
@@ -273,10 +350,30 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
     /// and what RFC 5280 tells a validator to reject (4.2: a critical extension it cannot process,
     /// which includes a critical certificatePolicies with qualifiers it cannot interpret, 4.2.1.4,
     /// and a nameConstraints it cannot interpret, 4.2.1.10).
-    private static let everyProfile = bits([
+    private static let everyProfile = relyingPartyRules | bits([
         .signatureAlgorithmMismatch, .uniqueIdentifierInVersion1, .extensionsBeforeVersion3, .duplicateExtension,
-        .malformedNameConstraints, .uninterpretedPolicyQualifier,
     ])
+
+    /// Rules addressed to the relying party (RFC 5280 section 6 and section 4's "MUST reject" or
+    /// "MUST process"): every profile fails them.
+    private static let relyingPartyRules = bits([
+        .malformedNameConstraints, .uninterpretedPolicyQualifier, .policyMappingWithAnyPolicy,
+    ])
+
+    /// Rules section 4 addresses to CAs whose breach leaves a certificate without one meaning, or that
+    /// a major parser refuses outright (OpenSSL and Chromium do not read extensions in a version 1
+    /// certificate, duplicate extensions, a keyUsage with no bit set, an empty name or policy
+    /// constraints, a repeated policy OID; which of two signature algorithms applies is ambiguous):
+    /// every profile but ``CertificateProfile/pathValidation`` fails them (PKITS, which that profile
+    /// serves, predates some of them), and that one fails those of ``everyProfile``.
+    private static let unreadableRules = bits([
+        .signatureAlgorithmMismatch, .uniqueIdentifierInVersion1, .extensionsBeforeVersion3, .duplicateExtension,
+        .keyUsageWithoutBits, .duplicatePolicyIdentifier, .emptyPolicyConstraints, .emptyNameConstraints,
+    ])
+
+    /// The interoperable default's failures: the relying party's obligations and what cannot be read
+    /// with one meaning. The rest of section 4 is reported as findings.
+    private static let interoperableRules = relyingPartyRules | unreadableRules
 
     /// The CA/Browser Forum rules (Web PKI only).
     private static let baselineRequirements = bits([
@@ -299,8 +396,19 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
         switch profile {
         case .pathValidation: return everyProfile
         case .webPKI, .automatic: return webPKIRules
+        case .interoperable: return interoperableRules
         case .rfc5280: return rfc5280Rules
         }
+    }
+
+    /// The rules reported as findings at `position` under `profile`: those the strict reading fails
+    /// there and `profile` does not.
+    @inline(__always)
+    static func findingMask(_ profile: CertificateProfile, _ position: CertificatePosition) -> UInt64 {
+        // An anchor is trusted by the caller's choice: its conformance is checked only with
+        // AnchorEnforcement.full, and what it breaks is not reported otherwise.
+        guard position != .anchor else { return 0 }
+        return rfc5280Rules & mask(position, .rfc5280) & ~(mask(profile) & mask(position, profile))
     }
 
     // The Web PKI tolerates a non-critical nameConstraints (BR 7.1.2.10.8: "MAY" be non-critical, for
@@ -354,6 +462,14 @@ enum CertificateRules {
         var rules: [ProfileRule] = []
         for rule in ProfileRule.allCases where found & rule.bit != 0 { rules.append(rule) }
         return rules
+    }
+
+    /// The rules `certificate` breaks at `position` that `profile` (resolved) reports as findings
+    /// rather than failures (``ProfileRule/isReportedAsFinding(in:at:)``), in table order.
+    static func findings(_ certificate: Certificate, at position: CertificatePosition, profile: CertificateProfile) -> [ProfileRule] {
+        let found = certificate.profileFindings & ProfileRule.findingMask(profile, position)
+        guard found != 0 else { return [] }
+        return ProfileRule.allCases.filter { found & $0.bit != 0 }
     }
 
     /// Every rule of the table `certificate` breaks wherever it stands (what ``Certificate`` keeps,
@@ -418,6 +534,10 @@ enum CertificateRules {
         }
         if certificate.isCritical(.policyConstraints) == false { found |= ProfileRule.policyConstraintsNotCritical.bit }
         if certificate.isCritical(.inhibitAnyPolicy) == false { found |= ProfileRule.inhibitAnyPolicyNotCritical.bit }
+        if let mappings = certificate.policyMappings,
+           mappings.contains(where: { $0.issuerDomainPolicy == KnownOID.anyPolicy || $0.subjectDomainPolicy == KnownOID.anyPolicy }) {
+            found |= ProfileRule.policyMappingWithAnyPolicy.bit
+        }
         var names: UInt64 = 0
         _ = certificate.forEachSubjectAlternativeName { tag, contents in
             switch tag {

@@ -15,7 +15,8 @@
 // rfc822Name (RFC 5280 requires that only for certificates without a subjectAltName; CertPath does
 // it always, like OpenSSL, because the address is in the certificate either way); and, only when the
 // caller asks (`commonNamesAsDNSNames`, for a policy that opted into the legacy CN fallback of
-// hostname matching), every subject commonName that is syntactically a host name, as a dNSName.
+// hostname matching), every subject commonName that is syntactically a host name, as a dNSName; and
+// every SmtpUTF8Mailbox otherName of the subjectAltName as an rfc822Name (RFC 9598 6, below).
 // Whether a self-issued certificate's names are checked (6.1.3 (b): not for a self-issued
 // certificate other than the last) is the caller's decision.
 //
@@ -105,6 +106,23 @@
 //   (`malformedConstraint` in a subtree, e.g. `invalid@invalid@example.com`). A presented name
 //   must be a mailbox even when the extension has no rfc822Name subtree (step 3): `a@@b.example`
 //   under a dNSName-only extension is `malformedName`.
+// - SmtpUTF8Mailbox (otherName 1.3.6.1.5.5.7.8.9, RFC 9598): RFC 9598 6 extends rfc822Name
+//   constraints to it: "Strip the Local-part and "@" separator", then compare domains as 4.2.1.10
+//   does (a host constraint: the same domain; `.example.com`: a proper subdomain; empty: every
+//   mailbox), in A-labels and lower case (RFC 9598 5; the domain is already in A-labels, section 3,
+//   and ASCII case is ignored). A mailbox constraint (`foo@example.com`), which RFC 9598 6 says
+//   SHOULD NOT be used, reads two ways: it names one ASCII mailbox, never equal to an
+//   SmtpUTF8Mailbox (RFC 9598 5), yet section 6 strips its Local-part too. CertPath fails closed: in
+//   a permitted subtree it permits no SmtpUTF8Mailbox; in an excluded one it excludes every
+//   SmtpUTF8Mailbox at its domain. The name is interpreted, so it must be well-formed as soon as the
+//   extension has any subtree (step 3), else `malformedName`: a UTF8String, not empty, without
+//   U+FEFF (RFC 9598 3), one `@`, an RFC 6531 Dot-string Local-part of 1–64 octets with at least one
+//   non-ASCII character (RFC 9598 3: an all-ASCII Local-part belongs in an rfc822Name), and an ASCII
+//   host-name domain. A domain with non-ASCII characters (U-labels, allowed by RFC 8398, forbidden by
+//   RFC 9598 3) would need IDNA's ToASCII to be compared with A-label constraints; CertPath has no
+//   IDNA implementation and refuses such a name rather than pass it (it could lie inside an excluded
+//   subtree, or outside every permitted one). An otherName subtree in the extension still makes an
+//   SmtpUTF8Mailbox `unsupportedNameForm` once its rfc822Name constraints are met.
 // - iPAddress (4.2.1.10): a subtree is an address and a mask (8 octets for IPv4, 32 for IPv6), the
 //   mask a contiguous prefix (a subtree of another length or with a mask such as 255.0.255.0 is
 //   `malformedConstraint`, not a decoding error since the type is an OCTET STRING); a presented
@@ -171,7 +189,7 @@ public struct NameConstraintViolation: Hashable, Sendable, CustomStringConvertib
         /// A commonName of the subject DN, checked as a dNSName because the caller's hostname policy
         /// may match it (legacy CN fallback).
         case subjectCommonName
-        /// An entry of the subjectAltName extension.
+        /// An entry of the subjectAltName extension (an SmtpUTF8Mailbox otherName, RFC 9598, included).
         case subjectAlternativeName
     }
 
@@ -224,12 +242,15 @@ public struct NameConstraintViolation: Hashable, Sendable, CustomStringConvertib
         let what = "\(name) (\(origin))"
         switch reason {
         case .notWithinPermittedSubtrees:
-            return "\(what) is not within any permitted \(NameConstraintForm(name).label) subtree"
+            return "\(what) is not within any permitted \(NameConstraintForm(constraining: name).label) subtree"
         case .withinExcludedSubtree(let subtree):
             return "\(what) is within the excluded subtree \(subtree.base)"
         case .unsupportedNameForm:
             return "\(what) has a name form (\(NameConstraintForm(name).label)) whose name constraints CertPath does not process"
         case .malformedName:
+            if NameConstraintForm(constraining: name) != NameConstraintForm(name) {
+                return "\(what) is not a well-formed SmtpUTF8Mailbox (RFC 9598 3), so name constraints cannot be checked"
+            }
             return "\(what) is not a well-formed \(NameConstraintForm(name).label), so name constraints cannot be checked"
         case .uriWithoutDomainHost:
             return "\(what) has no domain-name host, which URI name constraints require"
@@ -293,7 +314,8 @@ enum NameConstraintsChecker {
 
     /// The name a `malformedConstraint` violation reports: the certificate's first name of `form`, in
     /// the order names are checked (subject DN, emailAddress attributes, common names when asked and
-    /// host-name syntax, subjectAltName entries), else its subject DN as a directoryName.
+    /// host-name syntax, subjectAltName entries, an SmtpUTF8Mailbox counting as an rfc822Name), else
+    /// its subject DN as a directoryName.
     private static func reportedName(
         of form: NameConstraintForm, subject: Name, subjectAlternativeNames: [GeneralName]?, commonNamesAsDNSNames: Bool
     ) -> (name: GeneralName, source: NameConstraintViolation.Source) {
@@ -313,7 +335,7 @@ enum NameConstraintsChecker {
         default:
             break
         }
-        if let name = subjectAlternativeNames?.first(where: { NameConstraintForm($0) == form }) {
+        if let name = subjectAlternativeNames?.first(where: { NameConstraintForm(constraining: $0) == form }) {
             return (name, .subjectAlternativeName)
         }
         return (.directoryName(subject), .subject)
@@ -359,6 +381,16 @@ enum NameConstraintForm: Int {
         case .uniformResourceIdentifier: self = .uniformResourceIdentifier
         case .iPAddress: self = .iPAddress
         case .registeredID: self = .registeredID
+        }
+    }
+
+    /// The form whose subtrees constrain `name`: an SmtpUTF8Mailbox otherName is held to rfc822Name
+    /// subtrees (RFC 9598 6); any other name to those of its own form.
+    init(constraining name: GeneralName) {
+        if case .otherName(let typeID, _) = name, typeID == KnownOID.smtpUTF8Mailbox {
+            self = .rfc822Name
+        } else {
+            self.init(name)
         }
     }
 
@@ -410,7 +442,20 @@ private struct Checker {
 
     /// Checks one name; `nil` when it is acceptable. The extension's subtrees have been validated.
     func check(_ name: GeneralName, _ source: NameConstraintViolation.Source, _ budget: inout Int) -> NameConstraintsResult? {
-        let form = NameConstraintForm(name)
+        let form = NameConstraintForm(constraining: name)
+        guard form == NameConstraintForm(name) else {
+            // An SmtpUTF8Mailbox: rfc822Name subtrees first (RFC 9598 6), then, as for any otherName,
+            // otherName subtrees, which CertPath does not process (4.2.1.10).
+            if let failure = check(name, as: form, source, &budget) { return failure }
+            guard constrains(.otherName) else { return nil }
+            return .violation(NameConstraintViolation(name: name, source: source, reason: .unsupportedNameForm))
+        }
+        return check(name, as: form, source, &budget)
+    }
+
+    /// ``check(_:_:_:)`` against the subtrees of `form`.
+    private func check(_ name: GeneralName, as form: NameConstraintForm, _ source: NameConstraintViolation.Source,
+                       _ budget: inout Int) -> NameConstraintsResult? {
         func violation(_ reason: NameConstraintViolation.Reason) -> NameConstraintsResult {
             .violation(NameConstraintViolation(name: name, source: source, reason: reason))
         }

@@ -10,6 +10,9 @@ enum ConstrainedName {
     case dns(name: ArraySlice<UInt8>, wildcard: Bool)
     /// An rfc822Name split at its `@`.
     case email(local: ArraySlice<UInt8>, domain: ArraySlice<UInt8>)
+    /// The domain of an SmtpUTF8Mailbox otherName (RFC 9598), which rfc822Name constraints bind by
+    /// domain (RFC 9598 6); its Local-part, never equal to an rfc822Name's, plays no part.
+    case internationalMailbox(domain: ArraySlice<UInt8>)
     /// An iPAddress of 4 or 16 octets.
     case ip(ArraySlice<UInt8>)
     /// The domain-name host of a uniformResourceIdentifier, without trailing dot.
@@ -51,7 +54,12 @@ enum ConstrainedName {
         case .directoryName(let name):
             guard let sets = NameConstraintMatching.rdnSets(name) else { return .failure(.malformed) }
             return .success(.directory(sets))
-        case .otherName, .x400Address, .ediPartyName, .registeredID:
+        case .otherName(let typeID, let value):
+            guard typeID == KnownOID.smtpUTF8Mailbox, let mailbox = NameConstraintSyntax.splitSmtpUTF8Mailbox(value) else {
+                return .failure(.malformed)
+            }
+            return .success(.internationalMailbox(domain: mailbox.domain))
+        case .x400Address, .ediPartyName, .registeredID:
             return .failure(.malformed)
         }
     }
@@ -61,7 +69,9 @@ enum ConstrainedName {
     /// NameConstraintsChecker.swift). dNSName, rfc822Name and iPAddress as ``prepare(_:)`` reads them
     /// (a wildcard `*.rest` is a dNSName); a uniformResourceIdentifier as an RFC 3986 URI, with or
     /// without an authority (its host matters only under URI subtrees); a directoryName always (a
-    /// ``Name`` is well-formed DER). Forms CertPath does not interpret count as well-formed.
+    /// ``Name`` is well-formed DER); an SmtpUTF8Mailbox otherName as
+    /// ``NameConstraintSyntax/splitSmtpUTF8Mailbox(_:)`` reads it (RFC 9598 3). Forms CertPath does not
+    /// interpret, and otherNames of other types, count as well-formed.
     /// Allocation-free except for an IPv6 literal in a URI.
     static func isWellFormed(_ name: GeneralName) -> Bool {
         switch name {
@@ -70,7 +80,9 @@ enum ConstrainedName {
             return false
         case .uniformResourceIdentifier(let bytes):
             return NameConstraintSyntax.isValidURI(bytes)
-        case .directoryName, .otherName, .x400Address, .ediPartyName, .registeredID:
+        case .otherName(let typeID, let value):
+            return typeID != KnownOID.smtpUTF8Mailbox || NameConstraintSyntax.splitSmtpUTF8Mailbox(value) != nil
+        case .directoryName, .x400Address, .ediPartyName, .registeredID:
             return true
         }
     }
@@ -147,6 +159,22 @@ enum NameConstraintMatching {
             case .all: return .match
             case .mailbox(let constraintLocal, let constraintDomain):
                 return local.elementsEqual(constraintLocal) && equalIgnoringCase(domain, constraintDomain) ? .match : .noMatch
+            case .host(let host):
+                return equalIgnoringCase(domain, host) ? .match : .noMatch
+            case .domain(let parent):
+                return isProperSubdomain(domain, of: parent) ? .match : .noMatch
+            }
+        case (.internationalMailbox(let domain), .email(let mail)):
+            // RFC 9598 6: the Local-part stripped, the domain compared (in A-labels, lower case) with
+            // the constraint's as 4.2.1.10 compares an rfc822Name's.
+            switch mail {
+            case .all: return .match
+            case .mailbox(_, let constraintDomain):
+                // A mailbox constraint names one ASCII mailbox, never equal to an SmtpUTF8Mailbox
+                // (RFC 9598 5: such a comparison "will always fail"), yet RFC 9598 6 strips the
+                // constraint's Local-part too and compares domains. Fail closed where the two differ:
+                // it never permits an SmtpUTF8Mailbox, and excludes every one at its domain.
+                return mode == .excluded && equalIgnoringCase(domain, constraintDomain) ? .match : .noMatch
             case .host(let host):
                 return equalIgnoringCase(domain, host) ? .match : .noMatch
             case .domain(let parent):

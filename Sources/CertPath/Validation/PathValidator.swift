@@ -11,6 +11,17 @@ public struct PathAttempt: Sendable {
     /// The profile the path was validated under (``CertificateProfile/automatic`` resolved: never
     /// `automatic` itself).
     public let profile: CertificateProfile
+    /// The CRLs that showed a certificate of this path good although they depart from the CRL profile
+    /// in a way that binds their issuer (no or a critical cRLNumber, RFC 5280 5.2.3; no nextUpdate,
+    /// 5.1.2.5): one finding per certificate and CRL, in path order from the anchor down. Always empty
+    /// under ``CertificateProfile/rfc5280``, which reads such CRLs strictly (evidence of revocation only).
+    public internal(set) var crlConformanceFindings: [CRLConformanceFinding] = []
+
+    /// The rules of the table (docs/RULES.md) the path's certificates break that its ``profile``
+    /// reports without failing the path: under ``CertificateProfile/interoperable``, RFC 5280 section
+    /// 4's requirements on conforming CAs. Computed on each read from the certificates' remembered
+    /// findings; end entity first.
+    public var findings: [ProfileFinding] { ProfileFinding.of(path: certificates, profile: profile) }
 
     /// Whether nothing is wrong with this path.
     public var isValid: Bool { anchor != nil && failures.isEmpty }
@@ -132,7 +143,7 @@ struct PathValidator {
     /// and its constraints processed as for a certificate 0 above certificate 1 (RFC 5937 section 3.2,
     /// in Chromium's reading).
     func processTrustAnchor(_ anchor: Certificate, state: inout PathValidationState) {
-        if let refusal = policy.algorithms.refusal(ofKeyOf: anchor) { state.failures.append(.weakKey(anchor, key: refusal)) }
+        if let refusal = policy.algorithms.refusal(ofKeyOf: anchor, under: profile) { state.failures.append(.weakKey(anchor, key: refusal)) }
         let enforcement = policy.anchorEnforcement
         if enforcement.validity { checkValidity(anchor, context.validationTime, &state.failures) }
         if enforcement.profile { checkProfile(anchor, at: .anchor, state: &state) }
@@ -306,7 +317,7 @@ struct PathValidator {
             state.failures.append(.profileViolation(certificate, rule))
         }
         guard position != .anchor else { return }
-        if let refusal = policy.algorithms.refusal(ofKeyOf: certificate) {
+        if let refusal = policy.algorithms.refusal(ofKeyOf: certificate, under: profile) {
             state.failures.append(.weakKey(certificate, key: refusal))
         }
         checkCriticalExtensions(certificate, &state.failures)
@@ -329,6 +340,8 @@ struct PathValidator {
     }
 
     /// RFC 5280 4.2: a critical extension the validator does not process rejects the certificate.
+    /// What CertPath processes is one list, ``KnownExtension`` (ocsp-nocheck and the TLS feature
+    /// included); any other critical extension is one of these.
     /// The first ``reportedUnknownCriticalExtensions`` are reported, each a failure (one is enough to
     /// reject; a certificate of 40,000 of them otherwise gave 40,000 failures, repeated in every
     /// report of every attempt: 510 MB of `--explain` output for 1 MB of input).

@@ -21,6 +21,8 @@ struct PresentedName {
     enum Kind {
         case dns(Range<Int>, wildcard: Bool)
         case email(local: Range<Int>, domain: Range<Int>)
+        /// An SmtpUTF8Mailbox's domain (RFC 9598 6).
+        case internationalMailbox(domain: Range<Int>)
         case uriHost(Range<Int>)
         case ip(Range<Int>)
         /// A directoryName: compared with the slice-based rules.
@@ -44,6 +46,8 @@ struct PresentedName {
             bytes.append(contentsOf: local)
             let localRange = 0..<bytes.count
             kind = .email(local: localRange, domain: lowered(domain))
+        case .internationalMailbox(let domain):
+            kind = .internationalMailbox(domain: lowered(domain))
         case .uriHost(let host):
             kind = .uriHost(lowered(host))
         case .ip(let address):
@@ -187,7 +191,7 @@ struct PreparedSubtrees {
         switch (kind, base) {
         case (_, .malformed):
             return .malformedConstraint
-        case (.dns, .dnsAll), (.email, .emailAll), (.uriHost, .uriAll):
+        case (.dns, .dnsAll), (.email, .emailAll), (.internationalMailbox, .emailAll), (.uriHost, .uriAll):
             return .match
         case (.dns(let name, let wildcard), .dns(let domain)):
             if isEqualOrSubdomain(n, name, of: s, domain) { return .match }
@@ -199,6 +203,13 @@ struct PreparedSubtrees {
         case (.email(_, let domain), .mailHost(let host)):
             return equal(n, domain, s, host) ? .match : .noMatch
         case (.email(_, let domain), .mailDomain(let parent)):
+            return isProperSubdomain(n, domain, of: s, parent) ? .match : .noMatch
+        case (.internationalMailbox(let domain), .mailbox(_, let baseDomain)):
+            // Never permits; excludes by domain (NameConstraintMatching.match says why).
+            return mode == .excluded && equal(n, domain, s, baseDomain) ? .match : .noMatch
+        case (.internationalMailbox(let domain), .mailHost(let host)):
+            return equal(n, domain, s, host) ? .match : .noMatch
+        case (.internationalMailbox(let domain), .mailDomain(let parent)):
             return isProperSubdomain(n, domain, of: s, parent) ? .match : .noMatch
         case (.uriHost(let host), .uri(let domain, let leadingDot)):
             let within = leadingDot ? isProperSubdomain(n, host, of: s, domain) : equal(n, host, s, domain)

@@ -39,6 +39,13 @@ extension DERReader {
 
 /// The extensions CertPath decodes, for dispatch and for the list of extensions it "recognizes"
 /// (RFC 5280 4.2: an unrecognized critical extension rejects the certificate).
+///
+/// This is the one list: each case is an extension CertPath *processes*, and its comment names
+/// where. A critical extension not listed here rejects the certificate
+/// (``Certificate/unrecognizedCriticalExtensions``) even when `certpath show` names it: freshestCRL
+/// (delta CRLs are used whether or not it points to them), subjectInfoAccess, the CT
+/// signedCertificateTimestampList and precertificate poison, subjectDirectoryAttributes and
+/// privateKeyUsagePeriod are displayed, not processed.
 public enum KnownExtension: CaseIterable, Sendable {
     /// basicConstraints (2.5.29.19, RFC 5280 4.2.1.9): whether the subject is a CA (cA) and how many
     /// non-self-issued intermediates may follow it (pathLenConstraint; 6.1.4 (k), (l), (m)).
@@ -84,6 +91,14 @@ public enum KnownExtension: CaseIterable, Sendable {
     /// authorityInfoAccess (1.3.6.1.5.5.7.1.1, RFC 5280 4.2.2.1): URIs of the issuer's certificate
     /// (id-ad-caIssuers) and of OCSP responders (id-ad-ocsp), used by network fetching.
     case authorityInfoAccess
+    /// id-pkix-ocsp-nocheck (1.3.6.1.5.5.7.48.1.5, RFC 6960 4.2.2.2.1): a delegated OCSP responder's
+    /// own revocation status is not checked (`OCSPStatus`'s responder checks). RFC 6960 says it
+    /// SHOULD be non-critical: a CA's SHOULD, so a critical one is processed like any other.
+    case ocspNoCheck
+    /// TLS feature (1.3.6.1.5.5.7.1.24, RFC 7633): the TLS features the server must use; its
+    /// status_request ("must-staple") is enforced for TLS server evaluations given the handshake's
+    /// stapled responses (``Certificate/tlsFeatures``; `TLSFeatureRequirement` in CertPath).
+    case tlsFeature
 
     /// The extension's OID.
     public var oid: OID {
@@ -102,11 +117,13 @@ public enum KnownExtension: CaseIterable, Sendable {
         case .inhibitAnyPolicy: return KnownOID.inhibitAnyPolicy
         case .cRLDistributionPoints: return KnownOID.cRLDistributionPoints
         case .authorityInfoAccess: return KnownOID.authorityInfoAccess
+        case .ocspNoCheck: return KnownOID.ocspNoCheck
+        case .tlsFeature: return KnownOID.tlsFeature
         }
     }
 
     /// How many cases there are (the size of tables indexed by ``index``).
-    package static let count = 14
+    package static let count = 16
 
     /// A distinct number per case, `0..<count`, in declaration order: an index into tables.
     package var index: Int {
@@ -125,10 +142,13 @@ public enum KnownExtension: CaseIterable, Sendable {
         case .inhibitAnyPolicy: return 11
         case .cRLDistributionPoints: return 12
         case .authorityInfoAccess: return 13
+        case .ocspNoCheck: return 14
+        case .tlsFeature: return 15
         }
     }
 
-    /// A distinct bit per case (`1 << index`), for sets of known extensions.
+    /// A distinct bit per case (`1 << index`), for sets of known extensions (16 cases: the masks'
+    /// `UInt16` is full; a 17th needs wider masks in `Certificate.Parsed`).
     package var bit: UInt16 { UInt16(truncatingIfNeeded: 1 &<< index) }
 
     /// The known extension with this OID, if any.
@@ -137,8 +157,9 @@ public enum KnownExtension: CaseIterable, Sendable {
     }
 
     /// The known extension whose OID has these contents octets, if any: id-ce arcs (2.5.29.n,
-    /// encoded `55 1D n`) are told apart by their last octet, authorityInfoAccess
-    /// (1.3.6.1.5.5.7.1.1) by all eight.
+    /// encoded `55 1D n`) are told apart by their last octet; authorityInfoAccess
+    /// (1.3.6.1.5.5.7.1.1) and the TLS feature (1.3.6.1.5.5.7.1.24) by all eight, id-pkix-ocsp-nocheck
+    /// (1.3.6.1.5.5.7.48.1.5) by all nine.
     @inline(__always)
     package static func identify(encoded bytes: UnsafeBufferPointer<UInt8>) -> KnownExtension? {
         if bytes.count == 3 {
@@ -160,10 +181,17 @@ public enum KnownExtension: CaseIterable, Sendable {
             default: return nil
             }
         }
-        if bytes.count == 8, bytes[0] == 0x2B, bytes[1] == 0x06, bytes[2] == 0x01, bytes[3] == 0x05, bytes[4] == 0x05,
-           bytes[5] == 0x07, bytes[6] == 0x01, bytes[7] == 0x01 {
-            return .authorityInfoAccess
+        // id-pkix (1.3.6.1.5.5.7): 2B 06 01 05 05 07
+        guard bytes.count >= 8, bytes[0] == 0x2B, bytes[1] == 0x06, bytes[2] == 0x01, bytes[3] == 0x05, bytes[4] == 0x05,
+              bytes[5] == 0x07 else { return nil }
+        if bytes.count == 8, bytes[6] == 0x01 {
+            switch bytes[7] {
+            case 0x01: return .authorityInfoAccess  // id-pe 1
+            case 0x18: return .tlsFeature  // id-pe 24
+            default: return nil
+            }
         }
+        if bytes.count == 9, bytes[6] == 0x30, bytes[7] == 0x01, bytes[8] == 0x05 { return .ocspNoCheck }  // id-ad-ocsp 5
         return nil
     }
 }

@@ -3,6 +3,8 @@
 // (``NameConstraints/firstMalformedSubtree()``) is a property of its bytes; comparing names with it is
 // validation's (CertPath's NameConstraintsMatching). Allocation-free.
 
+import CertPathDER
+
 /// Host-name, mailbox and URI syntax for name constraints, and the forms of subtree bases.
 package enum NameConstraintSyntax {
     package static let dot = UInt8(ascii: ".")
@@ -38,6 +40,67 @@ package enum NameConstraintSyntax {
         return (local, domain)
     }
 
+    // MARK: SmtpUTF8Mailbox (RFC 9598)
+
+    /// Splits the value of an SmtpUTF8Mailbox otherName (`id-on-SmtpUTF8Mailbox`, 1.3.6.1.5.5.7.8.9),
+    /// given as the complete encoding of the otherName's value, into its Local-part and domain; `nil`
+    /// when it is not one CertPath can compare. RFC 9598 section 3: `SmtpUTF8Mailbox ::= UTF8String
+    /// (SIZE (1..MAX))`, an RFC 6531 Mailbox without a Byte-Order-Mark, used only when the Local-part
+    /// "contains non-ASCII characters", its domain labels LDH-labels (A-labels, never U-labels). So:
+    /// - a UTF8String (tag, definite length, valid UTF-8, nothing after it), not empty, no U+FEFF;
+    /// - exactly one `@`;
+    /// - a Local-part that is an RFC 6531 Dot-string (`atext` extended with UTF8-non-ascii; a quoted
+    ///   Local-part is not interpreted, as for rfc822Name) of 1–64 octets (RFC 5321 4.5.3.1.1) with at
+    ///   least one non-ASCII character (an all-ASCII one belongs in an rfc822Name);
+    /// - a domain that is a host name in ASCII (``isValid(_:)``, no trailing dot). A non-ASCII domain
+    ///   (U-labels, the RFC 8398 form RFC 9598 forbids) cannot be compared with A-label constraints
+    ///   without an IDNA implementation, so it is refused, never passed. Upper-case ASCII letters in
+    ///   the domain (RFC 9598 3 says "SHALL only be encoded with lowercase letters") are tolerated:
+    ///   RFC 9598 5 lowercases them before any comparison.
+    package static func splitSmtpUTF8Mailbox(_ value: ArraySlice<UInt8>) -> (local: ArraySlice<UInt8>, domain: ArraySlice<UInt8>)? {
+        var reader = DERReader(value)
+        let text: ArraySlice<UInt8>
+        do throws(DERError) {
+            let element = try reader.read(.utf8String, "SmtpUTF8Mailbox")
+            try reader.finish("SmtpUTF8Mailbox")
+            text = value[element.value]
+        } catch {
+            return nil
+        }
+        guard !text.isEmpty, DERString.isValidUTF8(text) else { return nil }
+        // U+FEFF is EF BB BF in UTF-8.
+        var index = text.startIndex
+        while index + 2 < text.endIndex {
+            if text[index] == 0xEF && text[index + 1] == 0xBB && text[index + 2] == 0xBF { return nil }
+            index += 1
+        }
+        guard let atIndex = text.firstIndex(of: at), text.lastIndex(of: at) == atIndex else { return nil }
+        let local = text[..<atIndex]
+        let domain = text[(atIndex + 1)...]
+        guard local.count <= 64, isInternationalDotString(local), isValid(domain) else { return nil }
+        return (local, domain)
+    }
+
+    /// Whether `local` is an RFC 6531 3.3 Dot-string (`Atom *("." Atom)`, `atext` extended with
+    /// UTF8-non-ascii; the UTF-8 already validated) with at least one non-ASCII character.
+    private static func isInternationalDotString(_ local: ArraySlice<UInt8>) -> Bool {
+        var previousWasDot = true  // a dot may not come first
+        var nonASCII = false
+        for byte in local {
+            if byte >= 0x80 {
+                nonASCII = true
+                previousWasDot = false
+            } else if byte == dot {
+                if previousWasDot { return false }
+                previousWasDot = true
+            } else if HostNameCharacters.isAtext(byte) {
+                previousWasDot = false
+            } else {
+                return false
+            }
+        }
+        return nonASCII && !previousWasDot
+    }
 
     package static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
