@@ -226,7 +226,10 @@ struct HostileSizeTests {
                                         revocation: RevocationChecker.checking(RevocationEvidence(crls: CRLStore(crls)), policy: policy,
                                                                                certificates: []))
         let pipeline = PathPipeline(policy: policy, context: context, additionalCheck: nil, attemptsKept: 0)
-        guard let failure = context.revocation?.failure(for: leaf, above: [][...], anchor: anchor, context: context, issuerPaths: pipeline),
+        var findings: [CRLConformanceFinding] = []
+        guard let failure = context.revocation?.failure(for: leaf, above: [][...], anchor: anchor, context: context, issuerPaths: pipeline,
+                                                        strictCRLConformance: policy.crlConformance.isStrict(under: .rfc5280),
+                                                        findings: &findings),
               case .revocationUnknown(_, let reason) = failure else { return [] }
         return [reason]
     }

@@ -119,7 +119,7 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
             // The validator's own checks of the end entity (``PathValidator/checkProfile(_:at:state:)``,
             // its signature algorithm): every one of them fatal.
             if !CertificateRules.violations(leaf, at: .endEntity, profile: profile).isEmpty || leaf.hasUnrecognizedCriticalExtension
-                || policy.algorithms.refusal(ofKeyOf: leaf) != nil || !policy.algorithms.accepts(leaf.signatureAlgorithm) {
+                || policy.algorithms.refusal(ofKeyOf: leaf, under: profile) != nil || !policy.algorithms.accepts(leaf.signatureAlgorithm) {
                 return true
             }
             // (leafIsTrustedDirectly: the lenient reading, whose leaf failures every path has.)
