@@ -285,7 +285,9 @@ import TestSupport
         let json = try CLI.run(mesh + ["--json"]).json()
         #expect(try field(json, "attempts", as: [Any].self).count == 100)
         let notListed = try field(json, "attemptsNotListed", as: Int.self)
-        #expect(notListed > 1_000)
+        // (Thousands of paths before issue 30; every path validated is now charged to the cost
+        // budget, which ends the search after a few hundred.)
+        #expect(notListed > 0)
         let human = try CLI.run(mesh)
         #expect(human.status == 1)
         #expect(human.stdout.contains("attempts (the first 100 of \(100 + notListed); the rest are not listed):"))

@@ -35,6 +35,8 @@ struct FuzzRegressionTests {
         "certificate-constructed-attribute-value.der",
         "certificate-own-anchor-not-a-ca",
         "path-self-anchored-leaf-with-anchor-constraints",
+        "path-self-issued-mesh-unbounded-work",
+        "scenario-path-self-issued-mesh-unbounded-work.pem",
     ]
 
     @Test("every input in TestVectors/fuzz/regressions has a regression test")
@@ -327,5 +329,83 @@ struct LeafAsOwnAnchorRegressionTests {
             return
         }
         #expect(direct.certificates == [issued])
+    }
+
+    // MARK: Finding — work outside signatures was not counted (issue 30)
+
+    /// path-self-issued-mesh-unbounded-work (FuzzPathBuilding; `scenario-…pem`: its scenario as `scripts/fuzz
+    /// show-path` prints it): a leaf with an unknown critical extension and four self-issued CAs
+    /// named alike (three of them also anchors), all of one key. Every signature was memoized after
+    /// the first few, so the cost budget saw nothing while the builder validated hundreds of paths
+    /// through the same-named CAs, each failing on the leaf: 60 ms of CPU per evaluation in the
+    /// instrumented build, ending at the 263 build steps of the scenario's budget. Now the leaf's own
+    /// fatal failures are decided before any path is built (no step, no signature), and every
+    /// candidate considered and path validated is charged to ``Budget/signatureCost``.
+    @Test("path-self-issued-mesh-unbounded-work: the doomed leaf is refused before path building")
+    func selfIssuedMeshDoomedLeaf() throws {
+        let text = try FuzzRegressionTests.input("scenario-path-self-issued-mesh-unbounded-work.pem")
+        let blocks = try PEM.decode(text).blocks
+        let certificates = try blocks.map { try Certificate(derEncoded: $0.der) }
+        #expect(certificates.count == 5)
+        let leaf = certificates[0]
+        let intermediates = certificates.dropFirst().map { $0 }
+        let anchors = zip(blocks, certificates).filter { $0.0.label.contains("intermediateAndAnchor") }.map(\.1)
+        #expect(anchors.count == 3)
+        var policy = try ValidationPolicy.server(hostname: "www.example.com")
+        policy.profile = .webPKI
+        policy.anchorEnforcement = .full
+        policy.maximumIntermediates = 6
+        policy.budget = Budget(signatureChecks: 32, buildSteps: 263, nameConstraintComparisons: 543)
+        let result = TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: anchors), policy: policy,
+                                     validationTime: UnixTime(year: 2025, month: 6, day: 1)!).evaluate()
+        guard case .untrusted(let report) = result else {
+            Issue.record("expected untrusted, got \(result)")
+            return
+        }
+        #expect(report.primaryFailure.code == "unknownCriticalExtension")
+        #expect(report.bestAttempt.certificates == [leaf])
+        #expect(result.statistics.signatureChecks == 0)
+        #expect(result.statistics.buildSteps == 0)
+    }
+
+    /// The class of the finding with real signatures and a path-dependent failure: a root, seven
+    /// re-issues of it (same name, same key, each its own subjectAltName: self-issued, each signature valid), a CA without
+    /// basicConstraints under it and a leaf under that CA. Every ordering of the re-issues is a path
+    /// to the anchor (about 13,700), every one failing at the CA, and the signatures are a dozen,
+    /// memoized. The search is bounded by the cost budget counting its steps and validations.
+    @Test("same-key self-issued re-issues: the search ends within the cost budget, in counted work")
+    func selfIssuedMeshIsBounded() throws {
+        let key = TestKey()
+        let root = try SignedCertificates.root(.ca("Mesh Root"), key: key)
+        let reissues = try (1...7).map { i -> Certificate in
+            // (A subjectAltName of its own: RFC 4158's loop key would make re-issues alike one certificate.)
+            var spec = CertificateSpec.ca("Mesh Root", extra: [D.ext(KnownOID.subjectAltName, D.seq(D.ctx(2, Array("r\(i).mesh.test".utf8))))])
+            spec.serial = D.tlv(.integer, [0x11, UInt8(i)])
+            return try SignedCertificates.root(spec, key: key).certificate
+        }
+        var caSpec = CertificateSpec(subject: D.cn("Not A CA"), extensions: [D.ext(KnownOID.keyUsage, critical: true, D.bits([0x06], unused: 1))])
+        caSpec.keyIdentifiers = true
+        let ca = try SignedCertificates.intermediate(caSpec, by: root)
+        let leaf = try SignedCertificates.issue(.server("www.mesh.test"), subjectKey: TestKey(), issuer: ca)
+        var policy = ValidationPolicy(purpose: .any)
+        policy.profile = .pathValidation
+        let result = TrustEvaluation(leaf: leaf, intermediates: reissues + [ca.certificate], trustStore: TrustStore(anchors: [root.certificate]),
+                                     policy: policy, validationTime: SignedCertificates.time).evaluate()
+        guard case .untrusted(let report) = result else {
+            Issue.record("expected untrusted, got \(result)")
+            return
+        }
+        #expect(report.primaryFailure == .budgetExhausted(.signatureCost))
+        #expect(report.bestAttempt.failures.contains(.notACertificateAuthority(ca.certificate)))
+        // Counted work: the whole allowance and at most one path's validation more (2 units for each
+        // of at most 17 certificates); a few hundred steps, a dozen signatures.
+        #expect(result.statistics.signatureCost <= Budget.default.signatureCost)
+        #expect(result.statistics.buildSteps < 2_000)
+        #expect(result.statistics.signatureChecks <= 12)
+        // The first path alone, without the re-issues: notACertificateAuthority, in a few units.
+        let plain = TrustEvaluation(leaf: leaf, intermediates: [ca.certificate], trustStore: TrustStore(anchors: [root.certificate]),
+                                    policy: policy, validationTime: SignedCertificates.time).evaluate()
+        #expect(plain.primaryFailure == .notACertificateAuthority(ca.certificate))
+        #expect(plain.statistics.signatureCost < 300)
     }
 }

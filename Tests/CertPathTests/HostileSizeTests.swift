@@ -125,7 +125,9 @@ struct HostileSizeTests {
             return nil
         }
         #expect(reported == Array(unknown.prefix(4)))
-        #expect(report.bestAttempt.anchor != nil)
+        // The leaf's own fatal failures are decided before any path is built (issue 30): the report
+        // is the leaf's alone.
+        #expect(report.bestAttempt.certificates.count == 1 && report.bestAttempt.anchor == nil)
     }
 
     // MARK: Revocation
@@ -211,21 +213,25 @@ struct HostileSizeTests {
         #expect(evaluation.evaluate().primaryFailure?.code == "revoked")
     }
 
-    /// The reasons of the `revocationUnknown` failures of evaluating `leaf` (issued by the fixture's
-    /// CA, itself the anchor) with `crls` and an undetermined status rejected.
+    /// The reasons of the `revocationUnknown` failures of the RFC 5280 6.3 stage for `leaf` (issued by
+    /// the fixture's CA, itself the anchor) with `crls` and an undetermined status rejected. The stage
+    /// is called directly: the fixture's signatures are placeholders, and the pipeline examines
+    /// revocation only for a path with no fatal failure (issue 30).
     static func revocationUnknownReasons(_ leaf: Certificate, crls: [CertificateRevocationList],
                                          mode: UndeterminedRevocationStatus = .reject) -> [String] {
         var policy = ValidationPolicy(profile: .rfc5280)
         policy.undeterminedRevocationStatus = mode
         let anchor = F.certificate(issuer: F.name("CA"), subject: F.name("CA"), isCA: true)
-        let evaluation = TrustEvaluation(leaf: leaf, trustStore: TrustStore(anchors: [anchor]), policy: policy,
-                                         revocationEvidence: RevocationEvidence(crls: CRLStore(crls)),
-                                         validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!)
-        guard case .untrusted(let report) = evaluation.evaluate() else { return [] }
-        return report.bestAttempt.failures.compactMap { failure -> String? in
-            if case .revocationUnknown(_, let reason) = failure { return reason }
-            return nil
-        }
+        let context = EvaluationContext(budget: policy.budget, validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!, crypto: .shared,
+                                        revocation: RevocationChecker.checking(RevocationEvidence(crls: CRLStore(crls)), policy: policy,
+                                                                               certificates: []))
+        let pipeline = PathPipeline(policy: policy, context: context, additionalCheck: nil, attemptsKept: 0)
+        var findings: [CRLConformanceFinding] = []
+        guard let failure = context.revocation?.failure(for: leaf, above: [][...], anchor: anchor, context: context, issuerPaths: pipeline,
+                                                        strictCRLConformance: policy.crlConformance.isStrict(under: .rfc5280),
+                                                        findings: &findings),
+              case .revocationUnknown(_, let reason) = failure else { return [] }
+        return [reason]
     }
 
     @Test("Past 128 examined CRLs for one point (here CRLs of a CRL issuer with no certificate) the rest are not examined, and the report says so")

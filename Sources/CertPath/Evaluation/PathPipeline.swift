@@ -54,16 +54,22 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     /// leaf alone, trusted as itself (a `.leaf` or `.anchorOrLeaf` entry, a pin).
     func judge(_ path: [Certificate], anchor: Certificate?, anchorIsPublicWebPKI: Bool, terminal: ValidationFailure?,
                leafIsTrustedDirectly: Bool) -> PathAttempt {
+        context.spendPathValidation(certificates: path.count + (anchor == nil ? 0 : 1))
         // 1. RFC 5280 6.1 and the profile.
         let validator = PathValidator(policy: policy, context: context, anchorIsPublicWebPKI: anchor != nil && anchorIsPublicWebPKI)
         let validated = validator.validate(path: path, anchor: anchor, terminal: terminal)
         var failures = validated.failures
-        // 2. RFC 5280 6.3 for every certificate of a path that reached an anchor, whatever else is
-        // wrong with it: a trust exception may cover an expiry, never a revocation. CRLs are read
-        // as the policy's CRLConformance says (strictly under the strict profile by default: RFC 5280
-        // 5.2.3 and 5.1.2.5 bind the CRL issuer).
+        // 3 (first, for the gate below). The purpose.
+        let purposeFailures = PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: validated.profile,
+                                                     leafIsTrustedDirectly: leafIsTrustedDirectly)
+        // 2. RFC 5280 6.3 for every certificate of a path that reached an anchor and failed nothing
+        // else, or only recoverably: a trust exception may cover an expiry, never a revocation; a
+        // path with a fatal failure is untrusted whatever its revocation status (issue 30: no CRL or
+        // OCSP work for it). CRLs are read as the policy's CRLConformance says (strictly under the
+        // strict profile by default: RFC 5280 5.2.3 and 5.1.2.5 bind the CRL issuer).
         var crlFindings: [CRLConformanceFinding] = []
-        if let anchor, let revocation = context.revocation {
+        if let anchor, let revocation = context.revocation,
+           failures.allSatisfy(\.isRecoverable) && purposeFailures.allSatisfy(\.isRecoverable) {
             let chain = Array(path.reversed())  // RFC order: the one the anchor issued first
             let strict = strictCRLConformance ?? policy.crlConformance.isStrict(under: validated.profile)
             for (index, certificate) in chain.enumerated() {
@@ -79,8 +85,7 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
             failures.append(failure)
         }
         // 3. The purpose, the required pins, the caller's check.
-        failures += PurposeChecks.failures(path: path, anchor: anchor, policy: policy, profile: validated.profile,
-                                           leafIsTrustedDirectly: leafIsTrustedDirectly)
+        failures += purposeFailures
         // Required pins hold for every path, one that reached no anchor included: a trust exception
         // may accept a missing issuer, never a path without the pinned certificate or key.
         if !policy.requiredPins.isEmpty, let mismatch = PinRequirement.failure(policy.requiredPins, path: anchor.map { path + [$0] } ?? path) {
@@ -91,6 +96,48 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         }
         return PathAttempt(certificates: path, anchor: anchor, failures: failures, policyOutcome: validated.policyOutcome,
                            profile: validated.profile, crlConformanceFindings: crlFindings)
+    }
+
+    /// The fatal failures of the end entity that every path has, whatever its issuers (issue 30):
+    /// its own profile rules, key and critical extensions (the validator's checks of the end entity,
+    /// RFC 5280 4.2, 6.1.5 (f)) and its purpose (extKeyUsage, keyUsage for the purpose: RFC 5280
+    /// 4.2.1.3, 4.2.1.12), under every profile a path could be validated under. When there are any,
+    /// no path can be trusted and no trust exception can accept one (they are not recoverable), so
+    /// the search need not run: the attempt returned names them as a path's report would. Failures
+    /// a trust exception may accept (a host name) are not decided here: the report of the search
+    /// names every failure of the best path, which an exception must record.
+    ///
+    /// - Parameter path: `[leaf]` (the builder's buffer: no array is made for the check).
+    /// - Returns: the leaf alone, judged with no issuer, when it has such failures; else `nil`.
+    func doomedEndEntity(_ path: [Certificate]) -> PathAttempt? {
+        let leaf = path[0]
+        let anchorStores = context.anchorStores
+        /// Whether the leaf has such a failure under the profile for these anchors (no allocation
+        /// when it has none: this runs before every search).
+        func isDoomed(anchorIsPublicWebPKI: Bool) -> Bool {
+            let profile = policy.profile.resolved(anchorIsPublicWebPKI: anchorIsPublicWebPKI)
+            // The validator's own checks of the end entity (``PathValidator/checkProfile(_:at:state:)``,
+            // its signature algorithm): every one of them fatal.
+            if !CertificateRules.violations(leaf, at: .endEntity, profile: profile).isEmpty || leaf.hasUnrecognizedCriticalExtension
+                || policy.algorithms.refusal(ofKeyOf: leaf, under: profile) != nil || !policy.algorithms.accepts(leaf.signatureAlgorithm) {
+                return true
+            }
+            // (leafIsTrustedDirectly: the lenient reading, whose leaf failures every path has.)
+            return PurposeChecks.failures(path: path, anchor: nil, policy: policy, profile: profile, leafIsTrustedDirectly: true)
+                .contains { !$0.isRecoverable && $0.certificate == leaf }
+        }
+        var publicStores = false, privateStores = false
+        for i in anchorStores.indices {
+            if anchorStores[i].isPublicWebPKI { publicStores = true } else { privateStores = true }
+        }
+        // Under the profile of the stores' anchors; when public and private stores resolve to two
+        // profiles, under both.
+        guard isDoomed(anchorIsPublicWebPKI: publicStores && !privateStores) else { return nil }
+        if publicStores && privateStores && policy.profile.resolved(anchorIsPublicWebPKI: true) != policy.profile.resolved(anchorIsPublicWebPKI: false) {
+            guard isDoomed(anchorIsPublicWebPKI: true) else { return nil }
+        }
+        // The report: the leaf judged as a path without its issuer (every failure of its own).
+        return judge(path, anchor: nil, anchorIsPublicWebPKI: publicStores && !privateStores, terminal: nil)
     }
 
     /// A CRL issuer's path (RFC 5280 6.3.3 (f)): a nested search under the rules for CRL issuers —

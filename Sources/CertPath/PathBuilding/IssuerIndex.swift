@@ -1,14 +1,22 @@
 /// Issuer candidates for certificates of one evaluation: the trust store's anchors and the presented
 /// intermediates, keyed by RFC 5280 7.1 normalized subject name and ranked.
 ///
-/// Ranking (a stable sort, after Chromium's path builder, combining Go's three buckets):
+/// Ranking (after Chromium's path builder, combining Go's three buckets), by what is known without a
+/// signature check:
 /// 1. trusted anchors whose key identifier matches or is unknown, then intermediates that match or
 ///    are unknown, then anchors and intermediates whose key identifier mismatches
 ///    (the child's authorityKeyIdentifier keyIdentifier against the candidate's subjectKeyIdentifier);
 /// 2. within a bucket, key-identifier match before unknown;
 /// 3. then non-self-issued before self-issued (a cross-certificate before a root re-issue);
 /// 4. then valid at the validation time before not;
-/// 5. then newer notBefore first.
+/// 5. then intermediates that are CAs (v3, basicConstraints cA: RFC 5280 6.1.4 (k)) before others,
+///    and those whose keyUsage allows keyCertSign (6.1.4 (n)) before others;
+/// 6. then the cheapest key to verify with first (``SignatureCost``);
+/// 7. then newer notBefore first, an anchor before an intermediate of the same certificate;
+/// 8. then by the certificates' DER (length, then bytes): a total order, so the candidates of a
+///    certificate come in the same order whatever the order the intermediates were presented in
+///    (issue 30: a bounded search must not make the verdict depend on that order). A certificate
+///    presented twice is one candidate.
 struct IssuerIndex {
     struct Candidate {
         let certificate: Certificate
@@ -127,19 +135,26 @@ struct IssuerIndex {
         }
         guard all.count > 1 else { return distrusted.isEmpty ? all : CandidateList(Array(all) + Array(distrusted)) }
         let childKeyID = child.authorityKeyIdentifierKeyID
-        /// The ranking key, compared field by field (then by position, so the sort is stable).
+        let signedBytes = child.tbsCertificateBytes.count
+        /// The ranking key, compared field by field, then by the candidates' DER (a total order on
+        /// the certificates themselves: never their position in the input, so the search, and what
+        /// a bounded search finds, does not depend on the order a peer sent them in).
         struct Rank: Comparable {
-            let bucket: Int, keyID: Int, selfIssued: Int, invalid: Int, newerFirst: Int64, position: Int
+            let bucket: Int, keyID: Int, selfIssued: Int, invalid: Int, notACA: Int, noKeyCertSign: Int, cost: Int
+            let newerFirst: Int64, intermediate: Int
             static func < (a: Rank, b: Rank) -> Bool {
                 if a.bucket != b.bucket { return a.bucket < b.bucket }
                 if a.keyID != b.keyID { return a.keyID < b.keyID }
                 if a.selfIssued != b.selfIssued { return a.selfIssued < b.selfIssued }
                 if a.invalid != b.invalid { return a.invalid < b.invalid }
+                if a.notACA != b.notACA { return a.notACA < b.notACA }
+                if a.noKeyCertSign != b.noKeyCertSign { return a.noKeyCertSign < b.noKeyCertSign }
+                if a.cost != b.cost { return a.cost < b.cost }
                 if a.newerFirst != b.newerFirst { return a.newerFirst < b.newerFirst }
-                return a.position < b.position
+                return a.intermediate < b.intermediate
             }
         }
-        func rank(_ candidate: Candidate, _ position: Int) -> Rank {
+        func rank(_ candidate: Candidate) -> Rank {
             let keyID: Int  // 0 match, 1 unknown, 2 mismatch
             if let childKeyID, let candidateKeyID = candidate.certificate.subjectKeyIdentifier {
                 keyID = childKeyID == candidateKeyID ? 0 : 2
@@ -149,11 +164,24 @@ struct IssuerIndex {
             let bucket = keyID == 2 ? 2 : (candidate.isAnchor ? 0 : 1)
             let certificate = candidate.certificate
             let valid = certificate.notBefore <= time && time <= certificate.notAfter
+            // What 6.1.4 (k) and (n) will ask of an intermediate, known without a signature check (an
+            // anchor's constraints are enforced only when asked: not ranked by them).
+            let notACA = !candidate.isAnchor && (certificate.version != .v3 || !certificate.isCertificateAuthority)
+            let noKeyCertSign = certificate.keyUsage.map { !$0.contains(.keyCertSign) } ?? false
+            let cost = SignatureCost.estimate(certificate.layout.subjectPublicKeyInfo.key, in: certificate.der[...], messageLength: signedBytes)
             return Rank(bucket: bucket, keyID: keyID, selfIssued: certificate.isSelfIssued ? 1 : 0, invalid: valid ? 0 : 1,
-                        newerFirst: -certificate.notBefore.secondsSinceEpoch, position: position)
+                        notACA: notACA ? 1 : 0, noKeyCertSign: noKeyCertSign ? 1 : 0, cost: cost,
+                        newerFirst: -certificate.notBefore.secondsSinceEpoch, intermediate: candidate.isAnchor ? 0 : 1)
         }
-        var order = all.indices.map { (rank: rank(all[$0], $0), index: $0) }
-        order.sort { $0.rank < $1.rank }
+        var order = all.indices.map { (rank: rank(all[$0]), index: $0) }
+        order.sort { a, b in
+            if a.rank != b.rank { return a.rank < b.rank }
+            // Equal ranks: the DER, shorter first, then byte by byte (candidates are distinct
+            // certificates, so this decides every tie).
+            let x = all[a.index].certificate.der, y = all[b.index].certificate.der
+            if x.count != y.count { return x.count < y.count }
+            return x.lexicographicallyPrecedes(y)
+        }
         return CandidateList(order.map { all[$0.index] } + Array(distrusted))
     }
 }

@@ -16,12 +16,14 @@
 ///   path through them can end at an anchor. A hundred same-named intermediates that chain to no
 ///   anchor cost a few signature checks instead of the whole budget. (Names that do lead to an anchor
 ///   are still searched in full, within the ``Budget``.)
-/// - Once ``Budget/failedIssuerCandidates`` presented intermediates named as a certificate's issuer
-///   have failed to verify its signature (decoys: a peer may send any number of certificates with
-///   that subject and other keys), its remaining intermediate candidates are not tried; anchors
-///   always are. A search cut this way ends with ``BudgetLimit/failedIssuerCandidates`` unless a
-///   trusted path is found. Together with ``Budget/signatureCost`` this bounds the time of any
-///   input: 100 P-384 decoys cost 4 verifications instead of 100 (70 ms).
+/// - The candidates of a certificate come in an order that depends on the certificates alone, never
+///   on the order they were presented in (``IssuerIndex``), and every candidate considered, every
+///   signature checked and every path validated is charged to ``Budget/signatureCost``: the search
+///   is bounded in time, and the same input in any order gives the same verdict (issue 30). When
+///   ``Budget/failedIssuerCandidates`` is set (off by default) and that many presented intermediates
+///   named as a certificate's issuer have failed to verify its signature, its remaining intermediate
+///   candidates are not tried; anchors always are. A search cut this way ends with
+///   ``BudgetLimit/failedIssuerCandidates`` unless a trusted path is found.
 /// - A certificate from which no anchor can be reached within `d` more certificates is remembered,
 ///   and not explored again at a depth that leaves `d` or fewer: whether an anchor is reachable
 ///   above a certificate does not depend on the path below it, unless the loop check cut a branch
@@ -101,6 +103,12 @@ struct PathBuilder<Judge: PathJudgement> {
         var path: [Certificate] = []
         path.reserveCapacity(4)
         path.append(leaf)
+        // What no path can fix is decided before any candidate is considered (issue 30).
+        if let doomed = judge.doomedEndEntity(path) {
+            keep(doomed)
+            best = doomed
+            return
+        }
         _ = extend(&path, counted: 0)
     }
 
@@ -253,4 +261,7 @@ struct PathBuilder<Judge: PathJudgement> {
 /// (`terminal` says why), still checked for everything that does not need the issuer.
 protocol PathJudgement {
     func judge(_ path: [Certificate], anchor: Certificate?, anchorIsPublicWebPKI: Bool, terminal: ValidationFailure?) -> PathAttempt
+    /// The end entity `path[0]` (`path` is `[leaf]`) judged alone when it has a fatal failure that
+    /// every path would have, so that no search can succeed; else `nil` (the search runs).
+    func doomedEndEntity(_ path: [Certificate]) -> PathAttempt?
 }

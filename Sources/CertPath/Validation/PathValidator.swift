@@ -67,6 +67,10 @@ struct PathValidationState {
     var currentPolicyFacts: CertificatePolicyFacts?
     /// Every failure found, in processing order.
     var failures: [ValidationFailure] = []
+    /// A signature of the path failed (or could not be checked): the path is forged or unusable, so
+    /// the rest of 6.1's costly work — further signatures, name constraints, policies — stops, as in
+    /// Chromium (issue 30); each certificate's own checks still run, so the report names them.
+    var signatureFailed = false
 }
 
 /// RFC 5280 section 6.1 path validation of one prospective certification path, a method per step
@@ -186,14 +190,21 @@ struct PathValidator {
     /// certificate policies. ((a)(3), revocation, is the pipeline's stage after 6.1: ``PathPipeline``.)
     func basicCertificateProcessing(_ certificate: Certificate, index i: Int, isLast: Bool, isSelfIssued: Bool,
                                     state: inout PathValidationState) {
-        // (a)(1): the signature, with the working public key.
+        // (a)(1): the signature, with the working public key (none after a signature failed).
         if let issuer = state.workingIssuer {
-            switch context.signature(of: certificate, by: issuer, inheritedDSAParameters: state.workingPublicKeyParameters) {
-            case .valid: break
-            case .invalid: state.failures.append(.badSignature(certificate, issuer: issuer.subject))
-            case .unsupportedAlgorithm: state.failures.append(.unsupportedSignatureAlgorithm(certificate, certificate.signatureAlgorithm))
-            case .unusableKey(let reason): state.failures.append(.unusablePublicKey(certificate, reason: reason))
-            case .budgetExhausted: state.failures.append(.budgetExhausted(context.exhausted ?? .signatureChecks))
+            if !state.signatureFailed {
+                let outcome = context.signature(of: certificate, by: issuer, inheritedDSAParameters: state.workingPublicKeyParameters)
+                switch outcome {
+                case .valid: break
+                case .invalid: state.failures.append(.badSignature(certificate, issuer: issuer.subject))
+                case .unsupportedAlgorithm: state.failures.append(.unsupportedSignatureAlgorithm(certificate, certificate.signatureAlgorithm))
+                case .unusableKey(let reason): state.failures.append(.unusablePublicKey(certificate, reason: reason))
+                case .budgetExhausted: state.failures.append(.budgetExhausted(context.exhausted ?? .signatureChecks))
+                }
+                if outcome != .valid {
+                    state.signatureFailed = true
+                    state.processesPolicies = false
+                }
             }
             // (a)(4): issuer name chaining.
             if !certificate.issuer.isEquivalent(to: issuer.subject) { state.failures.append(.issuerNameMismatch(certificate)) }
@@ -204,8 +215,8 @@ struct PathValidator {
         // (a)(2): validity at the validation time.
         checkValidity(certificate, context.validationTime, &state.failures)
 
-        // (b), (c): name constraints, except for self-issued intermediates.
-        if !isSelfIssued {  // (never set for the end entity)
+        // (b), (c): name constraints, except for self-issued intermediates (and after a signature failed).
+        if !isSelfIssued && !state.signatureFailed {  // (isSelfIssued never set for the end entity)
             let subjectAlternativeNames = certificate.subjectAlternativeNames
             // A leaf's commonName is a host name when the legacy fallback may match it (the option on,
             // no subjectAltName): then DNS subtrees constrain it, or a constrained CA could issue for
