@@ -139,6 +139,9 @@ public enum Diagnostics {
                     + "did not verify its signature and the others were not tried (the failedIssuerCandidates limit)"
             case .signatureCost:
                 return "path building stopped: the signature verifications' estimated cost reached its limit (the signatureCost limit)"
+            case .failedSignatureCost:
+                return "path building stopped: presented issuer candidates whose keys did not verify the signatures spent the "
+                    + "failedSignatureCost limit (a flood of look-alike issuers)"
             case .signatureChecks, .buildSteps, .nameConstraintComparisons, .policyGraph:
                 return "path building stopped: the \(limit.rawValue) limit was reached"
             case .fetches:

@@ -6,6 +6,8 @@ public enum BudgetLimit: String, Hashable, Sendable {
     case signatureCost
     /// ``Budget/failedIssuerCandidates``: a certificate's issuer candidates were not all tried.
     case failedIssuerCandidates
+    /// ``Budget/failedSignatureCost``: the estimated cost of the signature checks that failed.
+    case failedSignatureCost
     /// ``Budget/buildSteps``: issuer candidates considered.
     case buildSteps
     /// ``Budget/nameConstraintComparisons``.

@@ -114,8 +114,15 @@ final class EvaluationContext {
         if memoized, let known = remembered(ObjectIdentifier(child), issuer.subjectPublicKeyInfoDER) { return known }
         let cost = SignatureCost.estimate(issuer.layout.subjectPublicKeyInfo.key, in: issuer.der[...],
                                           messageLength: child.tbsCertificateBytes.count)
+        // A candidate may fail: it is tried only while its cost is left of the failed-check
+        // allowance (floods of look-alike issuers are bounded by it, whatever their order).
+        guard remaining.failedSignatureCost >= cost else {
+            exhaust(.failedSignatureCost)
+            return .budgetExhausted
+        }
         guard spendSignatureCheck(cost: cost) else { return .budgetExhausted }
         let outcome = crypto.verify(child, issuer: issuer, inheritedDSAParameters: inheritedDSAParameters) { anchorKey(of: issuer) }
+        if outcome != .valid { remaining.failedSignatureCost -= cost }
         if memoized { remember(SignatureKey(child: ObjectIdentifier(child), issuerKey: DERBytesKey(issuer.subjectPublicKeyInfoDER)), outcome) }
         return outcome
     }
