@@ -61,6 +61,13 @@ public enum PEM {
     /// - Throws: ``Error`` for a block without its END line, an END label that differs from BEGIN,
     ///   or base64 that is not valid (bad character, bad padding, data after padding).
     public static func decode(_ text: [UInt8]) throws(Error) -> Document {
+        try decode(text, onMalformedBase64: nil)
+    }
+
+    /// ``decode(_:)``, but a block whose base64 is invalid is handed to `onMalformedBase64` (its
+    /// label and the error) and left out, instead of failing the document: for files whose blocks
+    /// are independent (a bundle of anchors), where one damaged block must not lose the others.
+    package static func decode(_ text: [UInt8], onMalformedBase64: ((String, Error) -> Void)?) throws(Error) -> Document {
         // Lines are read one after the other, never all held: a file of line feeds would otherwise
         // cost a slice (32 bytes) per input byte.
         var lines = LineCursor(text: text, start: text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
@@ -146,8 +153,11 @@ public enum PEM {
             }
             guard ended else { throw Error(line: beginLine, reason: "no \"-----END \(QuotedText.cut(begin))-----\" line for this block") }
             guard let der = Base64.decode(bytes: base64) else {
-                if let firstBadLine { throw Error(line: firstBadLine, reason: "the block's base64 is invalid: a character outside base64 on this line") }
-                throw Error(line: beginLine, reason: "the block's base64 is invalid (length or padding)")
+                let error = firstBadLine.map { Error(line: $0, reason: "the block's base64 is invalid: a character outside base64 on this line") }
+                    ?? Error(line: beginLine, reason: "the block's base64 is invalid (length or padding)")
+                guard let onMalformedBase64 else { throw error }
+                onMalformedBase64(begin, error)
+                continue
             }
             if !headers.isEmpty { skipped.append(Skipped(lines: (beginLine + 1)...(beginLine + headers.count), kind: "headers")) }
             blocks.append(Block(label: begin, der: der, line: beginLine, headers: headers))

@@ -97,11 +97,22 @@ enum Input {
     ///   empty `--anchors` must never fall back silently to the system anchors.
     static func certificates(_ path: String, skippingUnreadable option: String, command: String) throws(CLIError) -> [Certificate] {
         let bytes = try read(path)
-        guard case .pem(let document) = PEM.readDEROrPEM(bytes, der: Certificate.init(derEncoded:)) else {
-            return try certificateFile(bytes, path: path).certificates
-        }
-        var readable: [Certificate] = []
         var warnings: [String] = []
+        // A PEM file whose blocks are independent: a block with damaged base64 is skipped like a
+        // certificate that does not parse (it can anchor or complete nothing), the others are read.
+        let lenient: PEM.Document?
+        switch PEM.readDEROrPEM(bytes, der: Certificate.init(derEncoded:)) {
+        case .pem(let document): lenient = document
+        case .pemError:
+            lenient = try? PEM.decode(bytes, onMalformedBase64: { label, error in
+                guard PEM.certificateLabels.contains(label) else { return }
+                warnings.append("certpath \(command): warning: --\(option) \(Output.echo(path)): a \(label) block is malformed "
+                    + "(\(error)); skipped (a certificate that cannot be read can anchor or complete no path)")
+            })
+        default: lenient = nil
+        }
+        guard let document = lenient else { return try certificateFile(bytes, path: path).certificates }
+        var readable: [Certificate] = []
         var index = 0
         for block in document.blocks where PEM.certificateLabels.contains(block.label) {
             do throws(DERError) {

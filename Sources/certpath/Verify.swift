@@ -197,6 +197,13 @@ enum VerifyCommand {
         let stapled: [OCSPResponse]? = try arguments.value("stapled-ocsp").map { (file: String) throws(CLIError) in
             file == "none" ? [] : try Input.ocspResponses(file)
         }
+        var checksServer = false
+        if case .serverAuthentication = policy.purpose { checksServer = true }
+        if stapled != nil && !checksServer {
+            // RFC 7633 asks a TLS client for the staple: without a server purpose nothing is checked.
+            Output.error("certpath verify: warning: --stapled-ocsp: must-staple (RFC 7633) is checked only for a TLS server "
+                + "(--server or --ip); the responses are used as revocation evidence only")
+        }
         if let name = arguments.value("revocation") {
             guard let mode = UndeterminedRevocationStatus(rawValue: name == "require" ? "reject" : name), name != "reject" else {
                 throw CLIError("--revocation '\(Output.echo(name))': expected issuer, require or accept")

@@ -652,6 +652,20 @@ import TestSupport
         #expect(asIntermediates.errorLines.contains { $0.hasPrefix("certpath verify: warning: --intermediates \(bundle.path): certificate 1 ") })
     }
 
+    @Test("an anchors bundle with a block of damaged base64: that block skipped with a warning, the others read")
+    func damagedBase64BlockSkipped() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appendingPathComponent("bundle.pem")
+        let root = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/root.pem"), encoding: .utf8)
+        try Data(("-----BEGIN CERTIFICATE-----\nMIIB!!!notbase64\n-----END CERTIFICATE-----\n" + root).utf8).write(to: bundle)
+        let run = try CLI.run(["verify", "rsa/server-chain.pem", "--anchors", bundle.path, "--server", "server.customer1.example", "--at", CLI.time])
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        #expect(run.errorLines.contains("certpath verify: warning: --anchors \(bundle.path): a CERTIFICATE block is malformed (line 2: the "
+            + "block's base64 is invalid: a character outside base64 on this line); skipped (a certificate that cannot be read can anchor "
+            + "or complete no path)"), "\(run.stderr)")
+    }
+
     @Test("an anchors file with no readable certificate, and an unreadable leaf, stay errors (status 2)")
     func nothingReadableIsAnError() throws {
         let directory = try CLI.temporaryDirectory()

@@ -266,6 +266,13 @@ struct CertificateRulesTests {
         for rule in ProfileRule.allCases {
             #expect(text.contains(RulesTableDocument.line(rule)), "docs/RULES.md lacks or misstates: \(RulesTableDocument.line(rule))")
         }
+        // And nothing else in the table: every row naming a rule is one of those lines (a stale row
+        // of an older column layout was left once).
+        let expected = Set(ProfileRule.allCases.map(RulesTableDocument.line))
+        let ruleNames = Set(ProfileRule.allCases.map { "| `\($0.name)` |" })
+        for line in text.split(separator: "\n").map(String.init) where ruleNames.contains(where: { line.hasPrefix($0) }) {
+            #expect(expected.contains(line), "docs/RULES.md has a row that is not the table's: \(line)")
+        }
     }
 }
 

@@ -105,7 +105,7 @@ public enum Diagnostics {
         case .maximumDepthExceeded(let c, let limit):
             return "reaching an anchor through \(name(c)) needs more than \(limit) intermediate(s)"
         case .keyUsageForbids(let c, let required, let present):
-            return "the keyUsage of \(name(c)) (\(present)) does not allow \(required)"
+            return "the keyUsage of \(name(c)) (\(present.isEmpty ? "no bit set" : present.description)) does not allow \(required)"
         case .extendedKeyUsageForbids(let c, let required, let present):
             let listed = Self.listed(present.map(ExtendedKeyUsage.name))
             return "the extKeyUsage of \(name(c)) (\(listed)) does not allow \(ExtendedKeyUsage.name(of: required))"

@@ -158,7 +158,7 @@
 // plus one per 64 bytes of a directoryName subtree of the name's form (its comparison normalizes
 // RDN after RDN: see `extraCost(of:)`), so a certificate with many names against many subtrees
 // stops with `budgetExhausted` after at most `comparisons` steps instead of running quadratically.
-// The caller shares one budget across a whole path evaluation (250,000 by default, `Budget`); each
+// The caller shares one budget across a whole path evaluation (125,000 by default, `Budget`); each
 // comparison reads prepared bytes (PreparedSubtrees.swift): about 7 ns on the reference machine.
 
 /// The outcome of checking one certificate's names against one nameConstraints extension
