@@ -94,6 +94,30 @@ struct RevocationEvidenceTests {
         }
     }
 
+    @Test("An older authentic CRL revoking the certificate for a permanent reason outweighs a newer one that omits it (RFC 5280 3.3), in either order; a hold does not, nor does a forged CRL",
+          arguments: [nil, 1, 6] as [UInt8?])
+    func olderPermanentRevocationStands(_ reason: UInt8?) throws {
+        let chain = try Self.chain()
+        // Both current at the validation time: the older lists the leaf, the newer (a CA's error, or
+        // a replayed CRL chosen to hide the entry) does not.
+        let older = try Self.crl(by: chain.intermediate, listing: [Self.leafSerial], extensions: [D.ext(CRLExtensionOID.cRLNumber, D.int(7))],
+                                 thisUpdate: "291201000000Z", reason: reason)
+        let newer = try Self.crl(by: chain.intermediate, listing: [[0x01]], extensions: [D.ext(CRLExtensionOID.cRLNumber, D.int(8))],
+                                 thisUpdate: "291210000000Z")
+        for order in [[older, newer], [newer, older]] {
+            let result = try Self.evaluate(order, .accept, chain, profile: .automatic)
+            if reason == 6 {
+                #expect(result.isTrusted, "a certificateHold is temporary: the newer CRL releases it")
+            } else {
+                #expect(result.primaryFailure?.code == "revoked", "\(String(describing: result.primaryFailure))")
+            }
+        }
+        let stranger = try SignedCertificates.intermediate(.ca("CRL CA", pathLength: 0), by: try SignedCertificates.root(.ca("Other Root")))
+        let forged = try Self.crl(by: stranger, listing: [Self.leafSerial], extensions: [D.ext(CRLExtensionOID.cRLNumber, D.int(7))],
+                                  thisUpdate: "291201000000Z", reason: reason)
+        #expect(try Self.evaluate([forged, newer], .accept, chain, profile: .automatic).isTrusted)
+    }
+
     @Test("An out-of-date CRL listing the certificate on certificateHold, or not listing it, or forged: not evidence of revocation")
     func staleHoldOrSilentOrForged() throws {
         let chain = try Self.chain()

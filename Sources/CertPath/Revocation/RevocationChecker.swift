@@ -363,7 +363,22 @@ final class RevocationChecker {
         points: for point in StatusDistributionPoint.points(for: certificate) {
             var examined = 0
             for crl in candidates(for: point, of: certificate) {
-                if state.isFinal { break points }
+                if state.isFinal {
+                    if case .revoked = state.status { break points }
+                    // Settled as good by newer CRLs: an older authentic CRL of the scope that lists
+                    // the certificate for a permanent reason still revokes it. A revocation is never
+                    // withdrawn while the certificate is valid (RFC 5280 3.3: an entry MUST NOT be
+                    // removed before the certificate expires), so a newer CRL that omits it does not
+                    // outweigh it. Only such CRLs are authenticated (a cheap look at the entries first).
+                    guard !crl.isDeltaCRL, !crl.defects.contains(where: \.forbidsUse), crl.thisUpdate <= time,
+                          RevocationState.revocation(of: certificate, in: crl, permanentOnly: true) != nil,
+                          CRLScope.mismatch(crl, covering: certificate, through: point) == nil else { continue }
+                    if case .success = authenticate(crl, for: certificate, above: above, anchor: anchor, context: context,
+                                                    issuerPaths: issuerPaths) {
+                        _ = state.applyRevocationEvidence(crl, for: certificate, permanentOnly: true)
+                    }
+                    continue
+                }
                 if crl.isDeltaCRL {
                     deltasSeen.append(crl)
                     continue
