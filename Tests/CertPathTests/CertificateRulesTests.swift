@@ -125,6 +125,11 @@ struct CertificateRulesTests {
         Row(rule: .invalidURIInSubjectAltName, position: .endEntity) {
             replace(&$0, KnownOID.subjectAltName, with: D.ext(KnownOID.subjectAltName, D.seq(dns("leaf.test"), D.ctx(6, Array("leaf.test/path".utf8)))))
         },
+        Row(rule: .invalidSmtpUTF8MailboxInSubjectAltName, position: .endEntity) {
+            // An all-ASCII Local-part belongs in an rfc822Name (RFC 9598 3).
+            let mailbox = D.ctx(0, constructed: true, D.oid(KnownOID.smtpUTF8Mailbox) + D.ctx(0, constructed: true, D.utf8("abc@leaf.test")))
+            replace(&$0, KnownOID.subjectAltName, with: D.ext(KnownOID.subjectAltName, D.seq(dns("leaf.test"), mailbox)))
+        },
         Row(rule: .invalidSerialNumber, position: .endEntity) { $0.serial = D.int(0) },
         Row(rule: .generalizedTimeBefore2050, position: .endEntity) {
             $0.validity = D.seq(D.tlv(.generalizedTime, Array("20250101000000Z".utf8)), D.tlv(.utcTime, Array("450101000000Z".utf8)))

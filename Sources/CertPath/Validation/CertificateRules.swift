@@ -156,6 +156,9 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
     case invalidRFC822NameInSubjectAltName
     /// RFC 5280 4.2.1.6: a uniformResourceIdentifier MUST be an absolute URI with a scheme (RFC 3986).
     case invalidURIInSubjectAltName
+    /// RFC 9598 3: an SmtpUTF8Mailbox otherName MUST be a UTF8String RFC 6531 Mailbox whose
+    /// Local-part has a non-ASCII character and whose domain is in A-labels.
+    case invalidSmtpUTF8MailboxInSubjectAltName
     /// RFC 5280 4.1.2.2 / CA/B BR 7.1.2.7: the serial number MUST be positive and at most 20 octets
     /// (end entities and intermediates: long-lived roots with serial 0 are in real trust stores).
     case invalidSerialNumber
@@ -230,6 +233,8 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
         case .invalidDNSNameInSubjectAltName: return "a subjectAltName dNSName is not in preferred name syntax (RFC 5280 4.2.1.6)"
         case .invalidRFC822NameInSubjectAltName: return "a subjectAltName rfc822Name is not a mailbox (RFC 5280 4.2.1.6)"
         case .invalidURIInSubjectAltName: return "a subjectAltName uniformResourceIdentifier is not an absolute URI (RFC 5280 4.2.1.6)"
+        case .invalidSmtpUTF8MailboxInSubjectAltName:
+            return "a subjectAltName SmtpUTF8Mailbox is not a UTF8String mailbox with a non-ASCII Local-part and an A-label domain (RFC 9598 3)"
         case .invalidSerialNumber: return "the serial number is zero, negative or longer than 20 octets (RFC 5280 4.1.2.2)"
         case .generalizedTimeBefore2050: return "a validity date before 2050 is encoded as GeneralizedTime (RFC 5280 4.1.2.5)"
         case .subjectAltNameCriticalWithSubject: return "subjectAltName is critical although the subject is not empty (CA/B BR 7.1.2.7.12)"
@@ -276,6 +281,7 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
         case .inhibitAnyPolicyNotCritical: return "RFC 5280 4.2.1.14"
         case .policyMappingWithAnyPolicy: return "RFC 5280 4.2.1.5, 6.1.4 (a)"
         case .invalidDNSNameInSubjectAltName, .invalidRFC822NameInSubjectAltName, .invalidURIInSubjectAltName: return "RFC 5280 4.2.1.6"
+        case .invalidSmtpUTF8MailboxInSubjectAltName: return "RFC 9598 3"
         case .invalidSerialNumber: return "RFC 5280 4.1.2.2"
         case .generalizedTimeBefore2050: return "RFC 5280 4.1.2.5"
         case .subjectAltNameCriticalWithSubject: return "CA/B BR 7.1.2.7.12"
@@ -539,8 +545,10 @@ enum CertificateRules {
             found |= ProfileRule.policyMappingWithAnyPolicy.bit
         }
         var names: UInt64 = 0
+        var hasOtherName = false
         _ = certificate.forEachSubjectAlternativeName { tag, contents in
             switch tag {
+            case 0: hasOtherName = true
             case 1: if !SubjectAltNameSyntax.isMailbox(certificate.der[contents]) { names |= ProfileRule.invalidRFC822NameInSubjectAltName.bit }
             case 2:
                 if DNSNameSyntax.check(certificate.der[contents], allowWildcard: true) != nil {
@@ -552,6 +560,13 @@ enum CertificateRules {
             return true
         }
         found |= names
+        // SmtpUTF8Mailbox otherNames (RFC 9598 3), read only when the SAN has an otherName at all.
+        if hasOtherName, let alternativeNames = certificate.subjectAlternativeNames {
+            for case .otherName(let typeID, let value) in alternativeNames
+            where typeID == KnownOID.smtpUTF8Mailbox && NameConstraintSyntax.splitSmtpUTF8Mailbox(value) == nil {
+                found |= ProfileRule.invalidSmtpUTF8MailboxInSubjectAltName.bit
+            }
+        }
         let serial = certificate.serialNumber
         let first = serial.first ?? 0
         let octets = first == 0 ? serial.count - 1 : serial.count
