@@ -210,6 +210,18 @@ extension Name {
             // the object replacement character, zero-width space and every other control or format
             // character are mapped to nothing (a spelling with them is the same name).
             if Self.mapsToNothing(scalar) { continue }
+            // RFC 4518 2.3 (Normalize, NFKC), in part: the fullwidth forms of ASCII (U+FF01-U+FF5E)
+            // are their ASCII characters, so `Ｅｖｉｌ` is `Evil` (a spelling that would otherwise pass
+            // an excluded subtree; the ideographic space is whitespace, above). The rest of NFKC needs
+            // Unicode's tables, which this Foundation-free module does not carry (OpenSSL applies none).
+            if (0xFF01...0xFF5E).contains(scalar.value), let ascii = Unicode.Scalar(scalar.value - 0xFEE0) {
+                if pendingSpace {
+                    folded.append(" ")
+                    pendingSpace = false
+                }
+                folded.unicodeScalars.append(ascii)
+                continue
+            }
             if pendingSpace {
                 folded.append(" ")
                 pendingSpace = false

@@ -148,7 +148,8 @@ struct AttributeMatchingRuleTests {
         let subtree = try Self.name(D.name(D.rdn(D.atv(D.organization, D.utf8("Evil")))))
         for value in [D.ia5("Evil"), D.ia5("EVIL"), D.printable("evil"), D.tlv(.teletexString, Array("Evil".utf8)),
                       D.tlv(.visibleString, Array("eViL".utf8)), D.utf8("Ev\u{00AD}il"), D.utf8("Evil\u{200B}"),
-                      D.utf8("E\u{FE0F}vil"), D.ia5("Ev\u{7F}il")] {
+                      D.utf8("E\u{FE0F}vil"), D.ia5("Ev\u{7F}il"), D.utf8("\u{FF25}\u{FF56}\u{FF49}\u{FF4C}"),
+                      D.utf8("Evil\u{3000}")] {
             let subject = try Self.name(D.name(D.rdn(D.atv(D.organization, value)), D.rdn(D.atv(D.commonName, D.utf8("leaf")))))
             #expect(Self.check(exclude: [subtree], subject: subject)
                     == .violation(NameConstraintViolation(name: .directoryName(subject), source: .subject,
