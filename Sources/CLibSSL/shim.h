@@ -79,4 +79,17 @@ static inline long certpath_bio_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);
 }
 
+/// The CA names of a server's CertificateRequest, on the client side (SSL_get_client_CA_list):
+/// how many (0 when none were named or no request came), and the DER of one (caller frees).
+static inline int certpath_ssl_requested_ca_count(const SSL *ssl) {
+    STACK_OF(X509_NAME) *names = SSL_get_client_CA_list(ssl);
+    return names == NULL ? 0 : sk_X509_NAME_num(names);
+}
+static inline int certpath_ssl_requested_ca_der(const SSL *ssl, int index, unsigned char **der) {
+    STACK_OF(X509_NAME) *names = SSL_get_client_CA_list(ssl);
+    if (names == NULL || index < 0 || index >= sk_X509_NAME_num(names)) return -1;
+    *der = NULL;
+    return i2d_X509_NAME(sk_X509_NAME_value(names, index), der);
+}
+
 #endif

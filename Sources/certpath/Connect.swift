@@ -100,6 +100,8 @@ enum ConnectCommand {
         }
         Output.flush()
         if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile, command: "connect") }
+        // The server refusing us after the handshake is no connection, whatever the chain's verdict.
+        if session.clientAuthentication.refusal != nil { return ExitStatus.usage }
         return result.isTrusted ? ExitStatus.success : ExitStatus.untrusted
     }
 
@@ -135,6 +137,16 @@ enum ConnectCommand {
             lines.append("  \(index) \(Output.safe(certificate.subject.description))")
             lines.append("      issuer \(Output.safe(certificate.issuer.description))")
         }
+        let client = session.clientAuthentication
+        if client.requested {
+            lines.append("client certificate: requested by the server\(TLSSession.naming(client.requestedAuthorities)); "
+                + (client.sent ? "sent (--cert)" : "none sent (give one with --cert and --key)"))
+        } else {
+            lines.append("client certificate: not requested" + (client.sent ? " (--cert was not used)" : ""))
+        }
+        if let refusal = client.refusal {
+            lines.append("the server refused the connection after the handshake: \(Output.safe(refusal))")
+        }
         if let response = session.presented.stapledOCSPResponse {
             lines.append("stapled OCSP response: \(response.responseStatus) (used as revocation evidence)")
         } else {
@@ -154,6 +166,10 @@ enum ConnectCommand {
             ("serverName", .optional(session.sni)),
             ("presentedCertificates", .int(session.presented.certificates.count)),
             ("stapledOCSP", .bool(session.presented.stapledOCSPResponse != nil)),
+            ("clientCertificateRequested", .bool(session.clientAuthentication.requested)),
+            ("requestedAuthorities", .strings(session.clientAuthentication.requestedAuthorities)),
+            ("clientCertificateSent", .bool(session.clientAuthentication.sent)),
+            ("serverRefusal", .optional(session.clientAuthentication.refusal)),
         ])
     }
 }
@@ -167,6 +183,22 @@ struct TLSSession {
     let cipher: String
     let sni: String?
     let presented: TLSPresentedChain
+    /// Mutual TLS as the server saw it (issue 33: it was invisible).
+    let clientAuthentication: ClientAuthentication
+
+    /// Whether the server asked for a client certificate (a CertificateRequest), the CA names it
+    /// gave, whether one was sent, and what the server said after the handshake (TLS 1.3 sends its
+    /// refusal of a missing or unacceptable client certificate then, as an alert).
+    struct ClientAuthentication {
+        var requested = false
+        var requestedAuthorities: [String] = []
+        var sent = false
+        /// The alert or error that ended the connection after the handshake, if any within the wait.
+        var refusal: String?
+    }
+
+    /// How long to wait after the handshake for the server's refusal (TLS 1.3 sends it then).
+    static let refusalWait = 0.5
 
     static func connect(host: String, port: UInt16, serverName: ReferenceIdentifier, sni: String?, certificate: String?, key: String?,
                         timeout: Double) throws(CLIError) -> TLSSession {
@@ -197,13 +229,29 @@ struct TLSSession {
         }
         // The socket timeouts bound each read; this bounds the whole handshake (a server dripping a
         // byte a second would otherwise keep it going): at the deadline the socket is shut down.
+        // A CertificateRequest calls the certificate callback on the client (SSL_set_cert_cb),
+        // whether or not a certificate was loaded: that is how a request is seen.
+        let requestSeen = RequestFlag()
+        SSL_set_cert_cb(ssl, { _, argument in
+            if let argument { Unmanaged<RequestFlag>.fromOpaque(argument).takeUnretainedValue().seen = true }
+            return 1
+        }, Unmanaged.passUnretained(requestSeen).toOpaque())
         let watchdog = HandshakeWatchdog(fd: fd)
         DispatchQueue.global().asyncAfter(deadline: .now() + max(0, deadline.timeIntervalSinceNow)) { watchdog.fire() }
         let connected = SSL_connect(ssl) == 1
         watchdog.finish()
+        var client = ClientAuthentication()
+        client.requested = requestSeen.seen
+        client.requestedAuthorities = Self.requestedAuthorities(ssl)
+        client.sent = client.requested && certificate != nil
         guard connected else {
             let reason = Date() >= deadline ? "no answer within the timeout" : opensslErrors()
-            throw CLIError("TLS handshake with \(address) failed: \(reason.isEmpty ? "the server closed the connection" : reason)")
+            var message = "TLS handshake with \(address) failed: \(reason.isEmpty ? "the server closed the connection" : reason)"
+            if client.requested && !client.sent {
+                message += " (the server asked for a client certificate\(Self.naming(client.requestedAuthorities)) and none was sent: "
+                    + "give one with --cert and --key)"
+            }
+            throw CLIError(message)
         }
         let presented: TLSPresentedChain
         do throws(TLSRefusal) {
@@ -213,8 +261,61 @@ struct TLSSession {
         }
         let version = String(cString: SSL_get_version(ssl))
         let cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) } ?? "unknown cipher"
+        client.refusal = Self.refusalAfterHandshake(ssl, fd: fd)
         SSL_shutdown(ssl)
-        return TLSSession(address: address, version: version, cipher: cipher, sni: sent, presented: presented)
+        return TLSSession(address: address, version: version, cipher: cipher, sni: sent, presented: presented, clientAuthentication: client)
+    }
+
+    /// A reference the certificate callback sets (the C callback captures nothing).
+    final class RequestFlag {
+        var seen = false
+    }
+
+    /// The CA names of the server's CertificateRequest, as RFC 4514 text.
+    static func requestedAuthorities(_ ssl: OpaquePointer) -> [String] {
+        var names: [String] = []
+        for index in 0..<certpath_ssl_requested_ca_count(ssl) {
+            var der: UnsafeMutablePointer<UInt8>? = nil
+            let length = certpath_ssl_requested_ca_der(ssl, index, &der)
+            guard length > 0, let der else { continue }
+            defer { CRYPTO_free(der, #fileID, #line) }
+            let bytes = Array(UnsafeBufferPointer(start: der, count: Int(length)))
+            names.append((try? Name(derEncoded: bytes))?.description ?? "(a name CertPath cannot read)")
+        }
+        return names
+    }
+
+    /// ` (CAs named: CN=A; CN=B)` or nothing.
+    static func naming(_ authorities: [String]) -> String {
+        authorities.isEmpty ? "" : " (CAs named: " + authorities.map(Output.safe).joined(separator: "; ") + ")"
+    }
+
+    /// Waits up to ``refusalWait`` for what the server sends after the handshake, without
+    /// blocking: session tickets, data and a graceful close are fine; an alert (TLS 1.3's
+    /// certificate_required, bad_certificate…) is the server refusing us, returned as OpenSSL words it.
+    static func refusalAfterHandshake(_ ssl: OpaquePointer, fd: Int32) -> String? {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(fd, F_SETFL, flags) }
+        let end = Date().addingTimeInterval(refusalWait)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while Date() < end {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let remaining = Int32(max(1, end.timeIntervalSinceNow * 1000))
+            guard poll(&descriptor, 1, remaining) > 0 else { return nil }
+            ERR_clear_error()
+            let read = SSL_read(ssl, &buffer, Int32(buffer.count))
+            if read > 0 { return nil }  // the server spoke: it accepted us
+            switch SSL_get_error(ssl, read) {
+            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE: continue  // a ticket, or part of a record
+            case SSL_ERROR_ZERO_RETURN: return nil  // a graceful close (close_notify) refuses nothing
+            default:
+                // An alert is a refusal; a connection closed without one says nothing of us.
+                let reason = opensslErrors()
+                return reason.isEmpty ? nil : reason
+            }
+        }
+        return nil
     }
 
     /// The OpenSSL error queue as one line, emptied.

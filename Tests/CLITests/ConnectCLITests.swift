@@ -235,3 +235,83 @@ import Glibc
                 "connect: \(mode): \(run.stderr)")
     }
 }
+
+/// Mutual TLS made visible (issue 33): whether the server asked for a client certificate and which
+/// CAs it named, whether one was sent, and the refusal TLS 1.3 sends after the handshake; exit 2
+/// when the server refused us. Against `openssl s_server -Verify 1` (a client certificate required).
+@Suite struct ConnectMutualTLSTests {
+    static func requiringServer(_ version: String, label: String) throws -> (OpenSSLProcess, UInt16) {
+        try ConnectCLITests.server("server.pem", key: "keys/server.key",
+                                   extra: ["-Verify", "1", "-CAfile", ConnectCLITests.rsa.appendingPathComponent("root.pem").path, version],
+                                   label: label)
+    }
+
+    @Test("TLS 1.3, no --cert: the request and its CAs reported, the server's certificate_required alert named, exit 2")
+    func tls13Refused() throws {
+        let (server, port) = try Self.requiringServer("-tls1_3", label: "connect: mTLS 1.3 refused")
+        defer { server.stop() }
+        let run = try ConnectCLITests.connect(port: port, [], json: false)
+        #expect(run.status == 2, "exit \(run.status): \(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("client certificate: requested by the server (CAs named: CN=Example Corp Root CA R1,O=Example Corp,C=US); "
+            + "none sent (give one with --cert and --key)"), "\(run.stdout)")
+        #expect(run.stdout.contains("the server refused the connection after the handshake: tlsv13 alert certificate required"), "\(run.stdout)")
+    }
+
+    @Test("TLS 1.3, --json: clientCertificateRequested, requestedAuthorities, clientCertificateSent, serverRefusal")
+    func tls13RefusedJSON() throws {
+        let (server, port) = try Self.requiringServer("-tls1_3", label: "connect: mTLS 1.3 refused JSON")
+        defer { server.stop() }
+        let run = try ConnectCLITests.connect(port: port, [])
+        #expect(run.status == 2)
+        let connection = try field(try run.json(), "connection", as: [String: Any].self)
+        #expect(try field(connection, "clientCertificateRequested", as: Bool.self))
+        #expect(try field(connection, "requestedAuthorities", as: [String].self) == ["CN=Example Corp Root CA R1,O=Example Corp,C=US"])
+        #expect(try field(connection, "clientCertificateSent", as: Bool.self) == false)
+        #expect(try field(connection, "serverRefusal", as: String.self).contains("certificate required"))
+    }
+
+    @Test("TLS 1.2, no --cert: the handshake failure says the server asked for a client certificate")
+    func tls12Refused() throws {
+        let (server, port) = try Self.requiringServer("-tls1_2", label: "connect: mTLS 1.2 refused")
+        defer { server.stop() }
+        let run = try ConnectCLITests.connect(port: port, [], json: false)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("(the server asked for a client certificate (CAs named: CN=Example Corp Root CA R1,O=Example Corp,C=US) "
+            + "and none was sent: give one with --cert and --key)"), "\(run.stderr)")
+    }
+
+    @Test("With --cert and --key: requested, sent, accepted, exit 0")
+    func accepted() throws {
+        let (server, port) = try Self.requiringServer("-tls1_3", label: "connect: mTLS accepted")
+        defer { server.stop() }
+        let scratch = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let chain = scratch.appendingPathComponent("client-chain.pem")
+        let client = try String(contentsOf: ConnectCLITests.rsa.appendingPathComponent("client.pem"), encoding: .utf8)
+        let intermediate = try String(contentsOf: ConnectCLITests.rsa.appendingPathComponent("intermediate.pem"), encoding: .utf8)
+        try Data((client + intermediate).utf8).write(to: chain)
+        let run = try ConnectCLITests.connect(port: port, ["--cert", chain.path, "--key", "keys/client.key", "--at", CLI.time], json: false)
+        #expect(run.status == 0, "exit \(run.status): \(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("client certificate: requested by the server (CAs named: CN=Example Corp Root CA R1,O=Example Corp,C=US); sent (--cert)"))
+        #expect(!run.stdout.contains("refused"))
+    }
+
+    @Test("--servername without --server or --ip: the SNI name is the name checked, not the address connected to")
+    func serverNameIsChecked() throws {
+        let (server, port) = try ConnectCLITests.server("server.pem", key: "keys/server.key", label: "connect: servername checked")
+        defer { server.stop() }
+        let run = try CLI.run(["connect", "127.0.0.1:\(port)", "--servername", "server.customer1.example", "--anchors", "root.pem",
+                               "--timeout", "10", "--at", CLI.time], in: ConnectCLITests.rsa)
+        #expect(run.status == 0, "exit \(run.status): \(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("trusted: CN=server.customer1.example,O=Customer 1 for TLS server server.customer1.example"), "\(run.stdout)")
+    }
+
+    @Test("A server that does not ask: 'not requested', exit by the verdict")
+    func notRequested() throws {
+        let (server, port) = try ConnectCLITests.server("server.pem", key: "keys/server.key", label: "connect: no mTLS")
+        defer { server.stop() }
+        let run = try ConnectCLITests.connect(port: port, ["--at", CLI.time], json: false)
+        #expect(run.status == 0, "exit \(run.status): \(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("client certificate: not requested"))
+    }
+}
