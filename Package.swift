@@ -66,6 +66,6 @@ let package = Package(
         // The Swift code of README.md and of the DocC articles (Sources/CertPath/CertPath.docc), compiled
         // and run against TestVectors/sample-pki; SnippetTests fails when a documented block is not
         // found verbatim in these sources.
-        .testTarget(name: "DocumentationTests", dependencies: ["CertPath", "CertPathFoundation", "CertPathTLS", "CLibSSL", "TestSupport"]),
+        .testTarget(name: "DocumentationTests", dependencies: ["CertPath", "CertPathFoundation", "CertPathTLS", "TestSupport"]),
     ]
 )

@@ -1,4 +1,3 @@
-import CLibSSL
 import CertPath
 import CertPathTLS
 import Foundation
