@@ -114,11 +114,7 @@ final class AlgorithmTestKey: @unchecked Sendable {
         case .ecdsa(_, let hash):
             precondition(EVP_DigestSignInit(context, &keyContext, Self.messageDigest(hash), nil, key) == 1)
         }
-        var length = 0
-        precondition(EVP_DigestSign(context, nil, &length, message, message.count) == 1)
-        var signature = [UInt8](repeating: 0, count: length)
-        precondition(EVP_DigestSign(context, &signature, &length, message, message.count) == 1)
-        return Array(signature.prefix(length))
+        return TestKey.digestSign(context, message)
     }
 
     /// A key identifier for this key (the first 20 bytes of the SPKI's SHA-256).

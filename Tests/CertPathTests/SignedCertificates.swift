@@ -46,6 +46,12 @@ final class TestKey: @unchecked Sendable {
         let context = EVP_MD_CTX_new()!
         defer { EVP_MD_CTX_free(context) }
         precondition(EVP_DigestSignInit(context, nil, kind == .ed25519 ? nil : EVP_sha256(), nil, key) == 1)
+        return Self.digestSign(context, message)
+    }
+
+    /// The signature of `message` with a signing context already initialized (its length asked
+    /// first, then the bytes).
+    static func digestSign(_ context: OpaquePointer, _ message: [UInt8]) -> [UInt8] {
         var length = 0
         precondition(EVP_DigestSign(context, nil, &length, message, message.count) == 1)
         var signature = [UInt8](repeating: 0, count: length)
