@@ -66,3 +66,54 @@ public enum PKCS7Certificates {
         return certificates
     }
 }
+
+extension PEM {
+    /// The PEM labels of a certs-only PKCS #7 / CMS message (`.p7b`, `.p7c`): RFC 7468 5 `PKCS7`
+    /// (what `openssl crl2pkcs7` writes) and RFC 7468 9 `CMS`.
+    public static let pkcs7Labels: Set<String> = ["PKCS7", "CMS"]
+
+    /// ``readCertificates(_:)``, also reading certs-only PKCS #7 / CMS messages (RFC 5652 5.1,
+    /// ``PKCS7Certificates``), told apart by their content, not by a file name: one DER
+    /// ContentInfo, or PEM blocks labelled as in ``pkcs7Labels`` among the certificate blocks. The
+    /// certificates are in file order (a message's own in encoded order).
+    ///
+    /// - Throws: ``CertificateFileError``: the PEM error; the DER error of the certificate at a given
+    ///   position (0-based index in the file, the block's line), where a PKCS #7 block that does not
+    ///   parse is the certificate position it would start; for a DER file that is neither a
+    ///   certificate nor a certs-only message, the certificate's DER error.
+    public static func readCertificatesAndBundles(_ bytes: [UInt8]) throws(CertificateFileError) -> CertificateFile {
+        let document: Document
+        switch readDEROrPEM(bytes, der: Certificate.init(derEncoded:)) {
+        case .der(let certificate): return CertificateFile(certificates: [certificate], skipped: [])
+        case .derError(let error):
+            // Not a DER certificate: a DER PKCS #7 message (ContentInfo) is the other DER form read.
+            if let certificates = try? PKCS7Certificates.read(bytes) { return CertificateFile(certificates: certificates, skipped: []) }
+            throw .certificate(index: 0, line: nil, error)
+        case .pemError(let error): throw .pem(error)
+        case .pem(let decoded): document = decoded
+        }
+        var certificates: [Certificate] = []
+        var skipped = document.skipped
+        for block in document.blocks {
+            if pkcs7Labels.contains(block.label) {
+                do throws(DERError) {
+                    certificates += try PKCS7Certificates.read(block.der)
+                } catch {
+                    throw .certificate(index: certificates.count, line: block.line, error)
+                }
+                continue
+            }
+            guard certificateLabels.contains(block.label) else {
+                skipped.append(Skipped(lines: block.line...block.line, kind: skippedKind(block.label)))
+                continue
+            }
+            do throws(DERError) {
+                certificates.append(try Certificate(derEncoded: block.der))
+            } catch {
+                throw .certificate(index: certificates.count, line: block.line, error)
+            }
+        }
+        skipped.sort { $0.lines.lowerBound < $1.lines.lowerBound }
+        return CertificateFile(certificates: certificates, skipped: skipped)
+    }
+}

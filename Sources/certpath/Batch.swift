@@ -11,19 +11,22 @@ import Darwin
 enum BatchCommand {
     static let spec = CommandSpec(
         name: "batch",
-        synopsis: "[--anchors FILE]... [--system-anchors] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
+        synopsis: "[--anchors FILE|DIR]... [--system-anchors] [--purpose NAME|OID] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
         summary: """
             Reads one chain per line of standard input as JSON:
               {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",
-               "time": "RFC 3339", "purpose": "server" | "client"}
+               "time": "RFC 3339", "purpose": "server" | "client" | "smime" | "code-signing" | "time-stamping" | OID ...}
             (leaf first; only "chain" is required; a member given as null is an error) and writes one JSON result per input line, in input
-            order, validating lines on all cores. Without "purpose", a line with "name" is a TLS server
+            order, validating lines on all cores. "purpose" takes the names of --purpose (with "smime", "name"
+            is the mailbox). Without "purpose" (and without --purpose), a line with "name" is a TLS server
             check and a line without it checks the path for any purpose. A line that cannot be read gets
             an error result ("status": "error"); the other lines are unaffected.
             """,
         options: [
-            .value("anchors", "FILE", repeatable: true, "trust anchors for every line; with --anchors only these are trusted"),
+            .value("anchors", "FILE|DIR", repeatable: true,
+                   "trust anchors for every line (a file or a folder, PEM, DER or PKCS #7); with --anchors only these are trusted"),
             .flag("system-anchors", "also trust the system anchors (the default when no --anchors is given)"),
+            .value("purpose", "NAME|OID", "the purpose of lines without \"purpose\" (the names of 'certpath verify --purpose')"),
         ] + PolicyOptions.specs,
         positionalName: "argument",
         positionalCount: 0...0,
@@ -41,13 +44,19 @@ enum BatchCommand {
         let useSystemAnchors: Bool
         let options: PolicyOptions
         let now: UnixTime
+        /// `--purpose`: the purpose of lines without one.
+        var purpose: String? = nil
     }
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         var anchors: [Certificate] = []
         for file in arguments.all("anchors") { anchors += try Input.certificates(file, skippingUnreadable: "anchors", command: "batch") }
-        let settings = Settings(anchors: TrustStore(anchors: anchors), useSystemAnchors: anchors.isEmpty || arguments.has("system-anchors"),
+        var settings = Settings(anchors: TrustStore(anchors: anchors), useSystemAnchors: anchors.isEmpty || arguments.has("system-anchors"),
                                 options: try PolicyOptions(arguments), now: TrustEvaluation.now())
+        if let purpose = arguments.value("purpose") {
+            _ = try PurposeOption.purpose(purpose, names: [], source: "--purpose", nameSource: "\"name\"")  // checked once, up front
+            settings.purpose = purpose
+        }
         if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }
 
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -207,11 +216,13 @@ enum BatchCommand {
             return text
         }
         let name = try string("name", "a string")
-        let purposeText = try string("purpose", "\"server\" or \"client\"")
+        let purposeText = try string("purpose", "a purpose name such as \"server\" or \"smime\", or an OID") ?? settings.purpose
         let timeText = try string("time", "an RFC 3339 string")
         var policy = ValidationPolicy()
         settings.options.apply(to: &policy)
         switch (purposeText, name) {
+        case (let text?, let name) where text != "server" && text != "client":
+            policy.purpose = try PurposeOption.purpose(text, names: name.map { [$0] } ?? [], source: "\"purpose\"", nameSource: "\"name\"")
         case ("client", let name):
             policy.purpose = .clientAuthentication(expectedNames: try name.map { (text: String) throws(CLIError) in
                 try VerifyCommand.expectedName(text, option: "\"name\"")
@@ -237,7 +248,7 @@ enum BatchCommand {
 
     /// The certificates of a line's `chain`: PEM text, one base64 DER certificate, or an array of them.
     static func certificates(_ value: Any?) throws(CLIError) -> [Certificate] {
-        func der(_ text: String, _ what: String) throws(CLIError) -> Certificate {
+        func der(_ text: String, _ what: String) throws(CLIError) -> [Certificate] {
             // Whitespace (RFC 4648 3.3: tolerated line breaks) dropped from the UTF-8 bytes; filtering
             // the String by Character cost four times the certificate's parsing.
             var compact: [UInt8] = []
@@ -248,7 +259,8 @@ enum BatchCommand {
                 throw CLIError("\(what) is \(what.hasSuffix("]") ? "not valid base64" : "neither PEM text nor valid base64")")
             }
             guard bytes.first == 0x30 else { throw CLIError("\(what) is base64 but not of a DER certificate") }
-            return try Input.certificates(in: bytes, source: what).certificates[0]
+            // One DER certificate, or a DER certs-only PKCS #7 bundle (all its certificates).
+            return try Input.certificates(in: bytes, source: what).certificates
         }
         switch value {
         case nil:
@@ -259,13 +271,13 @@ enum BatchCommand {
                 guard !file.certificates.isEmpty else { throw CLIError("\"chain\" has no CERTIFICATE block") }
                 return file.certificates
             }
-            return [try der(text, "\"chain\"")]
+            return try der(text, "\"chain\"")
         case let list as [Any]:
             guard !list.isEmpty else { throw CLIError("\"chain\" is an empty array") }
             var certificates: [Certificate] = []
             for (index, item) in list.enumerated() {
                 guard let text = item as? String else { throw CLIError("\"chain\"[\(index)] must be a base64 string") }
-                certificates.append(try der(text, "\"chain\"[\(index)]"))
+                certificates += try der(text, "\"chain\"[\(index)]")
             }
             return certificates
         default:

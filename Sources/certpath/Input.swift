@@ -95,8 +95,17 @@ enum Input {
     ///   certificate at all (an unreadable file, malformed PEM text, one DER certificate that is
     ///   malformed, every block malformed): then nothing the caller named would be used, and an
     ///   empty `--anchors` must never fall back silently to the system anchors.
+    ///
+    /// A folder (`/etc/ssl/certs`, a `openssl rehash`ed one with `<hash>.0` links, or any folder of
+    /// PEM, DER and PKCS #7 files) is read by ``certificates(inFolder:option:command:)``.
     static func certificates(_ path: String, skippingUnreadable option: String, command: String) throws(CLIError) -> [Certificate] {
-        let bytes = try read(path)
+        if isDirectory(path) { return try certificates(inFolder: path, option: option, command: command) }
+        return try certificates(path, bytes: try read(path), skippingUnreadable: option, command: command)
+    }
+
+    /// ``certificates(_:skippingUnreadable:command:)`` of bytes already read from `path`.
+    private static func certificates(_ path: String, bytes: [UInt8], skippingUnreadable option: String, command: String)
+        throws(CLIError) -> [Certificate] {
         var warnings: [String] = []
         // A PEM file whose blocks are independent: a block with damaged base64 is skipped like a
         // certificate that does not parse (it can anchor or complete nothing), the others are read.
@@ -105,7 +114,7 @@ enum Input {
         case .pem(let document): lenient = document
         case .pemError:
             lenient = try? PEM.decode(bytes, onMalformedBase64: { label, error in
-                guard PEM.certificateLabels.contains(label) else { return }
+                guard PEM.certificateLabels.contains(label) || PEM.pkcs7Labels.contains(label) else { return }
                 warnings.append("certpath \(command): warning: --\(option) \(Output.echo(path)): a \(label) block is malformed "
                     + "(\(error)); skipped (a certificate that cannot be read can anchor or complete no path)")
             })
@@ -114,9 +123,14 @@ enum Input {
         guard let document = lenient else { return try certificateFile(bytes, path: path).certificates }
         var readable: [Certificate] = []
         var index = 0
-        for block in document.blocks where PEM.certificateLabels.contains(block.label) {
+        for block in document.blocks where PEM.certificateLabels.contains(block.label) || PEM.pkcs7Labels.contains(block.label) {
             do throws(DERError) {
-                readable.append(try Certificate(derEncoded: block.der))
+                if PEM.pkcs7Labels.contains(block.label) {
+                    // A certs-only PKCS #7 bundle (RFC 5652 5.1): all its certificates, or none.
+                    readable += try PKCS7Certificates.read(block.der)
+                } else {
+                    readable.append(try Certificate(derEncoded: block.der))
+                }
             } catch {
                 warnings.append("certpath \(command): warning: --\(option) "
                     + message(for: .certificate(index: index, line: block.line, error), source: path)
@@ -128,6 +142,68 @@ enum Input {
         guard !readable.isEmpty else { return try certificateFile(bytes, path: path).certificates }
         for warning in warnings { Output.error(warning) }
         return readable
+    }
+
+    /// Whether `path` names a directory (after symbolic links).
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return path != "-" && stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The certificates of every file of the folder `path` (`--anchors DIR`, `--intermediates DIR`),
+    /// as `openssl verify -CApath` reads OpenSSL's hashed folders (`/etc/ssl/certs`, a folder made by
+    /// `openssl rehash`) and as a folder of PEM, DER or PKCS #7 files is meant: every regular file
+    /// and symbolic link to one is read once (a `<hash>.0` link and the file it names are one file),
+    /// in name order, not its subfolders; a certificate met twice (the same DER in a bundle and in
+    /// its own file) is taken once. A file without a readable certificate (a README, a key, a
+    /// malformed file) is skipped with a warning on standard error naming it and why, as a
+    /// malformed block of a bundle is.
+    ///
+    /// - Throws: ``CLIError`` (status 2): the folder cannot be listed, or none of its files holds a
+    ///   readable certificate (an empty `--anchors` must never fall back to the system anchors).
+    static func certificates(inFolder path: String, option: String, command: String) throws(CLIError) -> [Certificate] {
+        guard let directory = opendir(path) else {
+            throw CLIError("\(Output.echo(path)): cannot read the folder: \(String(cString: strerror(errno)))")
+        }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(directory)
+        let folder = path.hasSuffix("/") ? path : path + "/"
+        var readFiles = Set<String>()
+        var seen = Set<[UInt8]>()
+        var found: [Certificate] = []
+        var skipped = 0
+        for name in names.sorted() {
+            let file = folder + name
+            var status = stat()
+            // Regular files, directly or through a link; a dangling link, a subfolder, a FIFO are passed over.
+            guard stat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            // Each file once: a hashed link and its target resolve to one path.
+            if let resolved = realpath(file, nil) {
+                defer { free(resolved) }
+                guard readFiles.insert(String(cString: resolved)).inserted else { continue }
+            }
+            let read: [Certificate]
+            do throws(CLIError) {
+                read = try certificates(file, bytes: try Input.read(file), skippingUnreadable: option, command: command)
+            } catch {
+                skipped += 1
+                Output.error("certpath \(command): warning: --\(option) \(error.message); skipped (a file without a readable "
+                    + "certificate can anchor or complete no path)")
+                continue
+            }
+            for certificate in read where seen.insert(certificate.der).inserted { found.append(certificate) }
+        }
+        guard !found.isEmpty else {
+            let what = skipped == 0 ? "it holds no regular file" : "none of its \(skipped) files holds a readable certificate"
+            throw CLIError("\(Output.echo(path)): no certificate found in the folder (\(what))")
+        }
+        return found
     }
 
     /// `FILE: no certificate found (…; found only line 1: PRIVATE KEY block)`.
@@ -142,7 +218,7 @@ enum Input {
     /// The certificates of `bytes`; `source` names them in messages (a file name, `line 3`).
     static func certificates(in bytes: [UInt8], source: String) throws(CLIError) -> PEM.CertificateFile {
         do throws(PEM.CertificateFileError) {
-            return try PEM.readCertificates(bytes)
+            return try PEM.readCertificatesAndBundles(bytes)
         } catch {
             // A DER file that is a CRL, not a certificate: say so rather than name a DER rule.
             if case .certificate(0, nil, _) = error, (try? CertificateRevocationList(derEncoded: bytes)) != nil {

@@ -15,6 +15,10 @@ enum ResultView {
         case .clientAuthentication(let names): return "TLS client" + (names.isEmpty ? "" : " with \(names.map(\.description).joined(separator: ", "))")
         case .extendedKeyUsage(let purposes, let names):
             return purposes.map(ExtendedKeyUsage.name).joined(separator: ", ") + (names.isEmpty ? "" : " with \(names.map(\.description).joined(separator: ", "))")
+        case .emailProtection(let mailbox, let use):
+            return "S/MIME (emailProtection" + (use == .any ? "" : ", \(use.rawValue)") + ")" + (mailbox.map { " for \($0)" } ?? "")
+        case .codeSigning: return "code signing (codeSigning)"
+        case .timeStamping: return "time stamping (timeStamping, RFC 3161)"
         case .any: return "any purpose (RFC 5280 path validation only)"
         }
     }
@@ -28,6 +32,12 @@ enum ResultView {
         case .extendedKeyUsage(let purposes, let names):
             return .object([("kind", .string("extendedKeyUsage")), ("purposes", .strings(purposes.map(\.description))),
                             ("expectedNames", .strings(names.map(\.description)))])
+        case .emailProtection(let mailbox, let use):
+            return .object([("kind", .string("smime")), ("use", .string(use.rawValue)), ("mailbox", .optional(mailbox?.description))])
+        case .codeSigning:
+            return .object([("kind", .string("codeSigning"))])
+        case .timeStamping:
+            return .object([("kind", .string("timeStamping"))])
         case .any:
             return .object([("kind", .string("any"))])
         }
@@ -47,6 +57,9 @@ enum ResultView {
         ]
         if let revocation = revocationJSON(failure) { members.append(("revocation", revocation)) }
         if let names = namesJSON(failure) { members.append(("names", names)) }
+        if case .purposeViolation(_, let rule) = failure {
+            members.append(("purposeRule", .object([("code", .string(rule.code)), ("clause", .string(rule.clause))])))
+        }
         return .object(members)
     }
 
@@ -78,6 +91,7 @@ enum ResultView {
             case .dnsName(let name): return entry("dns", name)
             case .ipAddress(let address): return entry("ip", address.description)
             case .email(let mailbox): return entry("email", mailbox)
+            case .smtpUTF8Mailbox(let mailbox): return entry("smtpUTF8Mailbox", mailbox)
             case .commonName(let name): return entry("commonName", name)
             }
         }

@@ -1,12 +1,12 @@
 import CertPath
 import Foundation
 
-/// `certpath verify LEAF [options]`: builds and validates a certification path for one end entity.
+/// `certpath verify LEAF... [options]`: builds and validates a certification path for each end entity.
 enum VerifyCommand {
     static let spec = CommandSpec(
         name: "verify",
-        synopsis: "LEAF [--intermediates FILE]... [--anchors FILE]... [--system-anchors] "
-            + "[--server HOST | --ip ADDR | --client [--expect-name NAME]...] [--at TIME] [--pin-sha256 B64]... "
+        synopsis: "LEAF [LEAF...] [--intermediates FILE|DIR]... [--anchors FILE|DIR]... [--system-anchors] "
+            + "[--server HOST | --ip ADDR | --client | --purpose NAME|OID] [--expect-name NAME]... [--at TIME] [--pin-sha256 B64]... "
             + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--ocsp FILE]... [--stapled-ocsp FILE|none] [--max-depth N] [--json] [--explain] "
             + "[--policy OID]... [--require-explicit-policy] [--inhibit-policy-mapping] [--inhibit-any-policy] "
             + "[--revocation MODE] [--crl-conformance HOW] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] "
@@ -14,19 +14,27 @@ enum VerifyCommand {
         summary: """
             Decides whether the end-entity certificate in LEAF can be trusted: builds certification paths
             to the trust anchors through the given intermediates, validates them (RFC 5280 section 6.1),
-            and applies the purpose (TLS server name, TLS client), the profile, pins and trust exceptions.
+            and applies the purpose (TLS server name, TLS client, S/MIME, code signing, time stamping, an
+            extKeyUsage OID), the profile, pins and trust exceptions.
             LEAF may hold the whole chain as a server sends it (leaf first; the rest become intermediates);
+            several LEAF files are verified one by one, each with its own result, under the same options.
+            Certificates are read from PEM, DER and PKCS #7 (.p7b, .p7c; PEM or DER) files, told apart by
+            content; --anchors and --intermediates also take a folder (OpenSSL's hashed /etc/ssl/certs).
             '-' (for LEAF or any FILE) reads standard input.
             Without --anchors and without --pin-sha256 the system anchors are used.
             """,
         options: [
-            .value("intermediates", "FILE", repeatable: true, "untrusted certificates that may complete a path (any order)"),
-            .value("anchors", "FILE", repeatable: true, "trust anchors; with --anchors only these are trusted"),
+            .value("intermediates", "FILE|DIR", repeatable: true,
+                   "untrusted certificates that may complete a path (any order; a folder: every file in it)"),
+            .value("anchors", "FILE|DIR", repeatable: true,
+                   "trust anchors (a folder: every file in it, as OpenSSL's hashed /etc/ssl/certs); with --anchors only these are trusted"),
             .flag("system-anchors", "also trust the system anchors (SSL_CERT_FILE, SSL_CERT_DIR, distribution bundle)"),
             .value("server", "HOST", "TLS server: extKeyUsage serverAuth, subjectAltName must match HOST (DNS name or IP)"),
             .value("ip", "ADDR", "TLS server reached by IP address ADDR (matched against iPAddress SANs only)"),
             .flag("client", "TLS client: extKeyUsage clientAuth"),
-            .value("expect-name", "NAME", repeatable: true, "with --client: a DNS name, IP address or e-mail the certificate must carry"),
+            .value("expect-name", "NAME", repeatable: true,
+                   "with --client or --purpose: a DNS name, IP address or e-mail the certificate must carry (smime: the mailbox)"),
+            PurposeOption.spec,
             .value("at", "TIME", "validation time, RFC 3339 (2026-06-01T00:00:00Z) or a date (2026-06-01); default now"),
             .value("pin-sha256", "B64", repeatable: true,
                    "trust the certificate with this key (base64 SHA-256 of its SPKI) and require the key in the path"),
@@ -53,19 +61,22 @@ enum VerifyCommand {
                    + "format (Debian: /usr/share/publicsuffix/public_suffix_list.dat)"),
         ] + PolicyOptions.specs + FetchOptions.specs,
         positionalName: "LEAF",
-        positionalCount: 1...1,
+        positionalCount: 1...Int.max,
         epilogue: """
-            exit status: 0 trusted; 1 untrusted; 2 bad usage, or an unreadable or malformed file.
+            exit status: 0 trusted; 1 untrusted; 2 bad usage, or an unreadable or malformed file
+            (with several LEAF files: the worst of theirs).
 
             examples:
               certpath verify server-chain.pem --anchors root.pem --server server.customer1.example
               certpath verify server.pem --intermediates ca.pem --anchors root.pem --server www.example.com --explain
               certpath verify self-signed.pem --pin-sha256 <key pin from 'certpath show'> --server host.example
+              certpath verify a.pem b.p7b --anchors /etc/ssl/certs --purpose smime --expect-name alice@example.com
             """)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         // Checked before any work: a path that cannot be written is a usage error, nothing on stdout.
         let exceptionsFile = try arguments.value("save-exceptions").map { (path: String) throws(CLIError) in try OutputFile(path) }
+        if arguments.positionals.count > 1 { return try runSeveral(arguments, exceptionsFile: exceptionsFile) }
         let evaluation = try makeEvaluation(arguments)
         let result = evaluation.evaluate()
         let explain = arguments.has("explain")
@@ -79,6 +90,61 @@ enum VerifyCommand {
         Output.flush()
         if let exceptionsFile { try saveExceptions(result, to: exceptionsFile) }
         return result.isTrusted ? ExitStatus.success : ExitStatus.untrusted
+    }
+
+    /// Several LEAF files: each is read and verified under the same options (the other inputs are
+    /// read once), each gets its own result — in the human report after a `FILE:` heading, in JSON
+    /// an array of result objects each with a `file` member — and the exit status is the worst. A
+    /// LEAF that cannot be read is reported on standard error (in JSON, a `"status": "error"`
+    /// object) and makes the status 2; the other files are still verified.
+    static func runSeveral(_ arguments: ParsedArguments, exceptionsFile: OutputFile?) throws(CLIError) -> Int32 {
+        var chains: [(file: String, chain: Result<[Certificate], CLIError>)] = []
+        for file in arguments.positionals {
+            do throws(CLIError) { chains.append((file, .success(try leafChain(file)))) } catch { chains.append((file, .failure(error))) }
+        }
+        guard let first = chains.first(where: { if case .success = $0.chain { true } else { false } }),
+              case .success(let firstChain) = first.chain else {
+            if case .failure(let error) = chains[0].chain { throw error }
+            return ExitStatus.usage
+        }
+        // The options' own inputs (intermediates, anchors, CRLs…) are read once, with the first readable leaf.
+        let base = try makeEvaluation(arguments, chain: firstChain)
+        let shared = Array(base.intermediates.dropFirst(firstChain.count - 1))
+        let json = arguments.has("json"), explain = arguments.has("explain")
+        var status = ExitStatus.success
+        var objects: [JSON] = []
+        for (index, (file, chain)) in chains.enumerated() {
+            let certificates: [Certificate]
+            switch chain {
+            case .failure(let error):
+                Output.error("certpath verify: \(error.message)")
+                if json {
+                    objects.append(.object([("file", .string(file)), ("status", .string("error")), ("trusted", .bool(false)),
+                                            ("error", .string(error.message))]))
+                }
+                status = max(status, ExitStatus.usage)
+                continue
+            case .success(let read): certificates = read
+            }
+            var evaluation = base
+            evaluation.leaf = certificates[0]
+            evaluation.intermediates = Array(certificates.dropFirst()) + shared
+            let result = evaluation.evaluate()
+            if json {
+                objects.append(.object([("file", .string(file))] + ResultView.json(result, evaluation, explain: explain)))
+            } else {
+                if index > 0 { Output.line("") }
+                Output.line("\(Output.safe(file)):")
+                for line in ResultView.humanLines(result, evaluation, explain: explain, anchorFiles: arguments.all("anchors")) {
+                    Output.line("  " + line)
+                }
+            }
+            if let exceptionsFile { try saveExceptions(result, to: exceptionsFile) }
+            status = max(status, result.isTrusted ? ExitStatus.success : ExitStatus.untrusted)
+        }
+        if json { Output.line(JSON.array(objects).pretty) }
+        Output.flush()
+        return status
     }
 
     /// Writes the trust exception of an untrusted result to `path`, or explains on stderr why nothing was saved.
@@ -122,7 +188,11 @@ enum VerifyCommand {
 
     /// The evaluation the command line describes.
     static func makeEvaluation(_ arguments: ParsedArguments) throws(CLIError) -> TrustEvaluation {
-        let leafFile = arguments.positionals[0]
+        try makeEvaluation(arguments, chain: try leafChain(arguments.positionals[0]))
+    }
+
+    /// The certificates of a LEAF file (leaf first), with a warning when they look out of order.
+    static func leafChain(_ leafFile: String) throws(CLIError) -> [Certificate] {
         let chain = try Input.certificates(leafFile).certificates
         // A chain file in the wrong order makes its first certificate, a CA, the leaf: the verdict
         // then names that CA's own failures; say what is likely wrong.
@@ -130,7 +200,7 @@ enum VerifyCommand {
             Output.error("certpath verify: warning: the first certificate of \(Output.echo(leafFile)) is a CA certificate and a later "
                          + "one is not: the end entity is taken to be the first (list it first, as a server sends its chain)")
         }
-        return try makeEvaluation(arguments, chain: chain)
+        return chain
     }
 
     /// The evaluation the command line describes for `chain` (leaf first, the rest intermediates):
@@ -261,11 +331,17 @@ enum VerifyCommand {
         return "warning: no system anchors found (\(tried)); set SSL_CERT_FILE or SSL_CERT_DIR, or use --anchors"
     }
 
-    /// The purpose from `--server`, `--ip` or `--client [--expect-name]...`; `.any` when none is given.
+    /// The purpose from `--server`, `--ip`, `--client [--expect-name]...` or `--purpose NAME|OID
+    /// [--expect-name]...`; `.any` when none is given.
     static func purpose(_ arguments: ParsedArguments) throws(CLIError) -> ValidationPurpose {
-        let given = arguments.order.filter { ["server", "ip", "client"].contains($0) }
+        let given = arguments.order.filter { ["server", "ip", "client", "purpose"].contains($0) }
         if given.count > 1 { throw CLIError("--\(given[0]) and --\(given[1]) cannot be used together: choose one purpose") }
-        if arguments.has("expect-name") && !arguments.has("client") { throw CLIError("--expect-name needs --client") }
+        if arguments.has("expect-name") && !arguments.has("client") && !arguments.has("purpose") {
+            throw CLIError("--expect-name needs --client or --purpose")
+        }
+        if let text = arguments.value("purpose") {
+            return try PurposeOption.purpose(text, names: arguments.all("expect-name"), source: "--purpose", nameSource: "--expect-name")
+        }
         if let host = arguments.value("server") {
             do throws(ReferenceIdentifierError) {
                 return .serverAuthentication(try ReferenceIdentifier(host))

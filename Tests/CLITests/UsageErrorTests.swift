@@ -34,7 +34,6 @@ import Testing
         Case(arguments: ["verify", "rsa/server.pem", "--json=yes"], message: "certpath verify: option '--json' takes no value"),
         Case(arguments: server + ["--at", "2026-01-01", "--at", "2026-01-02"], message: "certpath verify: option '--at' given more than once"),
         Case(arguments: ["verify"], message: "certpath verify: missing LEAF (see 'certpath verify --help')"),
-        Case(arguments: ["verify", "rsa/server.pem", "rsa/root.pem"], message: "certpath verify: unexpected argument 'rsa/root.pem'"),
         Case(arguments: ["verify", "no-such-file.pem"], message: "certpath verify: no-such-file.pem: cannot read: No such file or directory"),
         Case(arguments: ["verify", "rsa/server.pem", "--anchors", "rsa"], message: "certpath verify: rsa: cannot read: it is a directory"),
         Case(arguments: ["verify", "rsa/server.pem", "--intermediates", "rsa/keys/server.key"],

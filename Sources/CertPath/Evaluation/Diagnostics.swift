@@ -109,6 +109,8 @@ public enum Diagnostics {
         case .extendedKeyUsageForbids(let c, let required, let present):
             let listed = Self.listed(present.map(ExtendedKeyUsage.name))
             return "the extKeyUsage of \(name(c)) (\(listed)) does not allow \(ExtendedKeyUsage.name(of: required))"
+        case .purposeViolation(let c, let rule):
+            return "\(name(c)) cannot be used for the purpose: \(rule)"
         case .nameConstraintViolation(let c, let violation):
             return "a name of \(name(c)) violates its issuers' name constraints: \(violation)"
         case .policyRequired(let failure):

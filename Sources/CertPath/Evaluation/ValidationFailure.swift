@@ -112,6 +112,9 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     case keyUsageForbids(Certificate, required: KeyUsage, present: KeyUsage)
     /// The certificate's extKeyUsage does not include the required purpose (or anyExtendedKeyUsage).
     case extendedKeyUsageForbids(Certificate, required: OID, present: [OID])
+    /// The end-entity certificate breaks a rule of a non-TLS purpose (S/MIME, code signing, time
+    /// stamping: ``ValidationPurpose``); the ``PurposeRule`` names the clause.
+    case purposeViolation(Certificate, PurposeRule)
     /// A name of the certificate violates a CA's name constraints (RFC 5280 6.1.3 (b), (c)).
     case nameConstraintViolation(Certificate, NameConstraintViolation)
     /// The certificate policies of the path do not satisfy the policy inputs (RFC 5280 6.1.3 (f), 6.1.5 (g)).
@@ -171,7 +174,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
              .noTrustedAnchor(let c), .hostnameMismatch(let c, _, _), .nameMismatch(let c, _, _), .badSignature(let c, _),
              .unsupportedSignatureAlgorithm(let c, _), .unusablePublicKey(let c, _), .disallowedSignatureAlgorithm(let c, _),
              .weakKey(let c, _), .notACertificateAuthority(let c), .pathLengthExceeded(let c), .maximumDepthExceeded(let c, _),
-             .keyUsageForbids(let c, _, _), .extendedKeyUsageForbids(let c, _, _), .nameConstraintViolation(let c, _),
+             .keyUsageForbids(let c, _, _), .extendedKeyUsageForbids(let c, _, _), .purposeViolation(let c, _), .nameConstraintViolation(let c, _),
              .unknownCriticalExtension(let c, _), .profileViolation(let c, _), .issuerNameMismatch(let c), .distrusted(let c),
              .revoked(let c, _, _, _), .revocationUnknown(let c, _), .missingStapledOCSPResponse(let c, _, _):
             return c
@@ -201,6 +204,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
         case .maximumDepthExceeded: return "maximumDepthExceeded"
         case .keyUsageForbids: return "keyUsageForbids"
         case .extendedKeyUsageForbids: return "extendedKeyUsageForbids"
+        case .purposeViolation: return "purposeViolation"
         case .nameConstraintViolation: return "nameConstraintViolation"
         case .policyRequired: return "policyRequired"
         case .unknownCriticalExtension: return "unknownCriticalExtension"
@@ -230,6 +234,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
         case .nameConstraintViolation: return 860
         case .policyRequired: return 850
         case .extendedKeyUsageForbids: return 840
+        case .purposeViolation: return 835
         case .keyUsageForbids: return 830
         case .notACertificateAuthority: return 820
         case .pathLengthExceeded: return 810

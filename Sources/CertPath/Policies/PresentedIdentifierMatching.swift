@@ -162,6 +162,24 @@
         return equalIgnoringASCIICase(domain, reference.domain.bytes[...])
     }
 
+    /// Whether a subjectAltName SmtpUTF8Mailbox otherName matches an email reference identifier
+    /// (RFC 9598 5; RFC 8550 3 for S/MIME).
+    ///
+    /// - Parameters:
+    ///   - presentedSmtpUTF8Mailbox: the complete encoding of the otherName's value (the UTF8String).
+    ///   - reference: the address the caller expected.
+    /// - Returns: `true` when the value is a well-formed SmtpUTF8Mailbox (RFC 9598 3: a UTF8String, a
+    ///   Local-part with a non-ASCII character, an ASCII domain) whose Local-part equals the
+    ///   reference's octet for octet and whose domain equals the reference's ignoring ASCII case
+    ///   (RFC 9598 5: the domain is compared in A-label form, case-insensitively; the Local-part is
+    ///   not transformed). An all-ASCII reference never matches one: such an address belongs in an
+    ///   rfc822Name.
+    public static func matches(presentedSmtpUTF8Mailbox: ArraySlice<UInt8>, reference: RFC822Name) -> Bool {
+        guard let (local, domain) = NameConstraintSyntax.splitSmtpUTF8Mailbox(presentedSmtpUTF8Mailbox) else { return false }
+        guard local.elementsEqual(reference.localPart) else { return false }
+        return equalIgnoringASCIICase(domain, reference.domain.bytes[...])
+    }
+
     // MARK: Helpers
 
     /// ASCII case-insensitive equality; `reference` is already lowercase.

@@ -51,6 +51,46 @@ enum PurposeChecks {
             for name in expectedNames where !Self.carries(leaf, name) {
                 failures.append(.nameMismatch(leaf, expected: name, presented: PresentedIdentifier.of(leaf)))
             }
+        case .emailProtection(let mailbox, let use):
+            // RFC 8550 4.4.4: an extKeyUsage present must allow emailProtection (anyExtendedKeyUsage does).
+            checkExtendedKeyUsage(KnownOID.emailProtection, path: path, anchor: anchor, policy: policy, profile: profile,
+                                  leafIsTrustedDirectly: leafIsTrustedDirectly, strict: false, &failures)
+            // RFC 8550 4.4.2: the key must be usable for the S/MIME operation.
+            let allowed = use.allowedKeyUsage
+            if let usage = leaf.keyUsage, usage.isDisjoint(with: allowed) {
+                failures.append(.purposeViolation(leaf, .emailProtectionKeyUsage(allowed: allowed, present: usage)))
+            }
+            // RFC 8550 3: the sender's address must be an Internet mail address of the certificate.
+            if let mailbox, !Self.carries(leaf, .email(mailbox)) && !Self.carriesSubjectEmailAddress(leaf, mailbox) {
+                failures.append(.nameMismatch(leaf, expected: .email(mailbox), presented: PresentedIdentifier.of(leaf)))
+            }
+        case .codeSigning:
+            checkExtendedKeyUsage(KnownOID.codeSigning, path: path, anchor: anchor, policy: policy, profile: profile,
+                                  leafIsTrustedDirectly: leafIsTrustedDirectly, strict: false, &failures)
+            // RFC 5280 4.2.1.12: id-kp-codeSigning goes with digitalSignature.
+            if let usage = leaf.keyUsage, !usage.contains(.digitalSignature) {
+                failures.append(.purposeViolation(leaf, .codeSigningKeyUsage(present: usage)))
+            }
+        case .timeStamping:
+            checkExtendedKeyUsage(KnownOID.timeStamping, path: path, anchor: anchor, policy: policy, profile: profile,
+                                  leafIsTrustedDirectly: leafIsTrustedDirectly, strict: false, &failures)
+            // RFC 3161 2.3 (binds the TSA; checked by the relying party): one critical extKeyUsage
+            // naming id-kp-timeStamping alone. A leaf whose extKeyUsage lacks it entirely was
+            // reported by the chaining check (extendedKeyUsageForbids).
+            if let usage = leaf.extendedKeyUsage {
+                if leaf.isCritical(.extKeyUsage) != true {
+                    failures.append(.purposeViolation(leaf, .timeStampingExtendedKeyUsageNotCritical))
+                }
+                if usage.contains(KnownOID.timeStamping) && usage.usages.contains(where: { $0 != KnownOID.timeStamping }) {
+                    failures.append(.purposeViolation(leaf, .timeStampingExtendedKeyUsageNotSole(present: usage.usages)))
+                }
+            } else {
+                failures.append(.purposeViolation(leaf, .timeStampingExtendedKeyUsageMissing))
+            }
+            // RFC 5280 4.2.1.12: id-kp-timeStamping goes with digitalSignature and/or nonRepudiation.
+            if let usage = leaf.keyUsage, usage.isDisjoint(with: [.digitalSignature, .contentCommitment]) {
+                failures.append(.purposeViolation(leaf, .timeStampingKeyUsage(present: usage)))
+            }
         case .clientAuthentication(let expectedNames):
             checkExtendedKeyUsage(KnownOID.clientAuth, path: path, anchor: anchor, policy: policy, profile: profile,
                                   leafIsTrustedDirectly: leafIsTrustedDirectly, &failures)
@@ -68,7 +108,7 @@ enum PurposeChecks {
 
     private static func checkExtendedKeyUsage(
         _ purpose: OID, path: [Certificate], anchor: Certificate?, policy: ValidationPolicy, profile: CertificateProfile,
-        leafIsTrustedDirectly: Bool, _ failures: inout [ValidationFailure]
+        leafIsTrustedDirectly: Bool, strict: Bool = true, _ failures: inout [ValidationFailure]
     ) {
         func check(_ certificate: Certificate) {
             guard certificate.extendedKeyUsageAllows(purpose) == false, let usage = certificate.extendedKeyUsage else { return }
@@ -77,7 +117,9 @@ enum PurposeChecks {
         for certificate in path { check(certificate) }
         let anchorIsTheLeaf = path.count == 1 && anchor == path[0]
         if let anchor, policy.anchorEnforcement.constraints, !anchorIsTheLeaf { check(anchor) }
-        if policy.extendedKeyUsageReading != .standard {
+        // The strict reading is the Web PKI's for TLS (it forbids the other purposes beside the one
+        // asked for), so the S/MIME, code-signing and time-stamping purposes do not take it.
+        if strict && policy.extendedKeyUsageReading != .standard {
             checkStrictExtendedKeyUsage(purpose, path: path, anchor: anchor, profile: profile,
                                         endEntityOnly: policy.extendedKeyUsageReading == .strictEndEntity,
                                         leafIsTrustedDirectly: leafIsTrustedDirectly || anchorIsTheLeaf, &failures)
@@ -154,6 +196,15 @@ enum PurposeChecks {
         failures.append(.hostnameMismatch(leaf, reference: reference, presented: PresentedIdentifier.of(leaf)))
     }
 
+    /// Whether a subject emailAddress attribute (PKCS #9) of `leaf` is `mailbox`: RFC 8550 3 has
+    /// receiving agents recognize the address there too (a legacy form; RFC 5280 4.1.2.6).
+    private static func carriesSubjectEmailAddress(_ leaf: Certificate, _ mailbox: RFC822Name) -> Bool {
+        guard !mailbox.isInternationalized else { return false }
+        return leaf.subject.values(of: KnownOID.emailAddress).contains { value in
+            PresentedIdentifierMatching.matches(presentedRFC822Name: Array(value.utf8)[...], reference: mailbox)
+        }
+    }
+
     private static func carries(_ leaf: Certificate, _ expected: ExpectedName) -> Bool {
         for name in leaf.subjectAlternativeNames ?? [] {
             switch (name, expected) {
@@ -163,6 +214,9 @@ enum PurposeChecks {
                 if PresentedIdentifierMatching.matches(presentedIPAddress: bytes, reference: reference) { return true }
             case (.rfc822Name(let bytes), .email(let reference)):
                 if PresentedIdentifierMatching.matches(presentedRFC822Name: bytes, reference: reference) { return true }
+            case (.otherName(let type, let value), .email(let reference)) where type == KnownOID.smtpUTF8Mailbox:
+                // RFC 9598 5: an internationalized mailbox is presented as an SmtpUTF8Mailbox.
+                if PresentedIdentifierMatching.matches(presentedSmtpUTF8Mailbox: value, reference: reference) { return true }
             default:
                 continue
             }

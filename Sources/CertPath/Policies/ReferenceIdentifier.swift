@@ -142,9 +142,66 @@ public struct RFC822Name: Hashable, Sendable, CustomStringConvertible {
         self.localPart = Array(input[..<at])
     }
 
+    /// Validates an S/MIME mailbox: an ASCII address as ``init(_:)`` reads it, or an internationalized
+    /// one (RFC 6531) whose local part holds non-ASCII characters, the form a certificate carries as
+    /// an SmtpUTF8Mailbox otherName (RFC 9598 3): a Dot-string of `atext` and UTF-8 non-ASCII
+    /// characters, 1–64 octets, and an ASCII domain (A-labels: RFC 9598 3 forbids U-labels there).
+    /// Used for ``ValidationPurpose/emailProtection(mailbox:use:)``.
+    ///
+    /// - Throws: ``ReferenceIdentifierError`` as ``init(_:)``; a non-ASCII domain is
+    ///   `.internationalizedNameNeedsALabel`, a bad internationalized local part `.invalidLocalPart(offset:)`
+    ///   (offset 0) or `.localPartTooLong(length:)`.
+    public init(mailbox text: String) throws(ReferenceIdentifierError) {
+        let input = Array(text.utf8)
+        guard let at = input.firstIndex(of: UInt8(ascii: "@")), input[..<at].contains(where: { $0 >= 0x80 }) else {
+            try self.init(text)
+            return
+        }
+        guard input.lastIndex(of: UInt8(ascii: "@")) == at else { throw .missingAtSign }
+        let domainBytes = input[(at + 1)...]
+        if domainBytes.contains(where: { $0 >= 0x80 }) { throw .internationalizedNameNeedsALabel }
+        if at > 64 { throw .localPartTooLong(length: at) }
+        // The local part's syntax is the one RFC 9598 3 gives the certificate's value: checked by
+        // the same reader, on the text as a UTF8String (tag 12, the length in one or two octets).
+        let local = Array(input[..<at])
+        let mailbox = local + [UInt8(ascii: "@")] + Array(domainBytes.lowercasedASCII)
+        let header: [UInt8] = mailbox.count < 0x80 ? [0x0C, UInt8(mailbox.count)] : [0x0C, 0x81, UInt8(mailbox.count)]
+        guard mailbox.count <= 255, NameConstraintSyntax.splitSmtpUTF8Mailbox((header + mailbox)[...]) != nil else {
+            if domainBytes.last == UInt8(ascii: ".") { throw .emptyLabel(offset: input.count) }
+            do throws(ReferenceIdentifierError) { _ = try DNSName(String(decoding: domainBytes, as: UTF8.self)) } catch {
+                throw error.shifted(by: at + 1)
+            }
+            throw .invalidLocalPart(offset: 0)
+        }
+        let domain: DNSName
+        do throws(ReferenceIdentifierError) {
+            domain = try DNSName(String(decoding: domainBytes, as: UTF8.self))
+        } catch {
+            throw error.shifted(by: at + 1)
+        }
+        self.init(checkedLocalPart: local, domain: domain)
+    }
+
+    /// A mailbox whose parts were validated.
+    private init(checkedLocalPart: [UInt8], domain: DNSName) {
+        self.localPart = checkedLocalPart
+        self.domain = domain
+    }
+
+    /// Whether the local part holds non-ASCII characters: such a mailbox is presented as an
+    /// SmtpUTF8Mailbox otherName, never as an rfc822Name (RFC 9598 3).
+    public var isInternationalized: Bool { localPart.contains(where: { $0 >= 0x80 }) }
+
     /// `local-part@domain`, with the domain lowercased.
     public var description: String {
         String(decoding: localPart, as: UTF8.self) + "@" + domain.description
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// The bytes with ASCII letters lowercased.
+    fileprivate var lowercasedASCII: [UInt8] {
+        map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
     }
 }
 

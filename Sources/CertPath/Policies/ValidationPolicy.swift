@@ -209,6 +209,22 @@ public enum ValidationPurpose: Hashable, Sendable {
     /// must every CA that carries extKeyUsage (RFC 5280 4.2.1.12, chained as for TLS); every expected
     /// name must be among the subjectAltNames. No TLS key usage check.
     case extendedKeyUsage(purposes: [OID], expectedNames: [ExpectedName])
+    /// An S/MIME certificate (RFC 8550, RFC 8551): extKeyUsage emailProtection chained as above
+    /// (RFC 8550 4.4.4; anyExtendedKeyUsage allows it); keyUsage, when present, must allow `use`
+    /// (RFC 8550 4.4.2, ``PurposeRule/emailProtectionKeyUsage(allowed:present:)``); when `mailbox`
+    /// is given, the certificate must carry it (RFC 8550 3): as an rfc822Name subjectAltName or a
+    /// subject emailAddress attribute for an ASCII address, as an SmtpUTF8Mailbox otherName
+    /// (RFC 9598) for one whose local part is not ASCII (``RFC822Name/init(mailbox:)``); else
+    /// ``ValidationFailure/nameMismatch(_:expected:presented:)``.
+    case emailProtection(mailbox: RFC822Name?, use: EmailProtectionUse)
+    /// A code-signing certificate: extKeyUsage codeSigning chained as above; keyUsage, when present,
+    /// must allow digitalSignature (RFC 5280 4.2.1.12, ``PurposeRule/codeSigningKeyUsage(present:)``).
+    case codeSigning
+    /// A time-stamping authority's certificate (RFC 3161 2.3): the end entity must carry a critical
+    /// extKeyUsage naming id-kp-timeStamping and nothing else (``PurposeRule`` names each part);
+    /// CAs that carry extKeyUsage must allow timeStamping (chained as above); keyUsage, when present,
+    /// must allow digitalSignature or nonRepudiation (RFC 5280 4.2.1.12).
+    case timeStamping
     /// Plain RFC 5280 path validation, no purpose checks.
     case any
 }
