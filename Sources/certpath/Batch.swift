@@ -23,7 +23,7 @@ enum BatchCommand {
             an error result ("status": "error"); the other lines are unaffected.
             """,
         options: [
-            .value("anchors", "FILE|DIR", repeatable: true,
+            .value("anchors", "FILE", repeatable: true,
                    "trust anchors for every line (a file or a folder, PEM, DER or PKCS #7); with --anchors only these are trusted"),
             .flag("system-anchors", "also trust the system anchors (the default when no --anchors is given)"),
             .value("purpose", "NAME|OID", "the purpose of lines without \"purpose\" (the names of 'certpath verify --purpose')"),

@@ -177,7 +177,7 @@ enum Input {
         var readFiles = Set<String>()
         var seen = Set<[UInt8]>()
         var found: [Certificate] = []
-        var skipped = 0
+        var warnings: [String] = []
         for name in names.sorted() {
             let file = folder + name
             var status = stat()
@@ -192,17 +192,18 @@ enum Input {
             do throws(CLIError) {
                 read = try certificates(file, bytes: try Input.read(file), skippingUnreadable: option, command: command)
             } catch {
-                skipped += 1
-                Output.error("certpath \(command): warning: --\(option) \(error.message); skipped (a file without a readable "
+                warnings.append("certpath \(command): warning: --\(option) \(error.message); skipped (a file without a readable "
                     + "certificate can anchor or complete no path)")
                 continue
             }
             for certificate in read where seen.insert(certificate.der).inserted { found.append(certificate) }
         }
+        // Nothing readable: one error, not a warning a file (the folder is the mistake).
         guard !found.isEmpty else {
-            let what = skipped == 0 ? "it holds no regular file" : "none of its \(skipped) files holds a readable certificate"
+            let what = warnings.isEmpty ? "it holds no regular file" : "none of its \(warnings.count) files holds a readable certificate"
             throw CLIError("\(Output.echo(path)): no certificate found in the folder (\(what))")
         }
+        for warning in warnings { Output.error(warning) }
         return found
     }
 

@@ -24,10 +24,10 @@ enum VerifyCommand {
             Without --anchors and without --pin-sha256 the system anchors are used.
             """,
         options: [
-            .value("intermediates", "FILE|DIR", repeatable: true,
-                   "untrusted certificates that may complete a path (any order; a folder: every file in it)"),
-            .value("anchors", "FILE|DIR", repeatable: true,
-                   "trust anchors (a folder: every file in it, as OpenSSL's hashed /etc/ssl/certs); with --anchors only these are trusted"),
+            .value("intermediates", "FILE", repeatable: true,
+                   "untrusted certificates that may complete a path (any order; FILE may be a folder: every file in it)"),
+            .value("anchors", "FILE", repeatable: true,
+                   "trust anchors (FILE may be a folder: every file in it, as OpenSSL's hashed /etc/ssl/certs); with --anchors only these are trusted"),
             .flag("system-anchors", "also trust the system anchors (SSL_CERT_FILE, SSL_CERT_DIR, distribution bundle)"),
             .value("server", "HOST", "TLS server: extKeyUsage serverAuth, subjectAltName must match HOST (DNS name or IP)"),
             .value("ip", "ADDR", "TLS server reached by IP address ADDR (matched against iPAddress SANs only)"),

@@ -290,7 +290,7 @@ import Testing
         #expect(errors == ["expected a JSON object with a \"chain\" member", "empty line",
                            "\"chain\" is base64 but not of a DER certificate",
                            "\"time\": bad time 'soon': expected RFC 3339 such as 2026-06-01T00:00:00Z or 2026-06-01T02:00:00+02:00, or a date such as 2026-06-01",
-                           "\"purpose\" 'mail': expected \"server\" or \"client\""])
+                           "\"purpose\" 'mail': expected server, client, smime, smime-sign, smime-encrypt, code-signing, time-stamping, any, or a dotted extKeyUsage OID such as 1.3.6.1.5.5.7.3.9"])
     }
 
     /// A repeated member is an error, not "the last one wins" (reviewer finding: a second "name"
@@ -305,7 +305,7 @@ import Testing
         ])
         #expect(output.map { $0["status"] as? String } == ["error", "error", "error", "trusted"])
         #expect(output.map { $0["error"] as? String } == ["duplicate member \"name\"", "duplicate member \"time\"",
-                                                          "\"purpose\" must be \"server\" or \"client\"", nil])
+                                                          "\"purpose\" must be a purpose name such as \"server\" or \"smime\", or an OID", nil])
     }
 
     /// Reviewer finding: `"name": null` counted as absent, so the line was checked for any purpose
@@ -323,7 +323,7 @@ import Testing
         #expect(output.map { $0["trusted"] as? Bool } == [false, false, false, false])
         #expect(output.prefix(3).map { $0["error"] as? String } == [
             "\"name\" is null: give a string, or leave the member out",
-            "\"purpose\" is null: give \"server\" or \"client\", or leave the member out",
+            "\"purpose\" is null: give a purpose name such as \"server\" or \"smime\", or an OID, or leave the member out",
             "\"time\" is null: give an RFC 3339 string, or leave the member out"])
         #expect(output.last?["error"] as? String == "\"chain\" must be PEM text, a base64 DER string or an array of base64 DER strings")
     }
@@ -354,7 +354,7 @@ import Testing
         let errors = output.map { $0["error"] as? String ?? "" }
         #expect(errors == [
             "\"name\" '\(cut)': not a valid host name or IP address: the name is 100000 octets long; a DNS name has at most 253",
-            "\"purpose\" '\(cut)': expected \"server\" or \"client\"",
+            "\"purpose\" '\(cut)': expected server, client, smime, smime-sign, smime-encrypt, code-signing, time-stamping, any, or a dotted extKeyUsage OID such as 1.3.6.1.5.5.7.3.9",
             "\"time\": bad time '\(cut)': expected RFC 3339 such as 2026-06-01T00:00:00Z or 2026-06-01T02:00:00+02:00, or a date such as 2026-06-01",
             "unknown member \"\(cut)\" (expected chain, name, time, purpose)",
             "\"name\" '\(cut)': not a valid DNS name, IP address or e-mail address: the name is 100000 octets long; a DNS name has at most 253",

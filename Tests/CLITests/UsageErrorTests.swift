@@ -35,7 +35,9 @@ import Testing
         Case(arguments: server + ["--at", "2026-01-01", "--at", "2026-01-02"], message: "certpath verify: option '--at' given more than once"),
         Case(arguments: ["verify"], message: "certpath verify: missing LEAF (see 'certpath verify --help')"),
         Case(arguments: ["verify", "no-such-file.pem"], message: "certpath verify: no-such-file.pem: cannot read: No such file or directory"),
-        Case(arguments: ["verify", "rsa/server.pem", "--anchors", "rsa"], message: "certpath verify: rsa: cannot read: it is a directory"),
+        // A folder is read file by file (docs/CLI.md); one without any certificate is an error.
+        Case(arguments: ["verify", "rsa/server.pem", "--anchors", "rsa/keys"],
+             message: "certpath verify: rsa/keys: no certificate found in the folder (none of its"),
         Case(arguments: ["verify", "rsa/server.pem", "--intermediates", "rsa/keys/server.key"],
              message: "certpath verify: rsa/keys/server.key: no certificate found (expected PEM \"CERTIFICATE\" blocks or one DER certificate; found only line 1: PRIVATE KEY block)"),
         Case(arguments: server + ["--at", "yesterday"], message: "certpath verify: --at: bad time 'yesterday': expected RFC 3339"),
@@ -155,7 +157,7 @@ import Testing
     // Every message that echoes a command-line value bounds it.
     @Test(arguments: [
         [huge], ["help", huge], ["verify", huge], ["verify", "rsa/server.pem", "--" + huge], ["verify", "rsa/server.pem", "-" + huge],
-        ["verify", "rsa/server.pem", huge], ["verify", "rsa/server.pem", "--anchors", "--" + huge],
+        server + ["--purpose", huge], ["verify", "rsa/server.pem", "--anchors", "--" + huge],
         server + ["--at", huge], server + ["--ip", huge], server + ["--client", "--expect-name", huge],
         server + ["--client", "--expect-name", huge + "@example.com"], server + ["--pin-sha256", huge], server + ["--max-depth", huge],
         server + ["--profile", huge], server + ["--policy", huge], server + ["--exceptions", huge], server + ["--crl", huge],
