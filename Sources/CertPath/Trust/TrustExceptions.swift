@@ -29,7 +29,7 @@ public struct ExceptedFailure: Hashable, Sendable, CustomStringConvertible {
     package static func canonicalName(_ text: String, code: String) -> String? {
         if code == RecoverableFailure.hostnameMismatch.rawValue { return (try? ReferenceIdentifier(text))?.description }
         if let address = IPAddress(text) { return ExpectedName.ipAddress(address).description }
-        if text.contains("@") { return (try? RFC822Name(text)).map { ExpectedName.email($0).description } }
+        if text.contains("@") { return (try? RFC822Name(mailbox: text)).map { ExpectedName.email($0).description } }
         return (try? DNSName(text)).map { ExpectedName.dnsName($0).description }
     }
 
