@@ -71,6 +71,19 @@ struct NonTLSPurposeTests {
         #expect(legacy.result.isTrusted, "\(String(describing: legacy.result.primaryFailure))")
     }
 
+    @Test("S/MIME: a mismatch for an internationalized mailbox is recoverable, and its trust exception reads back")
+    func smimeMismatchException() throws {
+        let extensions = [Self.digitalSignature, Self.eku([KnownOID.emailProtection]), Self.mailboxes([], utf8: ["用户@example.com"])]
+        let expected = try Self.mailbox("用戶@example.com")
+        let run = try Self.evaluate(extensions, purpose: .emailProtection(mailbox: expected, use: .any))
+        guard case .untrusted(let report) = run.result, let exceptions = report.exceptions else {
+            Issue.record("expected an untrusted result with an exception, got \(run.result)")
+            return
+        }
+        #expect(report.failures == [.nameMismatch(run.leaf, expected: .email(expected), presented: [.smtpUTF8Mailbox("用户@example.com")])])
+        #expect(try TrustExceptions(text: exceptions.text) == exceptions)
+    }
+
     @Test("S/MIME: an SmtpUTF8Mailbox that breaks RFC 9598 3 never matches (U-label domain, all-ASCII Local-part)")
     func smimeMalformedSmtpUTF8Mailbox() throws {
         let extensions = [Self.digitalSignature, Self.eku([KnownOID.emailProtection]),
