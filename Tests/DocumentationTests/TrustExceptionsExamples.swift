@@ -24,7 +24,9 @@ import Testing
         // The text form the article shows (the digests are those of the committed sample files).
         let text = try String(contentsOf: exceptionsFile, encoding: .utf8)
         let digest = SHA256Digest(hashing: selfSigned.der).hex
-        #expect(text.hasPrefix("certpath-trust-exceptions 1\nleaf \(digest)\nfailure selfSignedNotTrusted \(digest)\nchecksum "))
+        #expect(text.hasPrefix("certpath-trust-exceptions 2\n# "))
+        #expect(text.contains("\nexception\nleaf \(digest)\nkey "))
+        #expect(text.contains("\nfailure selfSignedNotTrusted \(digest)\nintegrity "))
 
         var next = evaluation
         next.exceptions = try TrustExceptions(text: String(contentsOf: exceptionsFile, encoding: .utf8))
@@ -50,8 +52,9 @@ import Testing
         print(forged.evaluate().report?.exceptions == nil)         // true: a bad signature can never be excepted
         #expect(forged.evaluate().report?.exceptions == nil)
 
-        // A text form naming a fatal code is refused.
-        let fatal = text.replacingOccurrences(of: "selfSignedNotTrusted", with: "badSignature")
-        #expect(throws: TrustExceptionsError.self) { try TrustExceptions(text: fatal) }
+        // An entry edited to name a fatal code is rejected (its integrity digest no longer matches),
+        // and reported.
+        let fatal = try TrustExceptions(text: text.replacingOccurrences(of: "selfSignedNotTrusted", with: "badSignature"))
+        #expect(fatal.entries.isEmpty && fatal.rejected.count == 1)
     }
 }
