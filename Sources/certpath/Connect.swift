@@ -47,6 +47,7 @@ enum ConnectCommand {
         // A write to a socket the server has reset must be an error, not the end of the process.
         signal(SIGPIPE, SIG_IGN)
         let exceptionsFile = try arguments.value("save-exceptions").map { (path: String) throws(CLIError) in try OutputFile(path) }
+        let recording = try ExceptionRecording(arguments)
         let (host, port) = try endpoint(arguments.positionals[0])
         let timeout = try self.timeout(arguments)
         if arguments.has("cert") != arguments.has("key") { throw CLIError("--cert and --key go together: give both for mutual TLS") }
@@ -99,7 +100,7 @@ enum ConnectCommand {
             }
         }
         Output.flush()
-        if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile, command: "connect") }
+        if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile, recording: recording, command: "connect") }
         // The server refusing us after the handshake is no connection, whatever the chain's verdict.
         if session.clientAuthentication.refusal != nil { return ExitStatus.usage }
         return result.isTrusted ? ExitStatus.success : ExitStatus.untrusted
