@@ -171,6 +171,7 @@ enum ConnectCommand {
             ("requestedAuthorities", .strings(session.clientAuthentication.requestedAuthorities)),
             ("clientCertificateSent", .bool(session.clientAuthentication.sent)),
             ("serverRefusal", .optional(session.clientAuthentication.refusal)),
+            ("waitedForServerAlert", .bool(session.clientAuthentication.waitedForRefusal)),
         ])
     }
 }
@@ -196,9 +197,12 @@ struct TLSSession {
         var sent = false
         /// The alert or error that ended the connection after the handshake, if any within the wait.
         var refusal: String?
+        /// Whether ``refusalWait`` was spent waiting for it (TLS 1.3 only).
+        var waitedForRefusal = false
     }
 
-    /// How long to wait after the handshake for the server's refusal (TLS 1.3 sends it then).
+    /// How long to wait after a TLS 1.3 handshake for the server's refusal (TLS 1.3 sends it then;
+    /// a TLS 1.2 handshake is not followed by this wait).
     static let refusalWait = 0.5
 
     static func connect(host: String, port: UInt16, serverName: ReferenceIdentifier, sni: String?, certificate: String?, key: String?,
@@ -262,7 +266,13 @@ struct TLSSession {
         }
         let version = String(cString: SSL_get_version(ssl))
         let cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) } ?? "unknown cipher"
-        client.refusal = Self.refusalAfterHandshake(ssl, fd: fd)
+        // Only TLS 1.3 can refuse a client after the handshake (RFC 8446 4.4.2.4: the server
+        // verifies the client's Certificate after its own Finished, and its alert follows). In TLS
+        // 1.2 the client's certificate is judged within the handshake (RFC 5246 7.4.6), so a refusal
+        // has already failed it: nothing to wait for.
+        let isTLS13 = SSL_version(ssl) == TLS1_3_VERSION
+        client.waitedForRefusal = isTLS13
+        client.refusal = isTLS13 ? Self.refusalAfterHandshake(ssl, fd: fd) : nil
         SSL_shutdown(ssl)
         return TLSSession(address: address, version: version, cipher: cipher, sni: sent, presented: presented, clientAuthentication: client)
     }
