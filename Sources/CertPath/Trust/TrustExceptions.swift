@@ -116,6 +116,8 @@ public struct TrustException: Hashable, Sendable {
     /// subjectAltName entries and key digest.
     ///
     /// - Parameters:
+    ///   - certificate: the end-entity certificate accepted.
+    ///   - failures: the failures accepted for it (``UntrustedReport/exceptions`` offers them).
     ///   - recorded: when it is recorded (the CLI passes the current time).
     ///   - host: the host it is bound to, or `nil` for any.
     ///   - expires: when it stops applying, or `nil` for never.
