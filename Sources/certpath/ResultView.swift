@@ -207,6 +207,7 @@ enum ResultView {
                 ("trustedByException", .bool(path.isTrustedByException)),
                 ("acceptedFailures", .array(path.acceptedFailures.map(failureJSON))),
                 ("exceptionAvailable", .bool(false)),
+                ("inapplicableExceptions", .array([])),
                 ("summary", .null),
             ]
             attempts = path.attempts
