@@ -190,6 +190,9 @@ import Glibc
         try PEM.readCertificates(Array(Data(contentsOf: rsa.appendingPathComponent("root.pem")))).certificates
     }
 
+    /// Whether this process runs under AddressSanitizer or ThreadSanitizer (their runtimes' entry points are linked in).
+    static let isSanitized = dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
+
     /// The resident set size of this process, in bytes (/proc/self/statm).
     static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
@@ -304,7 +307,11 @@ import Glibc
         let cost = server.verificationCost
 
         #expect(attempts.count == count)
-        #expect(elapsed < .seconds(30), "200 handshakes took \(elapsed)")
+        // Under a sanitizer (scripts/test runs the suite under ASan and TSan) time and memory are the
+        // sanitizer's: ASan's quarantine keeps freed memory, TSan's shadow grows; the bounds are for
+        // a plain build.
+        let sanitized = Self.isSanitized
+        #expect(elapsed < .seconds(sanitized ? 180 : 30), "200 handshakes took \(elapsed)")
         for attempt in attempts {
             let label = "\(attempt.kind.rawValue) (TLS \(attempt.version == TLS1_3_VERSION ? "1.3" : "1.2"))"
             if attempt.kind.isValid {
@@ -333,7 +340,7 @@ import Glibc
 
         // Memory flat: the measured run grows the resident set by less than 32 MB.
         let growth = residentAfter - residentBefore
-        #expect(growth < 32 << 20, "RSS grew by \(growth >> 20) MB over \(count) handshakes")
+        if !sanitized { #expect(growth < 32 << 20, "RSS grew by \(growth >> 20) MB over \(count) handshakes") }
 
         let verified = cost.count - costBefore.count
         let mean = verified == 0 ? 0 : Double(cost.totalNanoseconds - costBefore.totalNanoseconds) / Double(verified) / 1000
@@ -341,7 +348,7 @@ import Glibc
             mutual TLS load: \(count) handshakes (\(outcomes.filter(\.accepted).count) accepted, \(outcomes.filter { !$0.accepted }.count) refused) \
             from 16 concurrent clients in \(elapsed); CertPath verification: \(verified) chains, \
             \(String(format: "%.0f", mean)) µs per verified handshake (mean), \(cost.maximumNanoseconds / 1000) µs max; \
-            RSS \(residentBefore >> 20) MB before, \(residentAfter >> 20) MB after
+            RSS \(residentBefore >> 20) MB before, \(residentAfter >> 20) MB after\(sanitized ? " (under a sanitizer: bounds relaxed)" : "")
             """)
         #expect(verified > 0)
     }

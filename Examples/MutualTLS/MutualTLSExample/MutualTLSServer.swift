@@ -3,7 +3,6 @@
 // re-exports its C API; nothing here names an internal target.
 import CertPath
 import CertPathTLS
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,8 +55,8 @@ public final class MutualTLSServer: Sendable {
     private let listener: Int32
     nonisolated(unsafe) private let context: OpaquePointer
     private let timing: VerificationTiming
-    private let outcomes = Mutex<[MutualTLSConnectionOutcome]>([])
-    private let running = Mutex<Int>(0)
+    private let outcomes = Locked<[MutualTLSConnectionOutcome]>([])
+    private let running = Locked<Int>(0)
 
     /// Loads the server's certificate chain and key, installs CertPath as the client verifier and
     /// listens on 127.0.0.1:`port` (0: any free port, then ``port``).
@@ -176,7 +175,7 @@ public final class MutualTLSServer: Sendable {
 /// The verifier and the time its verifications took.
 final class VerificationTiming: Sendable {
     let verifier: TLSVerifier
-    let cost = Mutex(VerificationCost())
+    let cost = Locked(VerificationCost())
 
     init(_ verifier: TLSVerifier) { self.verifier = verifier }
 
@@ -187,6 +186,29 @@ final class VerificationTiming: Sendable {
             $0.totalNanoseconds += nanoseconds
             $0.maximumNanoseconds = max($0.maximumNanoseconds, nanoseconds)
         }
+    }
+}
+
+/// A value guarded by a POSIX mutex (which ThreadSanitizer sees, unlike Synchronization.Mutex on
+/// Linux, whose futex calls live in the uninstrumented runtime).
+final class Locked<Value>: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value)
     }
 }
 
