@@ -23,18 +23,19 @@ import Glibc
 
     /// One kind of client, and what the server must do with it.
     enum Kind: String, CaseIterable, Sendable {
-        case valid, validWithDecoyFlood, expired, wrongCA, selfSigned, decoysOnly, noCertificate, garbageBytes
+        case valid, validWithDecoyFlood, expired, wrongCA, selfSigned, decoysOnly, corruptedSignature, noCertificate, garbageBytes
 
         var isValid: Bool { self == .valid || self == .validWithDecoyFlood }
 
         /// The words of the alert OpenSSL reports on the client for this refusal, per TLS version
-        /// (1.2, 1.3); `nil`: any alert or error (a flood of decoys fails on their signatures or
-        /// on the missing issuer, whichever the budget meets first; garbage is not TLS).
+        /// (1.2, 1.3); `nil`: none (garbage is not TLS).
         var alert: (String, String)? {
             switch self {
-            case .valid, .validWithDecoyFlood, .decoysOnly, .garbageBytes: return nil
+            case .valid, .validWithDecoyFlood, .garbageBytes: return nil
             case .expired: return ("alert certificate expired", "alert certificate expired")
             case .wrongCA, .selfSigned: return ("alert unknown ca", "alert unknown ca")
+            // Decoys only: every candidate issuer's signature fails, the most specific failure.
+            case .corruptedSignature, .decoysOnly: return ("alert bad certificate", "alert bad certificate")
             case .noCertificate: return ("alert handshake failure", "alert certificate required")
             }
         }
@@ -45,6 +46,7 @@ import Glibc
             case .expired: return "expired"
             case .wrongCA: return "issuerNotFound"
             case .selfSigned: return "selfSignedNotTrusted"
+            case .corruptedSignature, .decoysOnly: return "badSignature"
             default: return nil
             }
         }
@@ -105,6 +107,12 @@ import Glibc
                                       "-addext", "subjectKeyIdentifier=\(ski)", "-out", path("decoy-\(index).pem")])
                 return path("decoy-\(index).pem")
             }
+            // Alice's certificate with one bit of its signature flipped: well-formed DER that OpenSSL
+            // sends and parses, whose signature does not verify.
+            var der = try #require(try PEM.readCertificates(Array(Data(contentsOf: URL(fileURLWithPath: client)))).certificates.first).der
+            der[der.count - 1] ^= 0x01
+            try PEM.encode(Array(der)).write(toFile: path("corrupted-leaf.pem"), atomically: true, encoding: .utf8)
+            chains[.corruptedSignature] = (try write("corrupted.pem", concatenating: [path("corrupted-leaf.pem"), intermediate]), clientKey)
             chains[.validWithDecoyFlood] = (try write("valid-flood.pem", concatenating: [client] + decoys + [intermediate]), clientKey)
             chains[.decoysOnly] = (try write("decoys-only.pem", concatenating: [client] + decoys), clientKey)
 
@@ -250,7 +258,7 @@ import Glibc
     /// from `concurrency` threads at once.
     static func load(port: UInt16, clients: [String: MutualTLSClient], count: Int, concurrency: Int) -> [Attempt] {
         let plan: [Kind] = [.valid, .validWithDecoyFlood, .expired, .valid, .wrongCA, .selfSigned, .valid, .decoysOnly,
-                            .noCertificate, .garbageBytes]
+                            .corruptedSignature, .noCertificate, .garbageBytes, .valid]
         final class State: @unchecked Sendable {
             let lock = NSLock()
             var index = 0
@@ -331,10 +339,9 @@ import Glibc
         let valid = attempts.filter(\.kind.isValid).count
         #expect(outcomes.count == count)
         #expect(outcomes.filter(\.accepted).count == valid)
-        for kind in Kind.allCases {
-            guard let failure = kind.failure else { continue }
-            let expected = attempts.filter { $0.kind == kind }.count
-            #expect(outcomes.filter { $0.failure == failure }.count == expected, "\(kind.rawValue): server refusals with \(failure)")
+        for failure in Set(Kind.allCases.compactMap(\.failure)) {
+            let expected = attempts.filter { $0.kind.failure == failure }.count
+            #expect(outcomes.filter { $0.failure == failure }.count == expected, "server refusals with \(failure)")
         }
         #expect(outcomes.filter { !$0.accepted }.allSatisfy { $0.alert != nil })
 
