@@ -33,7 +33,7 @@ let overview = """
       batch [options]                  validate JSON lines from stdin on all cores, one result per line
       limbo FILE.json [options]        run an x509-limbo test suite
       connect HOST:PORT [options]      TLS handshake with a server, then validate its chain as verify does
-      exceptions list|remove|prune FILE  list, remove or prune the entries of a trust-exceptions file
+      exceptions ACTION FILE [ID...]   list, remove or prune the entries of a trust-exceptions file
 
     A file name '-' reads standard input.
     'certpath <command> --help' describes a command's options; docs/CLI.md is the full reference.
