@@ -53,12 +53,24 @@ let package = Package(
             dependencies: ["CertPath", "CertPathTLS", "CLibSSL"],
             path: "Benchmarks/HandshakeBench"
         ),
+        // The mutual-TLS example (Examples/MutualTLS/README.md): a server that demands client certificates
+        // and verifies them with CertPathTLS, and a client, reaching libssl through `import CertPathTLS`
+        // alone. Targets of this package, not a package of their own, so that `swift build --build-tests`
+        // builds them and MutualTLSExampleTests loads the very code shipped; not products.
+        .target(name: "MutualTLSExample", dependencies: ["CertPath", "CertPathTLS"], path: "Examples/MutualTLS/MutualTLSExample"),
+        .executableTarget(name: "mutual-tls-server", dependencies: ["MutualTLSExample", "CertPath", "CertPathFoundation"],
+                          path: "Examples/MutualTLS/Server"),
+        .executableTarget(name: "mutual-tls-client", dependencies: ["MutualTLSExample", "CertPath", "CertPathFoundation"],
+                          path: "Examples/MutualTLS/Client"),
         // Helpers shared by the test targets (a seeded generator, the cryptography-vectors location).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER", "TestSupport"]),
         .testTarget(name: "CertPathTests", dependencies: ["CertPath", "CertPathFoundation", "CLibCrypto", "TestSupport"]),
         // Real TLS handshakes on 127.0.0.1 against the openssl CLI (s_server, s_client).
         .testTarget(name: "CertPathTLSTests", dependencies: ["CertPathTLS", "CLibSSL", "CertPath", "TestSupport"]),
+        // The mutual-TLS example under load on 127.0.0.1 (valid and hostile clients), and its executables.
+        .testTarget(name: "MutualTLSExampleTests",
+                    dependencies: ["MutualTLSExample", "mutual-tls-server", "mutual-tls-client", "CertPath", "CertPathTLS", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo", "TestSupport"]),
         // Drives the built `certpath` executable as a subprocess; depending on the executable target
         // makes `swift build --build-tests` build it first.

@@ -47,6 +47,7 @@ enum ConnectCommand {
         // A write to a socket the server has reset must be an error, not the end of the process.
         signal(SIGPIPE, SIG_IGN)
         let exceptionsFile = try arguments.value("save-exceptions").map { (path: String) throws(CLIError) in try OutputFile(path) }
+        let recording = try ExceptionRecording(arguments)
         let (host, port) = try endpoint(arguments.positionals[0])
         let timeout = try self.timeout(arguments)
         if arguments.has("cert") != arguments.has("key") { throw CLIError("--cert and --key go together: give both for mutual TLS") }
@@ -99,7 +100,7 @@ enum ConnectCommand {
             }
         }
         Output.flush()
-        if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile, command: "connect") }
+        if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile, recording: recording, command: "connect") }
         // The server refusing us after the handshake is no connection, whatever the chain's verdict.
         if session.clientAuthentication.refusal != nil { return ExitStatus.usage }
         return result.isTrusted ? ExitStatus.success : ExitStatus.untrusted
@@ -170,6 +171,7 @@ enum ConnectCommand {
             ("requestedAuthorities", .strings(session.clientAuthentication.requestedAuthorities)),
             ("clientCertificateSent", .bool(session.clientAuthentication.sent)),
             ("serverRefusal", .optional(session.clientAuthentication.refusal)),
+            ("waitedForServerAlert", .bool(session.clientAuthentication.waitedForRefusal)),
         ])
     }
 }
@@ -195,9 +197,12 @@ struct TLSSession {
         var sent = false
         /// The alert or error that ended the connection after the handshake, if any within the wait.
         var refusal: String?
+        /// Whether ``refusalWait`` was spent waiting for it (TLS 1.3 only).
+        var waitedForRefusal = false
     }
 
-    /// How long to wait after the handshake for the server's refusal (TLS 1.3 sends it then).
+    /// How long to wait after a TLS 1.3 handshake for the server's refusal (TLS 1.3 sends it then;
+    /// a TLS 1.2 handshake is not followed by this wait).
     static let refusalWait = 0.5
 
     static func connect(host: String, port: UInt16, serverName: ReferenceIdentifier, sni: String?, certificate: String?, key: String?,
@@ -261,7 +266,13 @@ struct TLSSession {
         }
         let version = String(cString: SSL_get_version(ssl))
         let cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) } ?? "unknown cipher"
-        client.refusal = Self.refusalAfterHandshake(ssl, fd: fd)
+        // Only TLS 1.3 can refuse a client after the handshake (RFC 8446 4.4.2.4: the server
+        // verifies the client's Certificate after its own Finished, and its alert follows). In TLS
+        // 1.2 the client's certificate is judged within the handshake (RFC 5246 7.4.6), so a refusal
+        // has already failed it: nothing to wait for.
+        let isTLS13 = SSL_version(ssl) == TLS1_3_VERSION
+        client.waitedForRefusal = isTLS13
+        client.refusal = isTLS13 ? Self.refusalAfterHandshake(ssl, fd: fd) : nil
         SSL_shutdown(ssl)
         return TLSSession(address: address, version: version, cipher: cipher, sni: sent, presented: presented, clientAuthentication: client)
     }

@@ -221,6 +221,7 @@ enum ResultView {
                 ("trustedByException", .bool(path.isTrustedByException)),
                 ("acceptedFailures", .array(path.acceptedFailures.map(failureJSON))),
                 ("exceptionAvailable", .bool(false)),
+                ("inapplicableExceptions", .array([])),
                 ("summary", .null),
             ]
             attempts = path.attempts
@@ -234,6 +235,11 @@ enum ResultView {
                 ("trustedByException", .bool(false)),
                 ("acceptedFailures", .array(report.exceptedFailures.map { failureJSON($0, in: report.bestAttempt) })),
                 ("exceptionAvailable", .bool(report.exceptions != nil)),
+                ("inapplicableExceptions", .array(report.inapplicableExceptions.map { inapplicable in
+                    .object([("id", .string(inapplicable.exception.id)), ("reason", .string(inapplicableCode(inapplicable.reason))),
+                             ("subject", .optional(inapplicable.exception.subject)), ("leafSHA256", .string(inapplicable.exception.leaf.hex)),
+                             ("text", .string(inapplicableText(inapplicable)))])
+                })),
                 ("summary", .string(report.summary)),
             ]
             attempts = report.attempts
@@ -276,6 +282,34 @@ enum ResultView {
         return "anchors: " + (parts.isEmpty ? "none" : parts.joined(separator: "; "))
     }
 
+    /// A trust exception that concerns the leaf but did not apply, in words (issue 33: a certificate
+    /// with the name of an excepted one but another key is reported with a note).
+    static func inapplicableText(_ inapplicable: InapplicableTrustException) -> String {
+        let exception = inapplicable.exception
+        let recorded = exception.recorded.map { ", recorded \($0)" } ?? ""
+        switch inapplicable.reason {
+        case .otherCertificateOfSameName(let sameKey):
+            return "a trust exception (\(exception.id)\(recorded)) exists for a different certificate of that name, "
+                + "\(exception.subject ?? "?") (sha256 \(exception.leaf.hex.prefix(16))…, \(sameKey ? "the same key" : "another key")); "
+                + "it does not apply to this certificate"
+        case .expired:
+            return "the trust exception \(exception.id) for this certificate expired at \(exception.expires.map(\.description) ?? "?"); "
+                + "it no longer applies (certpath exceptions prune removes it)"
+        case .boundToOtherHost:
+            return "the trust exception \(exception.id) for this certificate is bound to the host \(exception.host.map(\.description) ?? "?"); "
+                + "it does not apply to this evaluation"
+        }
+    }
+
+    /// `otherCertificateOfSameName`, `expired`, `boundToOtherHost` (JSON).
+    static func inapplicableCode(_ reason: InapplicableTrustException.Reason) -> String {
+        switch reason {
+        case .otherCertificateOfSameName: return "otherCertificateOfSameName"
+        case .expired: return "expired"
+        case .boundToOtherHost: return "boundToOtherHost"
+        }
+    }
+
     static func humanLines(_ result: TrustResult, _ evaluation: TrustEvaluation, explain: Bool, anchorFiles: [String] = []) -> [String] {
         let purpose = purposeText(evaluation.policy.purpose)
         var lines: [String] = []
@@ -312,6 +346,7 @@ enum ResultView {
                 let codes = report.exceptedFailures.map(\.code).joined(separator: ", ")
                 lines.append("note: the trust exceptions given accept \(codes), not every failure: the certificate stays untrusted")
             }
+            lines += report.inapplicableExceptions.map { "note: " + Output.safe(inapplicableText($0)) }
             if case .issuerNotFound = report.primaryFailure {
                 lines.append("hint: give the issuing CA's certificate with --intermediates FILE, or --fetch to fetch it from the leaf's "
                     + "authorityInfoAccess (caIssuers)")

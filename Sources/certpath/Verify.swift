@@ -40,6 +40,8 @@ enum VerifyCommand {
                    "trust the certificate with this key (base64 SHA-256 of its SPKI) and require the key in the path"),
             .value("exceptions", "FILE", "apply the trust exceptions stored in FILE (certpath-trust-exceptions text)"),
             .value("save-exceptions", "FILE", "when untrusted only for recoverable reasons, save the exception to FILE"),
+            .value("exception-host", "HOST", "with --save-exceptions: bind the exception to this TLS server name (it applies to no other)"),
+            .value("exception-expires", "TIME", "with --save-exceptions: the exception stops applying at TIME (RFC 3339, a date, or N days: 30d)"),
             .value("crl", "FILE", repeatable: true, "certificate revocation lists (PEM or DER) to check the path against (RFC 5280 6.3)"),
             .value("ocsp", "FILE", repeatable: true,
                    "OCSP responses (DER or PEM \"OCSP RESPONSE\") for certificates of the path, as a server staples them (RFC 6960)"),
@@ -76,7 +78,10 @@ enum VerifyCommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         // Checked before any work: a path that cannot be written is a usage error, nothing on stdout.
         let exceptionsFile = try arguments.value("save-exceptions").map { (path: String) throws(CLIError) in try OutputFile(path) }
-        if arguments.positionals.count > 1 { return try runSeveral(arguments, exceptionsFile: exceptionsFile) }
+        let recording = try ExceptionRecording(arguments)
+        if arguments.positionals.count > 1 {
+            return try runSeveral(arguments, exceptionsFile: exceptionsFile, recording: recording)
+        }
         let evaluation = try makeEvaluation(arguments)
         let result = evaluation.evaluate()
         let explain = arguments.has("explain")
@@ -88,7 +93,7 @@ enum VerifyCommand {
             }
         }
         Output.flush()
-        if let exceptionsFile { try saveExceptions(result, to: exceptionsFile) }
+        if let exceptionsFile { try saveExceptions(result, to: exceptionsFile, recording: recording) }
         return result.isTrusted ? ExitStatus.success : ExitStatus.untrusted
     }
 
@@ -97,7 +102,8 @@ enum VerifyCommand {
     /// an array of result objects each with a `file` member — and the exit status is the worst. A
     /// LEAF that cannot be read is reported on standard error (in JSON, a `"status": "error"`
     /// object) and makes the status 2; the other files are still verified.
-    static func runSeveral(_ arguments: ParsedArguments, exceptionsFile: OutputFile?) throws(CLIError) -> Int32 {
+    static func runSeveral(_ arguments: ParsedArguments, exceptionsFile: OutputFile?,
+                           recording: ExceptionRecording) throws(CLIError) -> Int32 {
         var chains: [(file: String, chain: Result<[Certificate], CLIError>)] = []
         for file in arguments.positionals {
             do throws(CLIError) { chains.append((file, .success(try leafChain(file)))) } catch { chains.append((file, .failure(error))) }
@@ -139,7 +145,7 @@ enum VerifyCommand {
                     Output.line("  " + line)
                 }
             }
-            if let exceptionsFile { try saveExceptions(result, to: exceptionsFile) }
+            if let exceptionsFile { try saveExceptions(result, to: exceptionsFile, recording: recording) }
             status = max(status, result.isTrusted ? ExitStatus.success : ExitStatus.untrusted)
         }
         if json { Output.line(JSON.array(objects).pretty) }
@@ -148,7 +154,12 @@ enum VerifyCommand {
     }
 
     /// Writes the trust exception of an untrusted result to `path`, or explains on stderr why nothing was saved.
-    static func saveExceptions(_ result: TrustResult, to file: OutputFile, command: String = "verify") throws(CLIError) {
+    ///
+    /// The entry records the certificate's subject, issuer, names and key, the time now, and the
+    /// host and expiry of `recording`. A version 2 file keeps its comments and other entries (an
+    /// entry for the same certificate and host is replaced); a version 1 file is migrated to version 2.
+    static func saveExceptions(_ result: TrustResult, to file: OutputFile, recording: ExceptionRecording,
+                               command: String = "verify") throws(CLIError) {
         let path = file.path
         switch result {
         case .trusted(let trusted):
@@ -156,33 +167,33 @@ enum VerifyCommand {
                 : "the result is trusted, so there is nothing to except"
             Output.error("certpath \(command): nothing saved to \(Output.echo(path)): \(reason)")
         case .untrusted(let report):
-            guard let exceptions = report.exceptions else {
+            guard let offered = report.exceptions?.entries.first, let leaf = report.bestAttempt.certificates.first else {
                 let fatal = report.failures.first { !$0.isRecoverable } ?? report.primaryFailure
                 Output.error("certpath \(command): nothing saved to \(Output.echo(path)): \(fatal.code) is a fatal failure; "
                     + "trust exceptions can only accept recoverable failures (expiry, name mismatch, untrusted or missing issuer)")
                 return
             }
-            // A file that already holds trust exceptions keeps its other leaves' entries (this leaf's
-            // is replaced); one that holds something else is not overwritten.
-            var saved = exceptions
-            var kept = ""
-            if FileManager.default.fileExists(atPath: path), let existing = try? Input.text(path), !existing.isEmpty {
-                let earlier: TrustExceptions
-                do throws(TrustExceptionsError) {
-                    earlier = try TrustExceptions(text: existing)
-                } catch {
-                    Output.error("certpath \(command): nothing saved to \(Output.echo(path)): it exists and is not a trust exceptions file "
-                        + "(\(error)); remove it or choose another file")
-                    return
-                }
-                let leaves = Set(exceptions.entries.map(\.leaf))
-                let others = earlier.entries.filter { !leaves.contains($0.leaf) }
-                saved = TrustExceptions(others + exceptions.entries)
-                if !others.isEmpty { kept = " (kept the file's \(others.count) other \(others.count == 1 ? "entry" : "entries"))" }
+            let entry = TrustException(certificate: leaf, failures: offered.failures, recorded: TrustEvaluation.now(),
+                                       host: recording.host, expires: recording.expires)
+            var existing: String? = nil
+            if FileManager.default.fileExists(atPath: path), let text = try? Input.text(path), !text.isEmpty { existing = text }
+            let saved: ExceptionsFile.Saved
+            do throws(TrustExceptionsError) {
+                saved = try ExceptionsFile.adding(entry, to: existing)
+            } catch {
+                Output.error("certpath \(command): nothing saved to \(Output.echo(path)): it exists and is not a trust exceptions file "
+                    + "(\(error)); remove it or choose another file")
+                return
             }
             try file.write(saved.text.utf8, what: "the trust exception")
             let codes = Set(report.failures.map(\.code)).sorted().joined(separator: ", ")
-            Output.error("certpath \(command): saved a trust exception for this leaf accepting \(codes) to \(Output.echo(path))\(kept)")
+            var notes: [String] = []
+            if saved.kept > 0 { notes.append("kept the file's \(saved.kept) other \(saved.kept == 1 ? "entry" : "entries")") }
+            if saved.replaced > 0 { notes.append("replaced \(saved.replaced) earlier \(saved.replaced == 1 ? "entry" : "entries") for this certificate and host") }
+            if saved.migrated { notes.append("migrated the file from version 1 to version 2") }
+            let bound = (entry.host.map { ", bound to \($0)" } ?? "") + (entry.expires.map { ", until \($0)" } ?? "")
+            Output.error("certpath \(command): saved trust exception \(entry.id) for this leaf accepting \(codes)\(bound) to \(Output.echo(path))"
+                + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"))
         }
     }
 
@@ -246,6 +257,11 @@ enum VerifyCommand {
                 exceptions = try TrustExceptions(text: text)
             } catch {
                 throw CLIError("\(Output.echo(file)): \(error)")
+            }
+            // An entry edited after it was recorded is not applied, and said so (never silently).
+            for rejected in exceptions?.rejected ?? [] {
+                Output.error("certpath: warning: \(Output.echo(file)): trust exception at \(Output.safe(rejected.description)) "
+                    + "(see 'certpath exceptions list \(Output.echo(file))')")
             }
         }
 

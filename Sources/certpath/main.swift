@@ -5,6 +5,7 @@
 //   certpath batch [options] < lines    validate JSON lines concurrently
 //   certpath limbo FILE.json [options]  run an x509-limbo suite
 //   certpath connect HOST:PORT [options] handshake with a TLS server and validate the chain it presents
+//   certpath exceptions list|remove|prune FILE  manage a trust-exceptions file
 import Foundation
 
 /// The version `certpath --version` prints (the one place it is defined).
@@ -17,6 +18,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CLIError) -> In
     (BatchCommand.spec, BatchCommand.run),
     (LimboCommand.spec, LimboCommand.run),
     (ConnectCommand.spec, ConnectCommand.run),
+    (ExceptionsCommand.spec, ExceptionsCommand.run),
 ]
 
 let overview = """
@@ -31,6 +33,7 @@ let overview = """
       batch [options]                  validate JSON lines from stdin on all cores, one result per line
       limbo FILE.json [options]        run an x509-limbo test suite
       connect HOST:PORT [options]      TLS handshake with a server, then validate its chain as verify does
+      exceptions ACTION FILE [ID...]   list, remove or prune the entries of a trust-exceptions file
 
     A file name '-' reads standard input.
     'certpath <command> --help' describes a command's options; docs/CLI.md is the full reference.

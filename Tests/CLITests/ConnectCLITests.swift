@@ -125,6 +125,19 @@ import Glibc
         #expect(refused.stderr.contains("TLS handshake with 127.0.0.1:\(strictPort) failed"), "connect: no cert: \(refused.stderr)")
     }
 
+    /// Issue 33: the wait for a refusal after the handshake is TLS 1.3's (the server's alert about
+    /// our certificate comes after its Finished); a TLS 1.2 connection does not spend it.
+    @Test(arguments: [("-tls1_2", false), ("-tls1_3", true)])
+    func theWaitForAServerAlertIsTLS13s(version: String, waits: Bool) throws {
+        let (server, port) = try Self.server("server.pem", key: "keys/server.key", extra: [version], label: "connect: wait \(version)")
+        defer { server.stop() }
+        let run = try Self.connect(port: port, [])
+        #expect(run.status == 0, "connect \(version): exit \(run.status): \(run.stderr)")
+        let connection = try #require(try run.json()["connection"] as? [String: Any])
+        #expect(connection["protocol"] as? String == (waits ? "TLSv1.3" : "TLSv1.2"))
+        #expect(connection["waitedForServerAlert"] as? Bool == waits)
+    }
+
     @Test func trustExceptionSavedThenAccepted() throws {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -222,7 +222,11 @@ struct TrustExceptionTests {
         #expect(report.primaryFailure.code == "expired")
         let exceptions = try #require(report.exceptions)
         let text = exceptions.text
-        #expect(text.hasPrefix("certpath-trust-exceptions 1\nleaf \(SHA256Digest(hashing: SamplePKI.rsaExpired.der).hex)\nfailure expired "))
+        // Version 2: the header, the preamble comment, then the entry with its descriptive fields.
+        #expect(text.hasPrefix("certpath-trust-exceptions 2\n# "))
+        #expect(text.contains("\nexception\nleaf \(SHA256Digest(hashing: SamplePKI.rsaExpired.der).hex)\nkey "))
+        #expect(text.contains("\nsubject \(SamplePKI.rsaExpired.subject)\n"))
+        #expect(text.contains("\nfailure expired \(SHA256Digest(hashing: SamplePKI.rsaExpired.der).hex)\nintegrity "))
         let parsed = try TrustExceptions(text: text)
         #expect(parsed == exceptions)
         var evaluation = Self.expiredEvaluation
@@ -278,9 +282,10 @@ struct TrustExceptionTests {
     }
 
     @Test(arguments: [
-        ("", 0, "the text is empty (expected the header \"certpath-trust-exceptions 1\")"),
+        ("", 0, "the text is empty (expected the header \"certpath-trust-exceptions 2\")"),
         ("certpath-trust-exceptions 1", 0, "end with a line feed"),
-        ("certpath-trust-exceptions 2\nchecksum 00\n", 1, "header"),
+        ("certpath-trust-exceptions 2\nchecksum 00\n", 2, "unknown line outside an entry"),
+        ("certpath-trust-exceptions 3\n", 1, "header"),
         ("certpath-trust-exceptions 1\n", 0, "missing checksum"),
         ("certpath-trust-exceptions 1\nchecksum 1234\n", 2, "checksum <sha256 hex>"),
     ])
@@ -295,8 +300,8 @@ struct TrustExceptionTests {
     }
 
     @Test func tamperedTextIsRejected() throws {
-        let exceptions = try #require(Self.expiredEvaluation.evaluate().report?.exceptions)
-        let text = exceptions.text
+        // Version 1: its checksum covers the whole text.
+        let text = Self.signed(Self.header + "leaf \(Self.a)\nfailure expired \(Self.a)\n")
         // Change one digit of the leaf digest: the checksum no longer matches.
         var bytes = Array(text.utf8)
         let index = text.utf8.count - 80
@@ -460,7 +465,7 @@ struct TrustExceptionTests {
         // Only the checksum line.
         let lf = exceptions.text
         error = try #require(Self.error(String(lf.dropLast()) + "\r\n"))
-        #expect(error.line == lf.split(separator: "\n").count)
+        #expect(error.line == lf.split(separator: "\n", omittingEmptySubsequences: false).count - 1)
         #expect(error.reason == "CRLF line ends are not allowed (the format uses LF only)")
         // A CR not before a line feed is not a line end: that line is simply malformed.
         error = try #require(Self.error(Self.signed(Self.header + "leaf \(Self.a)\nfailure hostnameMismatch \(Self.a) x\ry\n")))

@@ -24,7 +24,9 @@ import Testing
         // The text form the article shows (the digests are those of the committed sample files).
         let text = try String(contentsOf: exceptionsFile, encoding: .utf8)
         let digest = SHA256Digest(hashing: selfSigned.der).hex
-        #expect(text.hasPrefix("certpath-trust-exceptions 1\nleaf \(digest)\nfailure selfSignedNotTrusted \(digest)\nchecksum "))
+        #expect(text.hasPrefix("certpath-trust-exceptions 2\n# "))
+        #expect(text.contains("\nexception\nleaf \(digest)\nkey "))
+        #expect(text.contains("\nfailure selfSignedNotTrusted \(digest)\nintegrity "))
 
         var next = evaluation
         next.exceptions = try TrustExceptions(text: String(contentsOf: exceptionsFile, encoding: .utf8))
@@ -50,8 +52,45 @@ import Testing
         print(forged.evaluate().report?.exceptions == nil)         // true: a bad signature can never be excepted
         #expect(forged.evaluate().report?.exceptions == nil)
 
-        // A text form naming a fatal code is refused.
-        let fatal = text.replacingOccurrences(of: "selfSignedNotTrusted", with: "badSignature")
-        #expect(throws: TrustExceptionsError.self) { try TrustExceptions(text: fatal) }
+        // An entry edited to name a fatal code is rejected (its integrity digest no longer matches),
+        // and reported.
+        let fatal = try TrustExceptions(text: text.replacingOccurrences(of: "selfSignedNotTrusted", with: "badSignature"))
+        #expect(fatal.entries.isEmpty && fatal.rejected.count == 1)
+    }
+
+    /// UsingTrustExceptions.md, "Bind an exception to a host, let it expire, and see what did not apply".
+    @Test func managingTrustExceptions() throws {
+        let anchors = TrustStore(anchors: [try certificates("root.pem")[0]])
+        let intermediate = try certificates("intermediate.pem")[0]
+        let evaluation = TrustEvaluation(leaf: try certificates("server-expired.pem")[0], intermediates: [intermediate], trustStore: anchors,
+                                         policy: try .server(hostname: "server.customer1.example"))
+        guard case .untrusted(let first) = evaluation.evaluate(), let exceptions = first.exceptions else {
+            throw ExampleError("the expired server offered no exception")
+        }
+
+        var entry = exceptions.entries[0]
+        entry.recorded = TrustEvaluation.now()
+        entry.host = try ReferenceIdentifier("server.customer1.example")   // for this server name only
+        entry.expires = UnixTime(rfc3339: "2099-01-01")                     // and not from this date on
+        let managed = TrustExceptions([entry])
+
+        var next = evaluation
+        next.exceptions = managed
+        #expect(next.evaluate().isTrusted)
+        #expect(try TrustExceptions(text: managed.text) == managed)
+
+        var impostor = next
+        impostor.leaf = try certificates("server.pem")[0]
+        impostor.intermediates = []
+        if case .untrusted(let report) = impostor.evaluate() {
+            for note in report.inapplicableExceptions { print(note.reason) }   // otherCertificateOfSameName(sameKey: false)
+        }
+        #expect(impostor.evaluate().report?.inapplicableExceptions.map(\.reason) == [.otherCertificateOfSameName(sameKey: false)])
+
+        // The text block of the article: the self-signed server's exception as the library writes it.
+        let selfSigned = try certificates("selfsigned-server.pem")[0]
+        let offered = TrustEvaluation(leaf: selfSigned, trustStore: anchors, policy: try .server(hostname: "selfsigned.customer1.example"))
+            .evaluate().report?.exceptions
+        #expect(offered?.text.hasSuffix("integrity 87236481ee879b16c5eb912cb3c0480e3f0c8c92aab3fca6465198eb2f894419\n") == true)
     }
 }

@@ -123,11 +123,18 @@ public struct TrustEvaluation: Sendable {
         if let networkFetching { return evaluateFetching(networkFetching) }
         let result = evaluatePaths()
         guard case .untrusted(var report) = result, let exceptions else { return result }
-        guard report.isRecoverable, exceptions.covers(leaf: leaf, failures: report.failures) else {
+        // An exception bound to a host applies only to an evaluation for that TLS server name; one
+        // with an expiry only before it, at the validation time.
+        var host: ReferenceIdentifier? = nil
+        if case .serverAuthentication(let reference) = policy.purpose { host = reference }
+        let time = validationTime ?? Self.now()
+        guard report.isRecoverable, exceptions.covers(leaf: leaf, failures: report.failures, host: host, at: time) else {
+            // Exceptions that concern this leaf or its name but do not apply are named in the report.
+            report.inapplicableExceptions = exceptions.inapplicable(to: leaf, host: host, at: time)
             // Some failures accepted, not all: the report names first what the exceptions do not
             // accept (the accepted failure was the verdict, and read as the cause).
-            let excepted = report.failures.filter { exceptions.covers(leaf: leaf, failures: [$0]) }
-            guard !excepted.isEmpty else { return result }
+            let excepted = report.failures.filter { exceptions.covers(leaf: leaf, failures: [$0], host: host, at: time) }
+            guard !excepted.isEmpty else { return .untrusted(report) }
             report.exceptedFailures = excepted
             if excepted.contains(report.primaryFailure),
                let uncovered = report.failures.filter({ !excepted.contains($0) }).max(by: { $0.rank < $1.rank }) {

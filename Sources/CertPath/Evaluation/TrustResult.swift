@@ -96,6 +96,10 @@ public struct UntrustedReport: Error, Sendable, CustomStringConvertible {
     /// The failures the evaluation's ``TrustEvaluation/exceptions`` accept, when they accept some
     /// but not all (so the result stays untrusted); otherwise empty.
     public internal(set) var exceptedFailures: [ValidationFailure] = []
+    /// The trust exceptions that concern this leaf but did not apply: this certificate's, expired or
+    /// bound to another host, and those for another certificate with the same subject (a note that
+    /// an exception exists for a different certificate of that name).
+    public internal(set) var inapplicableExceptions: [InapplicableTrustException] = []
 
     /// Every failure of the best attempt.
     public var failures: [ValidationFailure] { bestAttempt.failures }
@@ -128,7 +132,7 @@ public struct UntrustedReport: Error, Sendable, CustomStringConvertible {
         guard isRecoverable, let leaf = bestAttempt.certificates.first else { return nil }
         let recorded = Set(failures.compactMap(ExceptedFailure.init))
         guard !recorded.isEmpty else { return nil }
-        return TrustExceptions([TrustException(leaf: SHA256Digest(hashing: leaf.der), failures: recorded)])
+        return TrustExceptions([TrustException(certificate: leaf, failures: recorded)])
     }
 
     /// ``summary``.
