@@ -7,8 +7,9 @@ One case a line, tab-separated:
   id  leaf  intermediates  anchors  policy  time  verdict  failure-codes
 Files are relative to the set's folder; lists are comma-separated, "-" for none. policy:
 server:HOSTNAME, client, any (no purpose) or pathValidation (RFC 5280 6.1 alone), optionally
-followed by ";profile=NAME" (a CertificateProfile raw value: rfc5280, interoperable, ...) and
-";commonNameFallback" (the subject CN read as a host name without a SAN). time: RFC 3339.
+followed by ";profile=NAME" (a CertificateProfile raw value: rfc5280, interoperable, ...),
+";commonNameFallback" (the subject CN read as a host name without a SAN) and ";crls=FILE,FILE"
+(CRLs given as revocation evidence, in that order). time: RFC 3339.
 verdict: trusted or untrusted. failure-codes: ValidationFailure.code values, the first being the
 primary failure; "-" for a trusted case.
 

@@ -24,7 +24,7 @@ import Testing
     }
 
     /// The sets whose generators write an expectations file.
-    static let sets = ["pss-restricted", "pathbuilding", "private-pki-findings"]
+    static let sets = ["pss-restricted", "pathbuilding", "private-pki-findings", "policy-values"]
 
     static func list(_ column: Substring) -> [String] {
         column == "-" ? [] : column.split(separator: ",").map(String.init)
@@ -67,11 +67,13 @@ import Testing
     }
 
     /// `server:HOSTNAME`, `client`, `any` (RFC 5280 6.1 with the default profile, no purpose) or
-    /// `pathValidation`, then optionally `;profile=NAME` and `;commonNameFallback`.
-    static func policy(_ text: String) throws -> ValidationPolicy {
+    /// `pathValidation`, then optionally `;profile=NAME`, `;commonNameFallback` and `;crls=FILE,...`
+    /// (the CRL files, relative to the set's folder, returned in that order).
+    static func policy(_ text: String) throws -> (policy: ValidationPolicy, crlFiles: [String]) {
         let parts = text.split(separator: ";")
         let kind = String(parts.first ?? "")
         var policy: ValidationPolicy
+        var crlFiles: [String] = []
         if kind.hasPrefix("server:") {
             policy = try .server(hostname: String(kind.dropFirst("server:".count)))
         } else if kind == "client" {
@@ -86,14 +88,15 @@ import Testing
         for option in parts.dropFirst() {
             if option == "commonNameFallback" {
                 policy.allowCommonNameFallback = true
-                continue
-            }
-            guard option.hasPrefix("profile="), let profile = CertificateProfile(rawValue: String(option.dropFirst("profile=".count))) else {
+            } else if option.hasPrefix("crls=") {
+                crlFiles = option.dropFirst("crls=".count).split(separator: ",").map(String.init)
+            } else if option.hasPrefix("profile="), let profile = CertificateProfile(rawValue: String(option.dropFirst("profile=".count))) {
+                policy.profile = profile
+            } else {
                 throw PolicyError(text: text)
             }
-            policy.profile = profile
         }
-        return policy
+        return (policy, crlFiles)
     }
 
     struct PolicyError: Error { let text: String }
@@ -108,8 +111,11 @@ import Testing
         let intermediates = try testCase.intermediates.flatMap(load)
         let anchors = try testCase.anchors.flatMap(load)
         let time = try #require(UnixTime(rfc3339: testCase.time))
+        let (policy, crlFiles) = try Self.policy(testCase.policy)
+        let crls = try crlFiles.flatMap { try PEM.readCRLs(TestData.bytes(folder.appendingPathComponent($0))).crls }
         let result = TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: anchors),
-                                     policy: try Self.policy(testCase.policy), validationTime: time).evaluate()
+                                     policy: policy, revocationEvidence: RevocationEvidence(crls: CRLStore(crls)),
+                                     validationTime: time).evaluate()
         switch (testCase.verdict, result) {
         case ("trusted", .trusted):
             break
