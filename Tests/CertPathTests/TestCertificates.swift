@@ -29,6 +29,9 @@ enum TestCertificates {
         let id: String
         let leaf: String
         let intermediates: [String]
+        let anchors: [String]
+        /// `server:HOSTNAME`, `client`, `any` or `pathValidation`, then `;` options.
+        let policy: String
         let verdict: String
         /// ``ValidationFailure/code`` values, the primary failure first; empty when trusted.
         let failureCodes: [String]
@@ -45,7 +48,8 @@ enum TestCertificates {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard columns.count == 8 else { return nil }
             return Expectation(id: String(columns[0]), leaf: String(columns[1]), intermediates: list(columns[2]),
-                               verdict: String(columns[6]), failureCodes: list(columns[7]))
+                               anchors: list(columns[3]), policy: String(columns[4]), verdict: String(columns[6]),
+                               failureCodes: list(columns[7]))
         }
     }
 
