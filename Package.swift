@@ -5,6 +5,8 @@
 // CLibCrypto (libcrypto, OpenSSL 3) is reached only from CertPath/Crypto.
 // CertPathTLS (CertPath as an SSL_CTX's verifier) is the only library reaching libssl (CLibSSL):
 // a user of the CertPath product alone never links libssl.
+// The benchmarks (Benchmarks/Package.swift) and the fuzz targets (Fuzz/Package.swift) are packages
+// of their own, depending on this one by path: no build of this package compiles them.
 import PackageDescription
 
 let package = Package(
@@ -15,6 +17,12 @@ let package = Package(
         // Date conversions for code that imports Foundation (the CertPath core is Foundation-free).
         .library(name: "CertPathFoundation", targets: ["CertPathFoundation"]),
         .executable(name: "certpath", targets: ["certpath"]),
+        // The x509-limbo harness, a product for the benchmark package (Benchmarks/Package.swift,
+        // its limbo/* scenarios); not part of the supported API.
+        .library(name: "CertPathLimbo", targets: ["CertPathLimbo"]),
+        // What the benchmarks time but cannot reach from another package (`package` declarations):
+        // one small module, for Benchmarks/Package.swift only; not part of the supported API.
+        .library(name: "CertPathBenchmarkProbes", targets: ["CertPathBenchmarkProbes"]),
     ],
     targets: [
         .systemLibrary(
@@ -33,26 +41,8 @@ let package = Package(
         .target(name: "CertPathTLS", dependencies: ["CertPath", "CLibSSL"]),
         .target(name: "CertPathFoundation", dependencies: ["CertPath"]),
         .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
+        .target(name: "CertPathBenchmarkProbes", dependencies: ["CertPath"]),
         .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathLimbo", "CertPathTLS", "CLibSSL"]),
-        // Benchmarks (`swift run -c release certpath-bench`, see Benchmarks/README.md). CBenchSupport
-        // interposes malloc to count allocations: it is linked into the benchmark executable only.
-        .target(
-            name: "CBenchSupport",
-            path: "Benchmarks/CBenchSupport",
-            linkerSettings: [.linkedLibrary("crypto")]
-        ),
-        .executableTarget(
-            name: "certpath-bench",
-            dependencies: ["CertPath", "CertPathLimbo", "CLibCrypto", "CBenchSupport"],
-            path: "Benchmarks/CertPathBench"
-        ),
-        // Full TLS 1.3 mutual-authentication handshakes over memory BIOs: OpenSSL's own verification
-        // against CertPathTLS (`swift run -c release certpath-handshake-bench`, Benchmarks/README.md).
-        .executableTarget(
-            name: "certpath-handshake-bench",
-            dependencies: ["CertPath", "CertPathTLS", "CLibSSL"],
-            path: "Benchmarks/HandshakeBench"
-        ),
         // The mutual-TLS example (Examples/MutualTLS/README.md): a server that demands client certificates
         // and verifies them with CertPathTLS, and a client, reaching libssl through `import CertPathTLS`
         // alone. Targets of this package, not a package of their own, so that `swift build --build-tests`

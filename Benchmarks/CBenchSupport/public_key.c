@@ -75,3 +75,13 @@ size_t cbs_sign_sha256(void *key, const uint8_t *message, size_t length, uint8_t
 }
 
 void cbs_key_free(void *key) { EVP_PKEY_free((EVP_PKEY *)key); }
+
+int cbs_verify_sha256(void *key, const uint8_t *signature, size_t signature_length,
+                      const uint8_t *message, size_t message_length) {
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    if (context == NULL) return 0;
+    int verified = EVP_DigestVerifyInit(context, NULL, EVP_sha256(), NULL, (EVP_PKEY *)key) == 1
+        && EVP_DigestVerify(context, signature, signature_length, message, message_length) == 1;
+    EVP_MD_CTX_free(context);
+    return verified;
+}

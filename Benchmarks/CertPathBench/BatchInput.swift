@@ -3,7 +3,7 @@ import Foundation
 
 /// `certpath batch` input forms (issue 19): one line's chain as PEM text or as a JSON array of base64
 /// DER strings. The array form must cost no more than 1.1 × PEM. Both run the `certpath` executable
-/// built beside this one (`swift build -c release` builds both), on the same 200 lines of 41
+/// built beside this one (`swift build -c release --package-path Benchmarks` builds both), on the same 200 lines of 41
 /// certificates (the mesh leaf and 40 mesh intermediates, with the unrelated anchor: parsing
 /// dominates, the search ends at once), alternating runs; µs are per certificate.
 extension Benchmark {
@@ -12,7 +12,7 @@ extension Benchmark {
         guard names.contains(where: selected) else { return }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("certpath")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            note("batch/*: \(executable.path) is missing; build it first (swift build -c release)")
+            note("batch/*: \(executable.path) is missing; build it first (swift build -c release --package-path Benchmarks)")
             return
         }
         let chain = [inputs.meshLeaf] + inputs.meshIntermediates.prefix(40)

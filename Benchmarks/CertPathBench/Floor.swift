@@ -1,15 +1,15 @@
 // The floor a chain evaluation is compared with: its two signature checks done straight through
 // libcrypto's EVP_DigestVerify with keys loaded beforehand (d2i_PUBKEY, outside the timing), over
-// the same signed bytes, signatures and keys as the evaluation.
+// the same signed bytes, signatures and keys as the evaluation. The libcrypto calls live in
+// CBenchSupport (cbs_verify_sha256): the benchmark package cannot import CertPath's CLibCrypto.
 import CBenchSupport
-import CLibCrypto
 import CertPath
 
 /// Two (or more) certificate signature checks through `EVP_DigestVerify`.
 final class SignatureFloor: @unchecked Sendable {
     // Sendable: the keys and bytes are written only in init; EVP_DigestVerify only reads the keys.
     private struct Check {
-        let key: OpaquePointer
+        let key: UnsafeMutableRawPointer
         let signature: [UInt8]
         let message: [UInt8]
     }
@@ -25,14 +25,14 @@ final class SignatureFloor: @unchecked Sendable {
             guard let raw = spki.withUnsafeBufferPointer({ cbs_load_public_key($0.baseAddress, $0.count) }) else {
                 fatalError("d2i_PUBKEY refused the key of \(pair.issuer.subject)")
             }
-            return Check(key: OpaquePointer(raw), signature: Array(pair.certificate.signature),
+            return Check(key: raw, signature: Array(pair.certificate.signature),
                          message: Array(pair.certificate.tbsCertificateBytes))
         }
         precondition(run(), "floor signatures do not verify")
     }
 
     deinit {
-        for check in checks { EVP_PKEY_free(check.key) }
+        for check in checks { cbs_key_free(check.key) }
     }
 
     /// Verifies every signature once: a fresh `EVP_MD_CTX`, `EVP_DigestVerifyInit` with SHA-256,
@@ -41,14 +41,11 @@ final class SignatureFloor: @unchecked Sendable {
     func run() -> Bool {
         var ok = true
         for check in checks {
-            guard let context = EVP_MD_CTX_new() else { return false }
             let verified = check.signature.withUnsafeBufferPointer { signature in
                 check.message.withUnsafeBufferPointer { message in
-                    EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, check.key) == 1
-                        && EVP_DigestVerify(context, signature.baseAddress, signature.count, message.baseAddress, message.count) == 1
+                    cbs_verify_sha256(check.key, signature.baseAddress, signature.count, message.baseAddress, message.count) == 1
                 }
             }
-            EVP_MD_CTX_free(context)
             ok = ok && verified
         }
         return ok

@@ -1,6 +1,6 @@
 // certpath-bench: CertPath's hot paths measured against the libcrypto floor in the same process.
 //
-//   swift run -c release certpath-bench [--json FILE] [--markdown] [--runs N] [--seconds S] [--filter TEXT]... [--iterations N]
+//   swift run -c release --package-path Benchmarks certpath-bench [--json FILE] [--markdown] [--runs N] [--seconds S] [--filter TEXT]... [--iterations N]
 //
 // See Benchmarks/README.md for the scenarios, the targets and a current table.
 import CBenchSupport
@@ -155,7 +155,7 @@ let loadAverage = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)
 let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
     .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "?"
 #if DEBUG
-print("warning: debug build; run with `swift run -c release certpath-bench`")
+print("warning: debug build; run with `swift run -c release --package-path Benchmarks certpath-bench`")
 #endif
 print("certpath-bench: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage)")
 if let iterations = settings.fixedIterations {

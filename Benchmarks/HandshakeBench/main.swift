@@ -8,13 +8,12 @@
 //   certpath  CertPathTLS's verifier (TLSVerifier) on both contexts: server authentication for
 //             server.customer1.example, client authentication, the root as the only anchor.
 //
-//   swift run -c release certpath-handshake-bench [--seconds S] [--runs N] [--markdown]
+//   swift run -c release --package-path Benchmarks certpath-handshake-bench [--seconds S] [--runs N] [--markdown]
 //
 // Every handshake is a full one (new SSL objects, no session tickets, no resumption). Verification
 // time is measured inside each side's certificate verify callback (a wrapper around
 // X509_verify_cert or TLSVerifier.verify(_:)), handshake time per side as the time spent in that
 // side's SSL_do_handshake calls. See Benchmarks/README.md.
-import CLibSSL
 import CertPath
 import CertPathTLS
 import Foundation

@@ -6,6 +6,9 @@
 cross/, loop/, ranked/, depth/ and tls/ are deleted and made again with fresh keys, so every byte
 changes on each run, but names, dates, extensions and structure do not. Private keys are thrown
 away. Needs the `cryptography` package (pyca, 40 or later).
+
+expectations.txt (format: TestVectors/expectations.py) is written first: the verdict and failure
+codes of each case below, at 2026-06-01; `generate.py --expectations-only` writes only that file.
 """
 
 import datetime
@@ -13,6 +16,7 @@ import hashlib
 import ipaddress
 import os
 import shutil
+import sys
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -20,6 +24,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import expectations  # noqa: E402  (TestVectors/expectations.py)
 
 
 def utc(year, month=1, day=1):
@@ -281,8 +287,86 @@ def cn_constraints():
     leaf("cn-blocked.pem", excluding, "www.blocked.cnc.test")
     leaf("cn-not-blocked.pem", excluding, "www.open.cnc.test")
 
+AT = "2026-06-01T00:00:00Z"
+
+
+def expected_results():
+    """The cases of expectations.txt: what each structure below is made to show."""
+    c = expectations.case
+    T, U = "trusted", "untrusted"
+    cases = [
+        # cross/: backtracking past an expired cross-certificate (RFC 5280 6.1.3 (a)(2)) to the new root.
+        c("cross/expired-cross-listed-first", "cross/leaf.pem", ["cross/intermediate-by-old-expired.pem", "cross/intermediate-by-new.pem"],
+          ["cross/old-root.pem", "cross/new-root.pem"], "server:leaf.cross.test", AT, T),
+        c("cross/only-the-expired-cross", "cross/leaf.pem", ["cross/intermediate-by-old-expired.pem"],
+          ["cross/old-root.pem", "cross/new-root.pem"], "any", AT, U, ["expired"]),
+        c("cross/expired-cross-ranked-first", "cross/leaf.pem",
+          ["cross/intermediate-by-new-other-ski.pem", "cross/intermediate-by-old-expired.pem"],
+          ["cross/old-root.pem", "cross/new-root.pem"], "any", AT, T),
+        # The anchor's validity enforced by default (RFC 5937): past the expired old root.
+        c("cross/expired-root-behind-valid-cross", "cross/leaf.pem", ["cross/intermediate-by-old-valid.pem", "cross/intermediate-by-new.pem"],
+          ["cross/old-root-expired.pem", "cross/new-root.pem"], "any", AT, T),
+        # loop/: CAs certifying each other, no anchor reachable.
+        c("loop/two-cycle", "loop/leaf.pem", ["loop/ca-a-by-b.pem", "loop/ca-b-by-a.pem"], ["loop/unrelated-root.pem"],
+          "any", AT, U, ["issuerNotFound"]),
+        c("loop/three-cycle", "loop/leaf.pem", ["loop/ca-a-by-b.pem", "loop/ca-b-by-a.pem", "loop/ca-a-by-c.pem", "loop/ca-c-by-b.pem"],
+          ["loop/unrelated-root.pem"], "any", AT, U, ["issuerNotFound"]),
+        # ranked/: several dead ends, the primary failure chosen by rank.
+        c("ranked/expired-intermediate-wins", "ranked/leaf.pem", ["ranked/ca-orphan.pem", "ranked/ca-expired.pem", "ranked/ca-wrong-key.pem"],
+          ["ranked/root.pem"], "any", AT, U, ["expired"]),
+        c("ranked/missing-intermediate", "ranked/leaf.pem", [], ["ranked/root.pem"], "any", AT, U, ["issuerNotFound"]),
+        c("ranked/missing-root", "ranked/leaf.pem", ["ranked/ca-orphan.pem"], ["ranked/root.pem"], "any", AT, U, ["issuerNotFound"]),
+        c("ranked/expired-leaf-without-issuer", "ranked/leaf-expired.pem", [], ["ranked/root.pem"], "any", AT, U,
+          ["expired", "issuerNotFound"]),
+        c("ranked/only-wrong-key", "ranked/leaf.pem", ["ranked/ca-wrong-key.pem"], ["ranked/root.pem"], "any", AT, U, ["badSignature"]),
+        # depth/: three intermediates.
+        c("depth/three-intermediates", "depth/leaf.pem", ["depth/ca1.pem", "depth/ca2.pem", "depth/ca3.pem"], ["depth/root.pem"], "any", AT, T),
+        c("depth/intermediate-as-anchor", "depth/leaf.pem", ["depth/ca1.pem", "depth/ca2.pem", "depth/ca3.pem"], ["depth/ca2.pem"], "any", AT, T),
+    ]
+    # tls/: TLS server and client policies (RFC 5280 4.2.1.12 EKU chaining, RFC 6125 names, key usage
+    # per RFC 5246/8446, the algorithm profile).
+    def tls(id, leaf, policy, verdict, codes=(), ca="tls/ca.pem"):
+        cases.append(c("tls/" + id, "tls/" + leaf, [ca], ["tls/root.pem"], policy, AT, verdict, list(codes)))
+    for ca in ("ca.pem", "ca-eku-server.pem", "ca-eku-any.pem"):
+        tls(f"server-via-{ca[:-4]}", "server.pem", "server:www.tls.test", T, ca="tls/" + ca)
+    tls("server-via-ca-eku-client", "server.pem", "server:www.tls.test", U, ["extendedKeyUsageForbids"], ca="tls/ca-eku-client.pem")
+    tls("server-by-ip", "server.pem", "server:192.0.2.1", T)
+    tls("server-other-name", "server.pem", "server:other.tls.test", U, ["hostnameMismatch"])
+    tls("leaf-without-eku", "no-eku.pem", "server:noeku.tls.test", T)
+    tls("leaf-any-eku", "any-eku.pem", "server:anyeku.tls.test", T)
+    tls("client-leaf-as-server", "client.pem", "server:client.tls.test", U, ["extendedKeyUsageForbids"])
+    tls("cn-only", "cn-only.pem", "server:cn.tls.test", U, ["hostnameMismatch"])
+    tls("ip-text-in-dns-name", "dns-ip-text.pem", "server:192.0.2.7", U, ["hostnameMismatch"])
+    tls("wildcard-one-label", "wildcard.pem", "server:a.wild.tls.test", T)
+    tls("wildcard-two-labels", "wildcard.pem", "server:a.b.wild.tls.test", U, ["hostnameMismatch"])
+    tls("rsa-key-encipherment", "rsa-key-encipherment.pem", "server:rsa.tls.test", T)
+    tls("ec-key-encipherment", "ec-key-encipherment.pem", "server:ec.tls.test", U, ["keyUsageForbids"])
+    tls("rsa-1024", "rsa-1024.pem", "server:rsa1024.tls.test", U, ["weakKey"])
+    tls("sha1", "sha1.pem", "server:sha1.tls.test", U, ["disallowedSignatureAlgorithm"])
+    for curve in ("p384", "p521", "ed25519"):
+        tls(curve, f"{curve}.pem", f"server:{curve}.tls.test", T)
+    tls("client", "client.pem", "client", T)
+    tls("client-via-ca-eku-server", "client.pem", "client", U, ["extendedKeyUsageForbids"], ca="tls/ca-eku-server.pem")
+    tls("server-leaf-as-client", "server.pem", "client", U, ["extendedKeyUsageForbids"])
+    tls("client-rsa-key-encipherment", "client-rsa-key-encipherment.pem", "client", U, ["keyUsageForbids"])
+    # cn-constraints/: a commonName read as a host name (the fallback) is subject to dNSName
+    # constraints (RFC 5280 4.2.1.10, as Chromium and Go apply them).
+    def cnc(id, leaf, ca, host, verdict, codes=(), fallback=True):
+        policy = f"server:{host}" + (";commonNameFallback" if fallback else "")
+        cases.append(c("cn-constraints/" + id, "cn-constraints/" + leaf, ["cn-constraints/" + ca], ["cn-constraints/root.pem"],
+                       policy, AT, verdict, list(codes)))
+    cnc("cn-outside-permitted", "cn-outside.pem", "ca-permitted.pem", "evil.example.org", U, ["nameConstraintViolation"])
+    cnc("cn-inside-permitted", "cn-inside.pem", "ca-permitted.pem", "www.allowed.cnc.test", T)
+    cnc("cn-outside-without-fallback", "cn-outside.pem", "ca-permitted.pem", "evil.example.org", U, ["hostnameMismatch"], fallback=False)
+    cnc("san-inside-cn-outside", "cn-outside-san-inside.pem", "ca-permitted.pem", "www.allowed.cnc.test", T)
+    cnc("cn-person", "cn-person.pem", "ca-permitted.pem", "www.allowed.cnc.test", U, ["hostnameMismatch"])
+    cnc("cn-excluded", "cn-blocked.pem", "ca-excluded.pem", "www.blocked.cnc.test", U, ["nameConstraintViolation"])
+    cnc("cn-not-excluded", "cn-not-blocked.pem", "ca-excluded.pem", "www.open.cnc.test", T)
+    return cases
+
 
 def main():
+    expectations.write(HERE, "TestVectors/pathbuilding/generate.py", expected_results())
     for folder in ("cross", "loop", "ranked", "depth", "tls", "cn-constraints"):
         shutil.rmtree(os.path.join(HERE, folder), ignore_errors=True)
     cross()

@@ -14,8 +14,23 @@
 #   server.pem        CN=api.findings.test, SAN DNS:api.findings.test, serverAuth, no
 #                     authorityKeyIdentifier (4.2.1.1); valid from the day it was made (2026-12-07) to the end of 2044
 # Keys are P-256, made in a temporary folder and not kept. Validation time in tests: 2027-06-01.
+# expectations.txt (TestVectors/expectations.py): the chain trusted under the default profile
+# (interoperable for the caller's anchors), refused under rfc5280 for the first CA-side rule
+# (profileViolation); `generate.sh --expectations-only` writes only that file.
 set -euo pipefail
 cd "$(dirname "$0")"
+python3 - "$@" <<'PY'
+import os, sys
+sys.path.insert(0, "..")
+import expectations as e
+e.write(os.getcwd(), "TestVectors/private-pki-findings/generate.sh", [
+    e.case("interoperable", "server.pem", ["intermediate.pem"], ["root.pem"], "server:api.findings.test",
+           "2027-06-01T00:00:00Z", "trusted"),
+    e.case("rfc5280", "server.pem", ["intermediate.pem"], ["root.pem"], "server:api.findings.test;profile=rfc5280",
+           "2027-06-01T00:00:00Z", "untrusted", ["profileViolation"]),
+])
+PY
+[ "${1:-}" = --expectations-only ] && exit 0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for name in root intermediate server; do openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$tmp/$name.key"; done

@@ -8,9 +8,13 @@ ca-sha1.pem        PSS CA: key with empty RSASSA-PSS-params (SHA-1, MGF1-SHA-1, 
 ca-any.pem         PSS CA: id-RSASSA-PSS without parameters (any RSASSA-PSS signature)
 leaf-<ca>-<variant>.pem  leaves signed by that CA's key: pss-sha384-48, pss-sha384-64, pss-sha384-32, pss-sha256-32, pkcs1-sha256
 
-Run: python3 generate.py (needs the `cryptography` package); writes the PEM files beside it.
+Run: python3 generate.py (needs the `cryptography` package); writes the PEM files beside it, and
+expectations.txt (TestVectors/expectations.py): every leaf under its CA and the root, for TLS server
+authentication of pss.test at 2026-06-01. `python3 generate.py --expectations-only` writes only that.
 """
-import base64, datetime, os
+import base64, datetime, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import expectations
 from cryptography import x509
 from cryptography.x509.oid import NameOID
 from cryptography.hazmat.primitives import hashes, serialization
@@ -60,6 +64,26 @@ def pss_params(h, salt):
     return seq(parts)
 
 VALIDITY = (datetime.datetime(2025, 1, 1), datetime.datetime(2045, 1, 1))
+
+CAS = ["sha384-48", "sha1", "any"]
+VARIANTS = ["pss-sha384-48", "pss-sha384-64", "pss-sha384-32", "pss-sha256-32", "pkcs1-sha256"]
+
+def expected(ca, variant):
+    """RFC 4055: an id-RSASSA-PSS key verifies RSASSA-PSS signatures only (1.2); a key with
+    RSASSA-PSS-params only those with its hash (and MGF1 of it) and a salt at least as long (3.3);
+    empty params are the DEFAULTs (SHA-1, salt 20, 3.1). A refused key is unusablePublicKey."""
+    if variant.startswith("pkcs1"):
+        return "untrusted", ["unusablePublicKey"]
+    _, h, salt = variant.split("-")
+    required = {"sha384-48": ("sha384", 48), "sha1": ("sha1", 20), "any": None}[ca]
+    if required is None or (h == required[0] and int(salt) >= required[1]):
+        return "trusted", []
+    return "untrusted", ["unusablePublicKey"]
+
+expectations.write(OUT, "TestVectors/pss-restricted/generate.py", [
+    expectations.case(f"{ca}/{variant}", f"leaf-{ca}-{variant}.pem", [f"ca-{ca}.pem"], ["root.pem"],
+                      "server:pss.test", "2026-06-01T00:00:00Z", *expected(ca, variant))
+    for ca in CAS for variant in VARIANTS])
 serial = [0x1000]
 def next_serial():
     serial[0] += 1
@@ -126,7 +150,6 @@ def leaf(filename, ca_key, ca_name, ca_key_id, variant):
     ])
     save(filename, seq(body, algorithm, bits(sign(body))))
 
-VARIANTS = ["pss-sha384-48", "pss-sha384-64", "pss-sha384-32", "pss-sha256-32", "pkcs1-sha256"]
 for filename, cn, params in [("ca-sha384-48.pem", "PSS CA SHA-384", pss_params("sha384", 48)),
                              ("ca-sha1.pem", "PSS CA SHA-1", seq()),
                              ("ca-any.pem", "PSS CA any", None)]:

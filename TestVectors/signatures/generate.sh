@@ -9,9 +9,30 @@
 #   <key>.key.pem             the private key (test-only)
 #   <key>.spki.der            its SubjectPublicKeyInfo, DER
 #   <name>.sig                a signature over message.bin, raw bytes (ECDSA: DER ECDSA-Sig-Value)
-# where <key> is rsa2048, p256, p384, p521, ed25519, ed448 and <name> is listed below.
+# where <key> is rsa2048, p256, p384, p521, ed25519, ed448 and <name> is listed below; and
+#   expectations.txt          one line per signature: file, key, algorithm, expected result (the
+#                             cases of CryptoVerificationTests), written first; `generate.sh
+#                             --expectations-only` writes only it (scripts/check-expectations).
+# Algorithms: pkcs1-<hash> (RFC 8017 8.2), pss-<hash>-<salt octets> (RFC 8017 8.1, MGF1 of the same
+# hash), ecdsa-<hash> (RFC 5758 3.2), ed25519, ed448 (RFC 8032); every signature here verifies.
 set -eu
 cd "$(dirname "$0")"
+
+{
+    echo "# Expected results of TestVectors/signatures, written by TestVectors/signatures/generate.sh: do not edit, run it again."
+    printf '# signature\tkey\talgorithm\tresult\n'
+    for hash in sha1 sha256 sha384 sha512; do printf 'rsa2048-pkcs1-%s.sig\trsa2048.spki.der\tpkcs1-%s\tverified\n' "$hash" "$hash"; done
+    for pair in sha256:32 sha384:48 sha512:64; do
+        hash=${pair%%:*}; salt=${pair##*:}
+        printf 'rsa2048-pss-%s.sig\trsa2048.spki.der\tpss-%s-%s\tverified\n' "$hash" "$hash" "$salt"
+    done
+    printf 'p256-sha256.sig\tp256.spki.der\tecdsa-sha256\tverified\n'
+    printf 'p384-sha384.sig\tp384.spki.der\tecdsa-sha384\tverified\n'
+    printf 'p521-sha512.sig\tp521.spki.der\tecdsa-sha512\tverified\n'
+    printf 'ed25519.sig\ted25519.spki.der\ted25519\tverified\n'
+    printf 'ed448.sig\ted448.spki.der\ted448\tverified\n'
+} > "${EXPECTATIONS_OUTPUT:-expectations.txt}"
+[ "${1:-}" = --expectations-only ] && exit 0
 
 printf 'CertPath signature test vector: the quick brown fox jumps over the lazy dog.\n' > message.bin
 

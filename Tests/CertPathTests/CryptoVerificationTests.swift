@@ -34,20 +34,34 @@ enum CryptoTestVectors {
         var testDescription: String { signature }
     }
 
-    static let cases: [Case] = [
-        Case(key: "rsa2048", signature: "rsa2048-pkcs1-sha1.sig", algorithm: .rsaPKCS1v15(.sha1)),
-        Case(key: "rsa2048", signature: "rsa2048-pkcs1-sha256.sig", algorithm: .rsaPKCS1v15(.sha256)),
-        Case(key: "rsa2048", signature: "rsa2048-pkcs1-sha384.sig", algorithm: .rsaPKCS1v15(.sha384)),
-        Case(key: "rsa2048", signature: "rsa2048-pkcs1-sha512.sig", algorithm: .rsaPKCS1v15(.sha512)),
-        Case(key: "rsa2048", signature: "rsa2048-pss-sha256.sig", algorithm: .rsaPSS(hash: .sha256, saltLength: 32)),
-        Case(key: "rsa2048", signature: "rsa2048-pss-sha384.sig", algorithm: .rsaPSS(hash: .sha384, saltLength: 48)),
-        Case(key: "rsa2048", signature: "rsa2048-pss-sha512.sig", algorithm: .rsaPSS(hash: .sha512, saltLength: 64)),
-        Case(key: "p256", signature: "p256-sha256.sig", algorithm: .ecdsa(.sha256)),
-        Case(key: "p384", signature: "p384-sha384.sig", algorithm: .ecdsa(.sha384)),
-        Case(key: "p521", signature: "p521-sha512.sig", algorithm: .ecdsa(.sha512)),
-        Case(key: "ed25519", signature: "ed25519.sig", algorithm: .ed25519),
-        Case(key: "ed448", signature: "ed448.sig", algorithm: .ed448),
-    ]
+    /// The cases of `expectations.txt`, written by generate.sh (signature, key, algorithm, result):
+    /// every signature there verifies. An unreadable or malformed file gives no cases, and
+    /// `expectationsAreRead` fails.
+    static let cases: [Case] = {
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent("expectations.txt").path),
+              let text = String(data: data, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+            let columns = line.split(separator: "\t").map(String.init)
+            guard columns.count == 4, columns[3] == "verified", columns[1].hasSuffix(".spki.der"),
+                  let algorithm = algorithm(columns[2]) else { return nil }
+            return Case(key: String(columns[1].dropLast(".spki.der".count)), signature: columns[0], algorithm: algorithm)
+        }
+    }()
+
+    /// `pkcs1-HASH`, `pss-HASH-SALT`, `ecdsa-HASH`, `ed25519`, `ed448` (generate.sh's names).
+    static func algorithm(_ text: String) -> SignatureAlgorithm? {
+        let parts = text.split(separator: "-").map(String.init)
+        switch (parts.first, parts.count) {
+        case ("ed25519", 1): return .ed25519
+        case ("ed448", 1): return .ed448
+        case ("pkcs1", 2): return HashAlgorithm(rawValue: parts[1]).map { .rsaPKCS1v15($0) }
+        case ("ecdsa", 2): return HashAlgorithm(rawValue: parts[1]).map { .ecdsa($0) }
+        case ("pss", 3):
+            guard let hash = HashAlgorithm(rawValue: parts[1]), let salt = Int(parts[2]) else { return nil }
+            return .rsaPSS(hash: hash, saltLength: salt)
+        default: return nil
+        }
+    }
 
     static func flippingBit(_ bytes: [UInt8], at index: Int, bit: UInt8 = 0x01) -> [UInt8] {
         var copy = bytes
@@ -73,6 +87,14 @@ enum CryptoTestVectors {
 @Suite("Crypto: signature verification")
 struct CryptoVerificationTests {
     typealias V = CryptoTestVectors
+
+    @Test("expectations.txt is read: one case per signature generate.sh makes")
+    func expectationsAreRead() throws {
+        let text = try String(contentsOf: V.directory.appendingPathComponent("expectations.txt"), encoding: .utf8)
+        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(V.cases.count == lines.count, "every line parses")
+        #expect(V.cases.count == 12)
+    }
 
     @Test("a valid signature verifies", arguments: V.cases)
     func validSignatureVerifies(_ c: V.Case) throws {

@@ -16,32 +16,44 @@ struct RSASSAPSSRestrictionTests {
     static let unsupportedParameters = "the issuer's key is restricted to RSASSA-PSS parameters CertPath does not verify (it verifies "
         + "SHA-1, SHA-224, SHA-256, SHA-384 or SHA-512 with MGF1 of the same hash), which every signature must match (RFC 4055 3.3)"
 
-    /// (CA, leaf variant, expected refusal of the CA's key; `nil`: trusted).
-    static let cases: [(String, String, String?)] = [
-        ("sha384-48", "pss-sha384-48", nil),
-        ("sha384-48", "pss-sha384-64", nil),
-        ("sha384-48", "pss-sha384-32", "the issuer's key requires an RSASSA-PSS salt of at least 48 octets, the signature's is 32 (RFC 4055 3.3)"),
-        ("sha384-48", "pss-sha256-32", "the issuer's key is restricted to RSASSA-PSS with sha384 and MGF1-sha384, the signature uses sha256 (RFC 4055 3.3)"),
-        ("sha384-48", "pkcs1-sha256", wrongAlgorithm),
-        ("any", "pss-sha384-48", nil), ("any", "pss-sha384-32", nil), ("any", "pss-sha256-32", nil),
-        ("any", "pkcs1-sha256", wrongAlgorithm),
+    /// The cases and their verdicts: `TestVectors/pss-restricted/expectations.txt`, written by its
+    /// generate.py from RFC 4055's rules (each leaf under its CA and the root, server pss.test).
+    static let cases = TestCertificates.expectations("pss-restricted")
+
+    /// How the refusal of the CA's key reads, by case (the code, `unusablePublicKey`, is the file's).
+    static let refusals: [String: String] = [
+        "sha384-48/pss-sha384-32": "the issuer's key requires an RSASSA-PSS salt of at least 48 octets, the signature's is 32 (RFC 4055 3.3)",
+        "sha384-48/pss-sha256-32": "the issuer's key is restricted to RSASSA-PSS with sha384 and MGF1-sha384, the signature uses sha256 (RFC 4055 3.3)",
+        "sha384-48/pkcs1-sha256": wrongAlgorithm,
+        "any/pkcs1-sha256": wrongAlgorithm,
         // Empty RSASSA-PSS-params: SHA-1, MGF1-SHA-1, salt 20 (the DEFAULTs of RFC 4055 3.1), which
         // every signature must match (3.3); none of these leaves does.
-        ("sha1", "pss-sha384-48", "the issuer's key is restricted to RSASSA-PSS with sha1 and MGF1-sha1, the signature uses sha384 (RFC 4055 3.3)"),
-        ("sha1", "pss-sha256-32", "the issuer's key is restricted to RSASSA-PSS with sha1 and MGF1-sha1, the signature uses sha256 (RFC 4055 3.3)"),
-        ("sha1", "pkcs1-sha256", wrongAlgorithm),
+        "sha1/pss-sha384-48": "the issuer's key is restricted to RSASSA-PSS with sha1 and MGF1-sha1, the signature uses sha384 (RFC 4055 3.3)",
+        "sha1/pss-sha384-64": "the issuer's key is restricted to RSASSA-PSS with sha1 and MGF1-sha1, the signature uses sha384 (RFC 4055 3.3)",
+        "sha1/pss-sha384-32": "the issuer's key is restricted to RSASSA-PSS with sha1 and MGF1-sha1, the signature uses sha384 (RFC 4055 3.3)",
+        "sha1/pss-sha256-32": "the issuer's key is restricted to RSASSA-PSS with sha1 and MGF1-sha1, the signature uses sha256 (RFC 4055 3.3)",
+        "sha1/pkcs1-sha256": wrongAlgorithm,
     ]
 
+    @Test("The expectations file lists every leaf the generator makes")
+    func everyLeafHasAnExpectation() {
+        #expect(Self.cases.count == 15)
+        #expect(Set(Self.cases.filter { $0.verdict == "untrusted" }.map(\.id)) == Set(Self.refusals.keys))
+    }
+
     @Test("Signatures by restricted keys", arguments: cases)
-    func restriction(_ ca: String, _ variant: String, _ refusal: String?) throws {
-        let leaf = try Self.vector("leaf-\(ca)-\(variant).pem"), intermediate = try Self.vector("ca-\(ca).pem")
+    func restriction(_ expectation: TestCertificates.Expectation) throws {
+        let leaf = try Self.vector(expectation.leaf), intermediate = try Self.vector(expectation.intermediates[0])
         for verifier in [SignatureVerifier(keyCache: nil), SignatureVerifier(signatureCache: SignatureCache())] {
             for _ in 0..<2 {  // the second time from the caches
                 let result = TrustEvaluation(leaf: leaf, intermediates: [intermediate], trustStore: TrustStore(anchors: [try Self.vector("root.pem")]),
                                              policy: try .server(hostname: "pss.test"), validationTime: TestCertificates.validationTime,
                                              signatureVerifier: verifier).evaluate()
-                if let refusal {
-                    #expect(result.primaryFailure == .unusablePublicKey(leaf, reason: refusal))
+                if expectation.verdict == "untrusted" {
+                    #expect(result.primaryFailure?.code == expectation.failureCodes.first)
+                    if let refusal = Self.refusals[expectation.id] {
+                        #expect(result.primaryFailure == .unusablePublicKey(leaf, reason: refusal))
+                    }
                 } else {
                     #expect(result.primaryFailure == nil, "\(String(describing: result.primaryFailure))")
                 }

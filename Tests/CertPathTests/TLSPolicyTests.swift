@@ -42,9 +42,27 @@ struct TLSPolicyTests {
 
     // MARK: Server: extended key usage
 
-    @Test("Intermediates: no EKU, serverAuth and anyExtendedKeyUsage are accepted", arguments: ["ca.pem", "ca-eku-server.pem", "ca-eku-any.pem"])
-    func intermediateEKUAccepted(_ ca: String) throws {
-        try Self.expectTrusted(try Self.evaluate("server.pem", ca: ca, try Self.server("www.tls.test")))
+    /// The trusted TLS server cases of `TestVectors/pathbuilding/expectations.txt` (its generate.py):
+    /// intermediates without EKU, with serverAuth or anyExtendedKeyUsage; leaves without EKU or with
+    /// anyExtendedKeyUsage; an RSA leaf with only keyEncipherment (RSA key transport); P-384, P-521
+    /// and Ed25519 leaves under the default algorithm profile.
+    static let trustedServerCases = TestCertificates.expectations("pathbuilding").filter {
+        $0.id.hasPrefix("tls/") && $0.verdict == "trusted" && $0.policy.hasPrefix("server:") && !$0.policy.contains(";")
+    }
+
+    @Test("The expectations file's trusted server cases: trusted, the path leaf, CA, root")
+    func trustedServerCasesArePresent() {
+        #expect(Self.trustedServerCases.map(\.id).sorted() == [
+            "tls/ed25519", "tls/leaf-any-eku", "tls/leaf-without-eku", "tls/p384", "tls/p521", "tls/rsa-key-encipherment",
+            "tls/server-by-ip", "tls/server-via-ca", "tls/server-via-ca-eku-any", "tls/server-via-ca-eku-server", "tls/wildcard-one-label",
+        ])
+    }
+
+    @Test("Trusted server cases of expectations.txt", arguments: trustedServerCases)
+    func trustedServerCase(_ expectation: TestCertificates.Expectation) throws {
+        func file(_ path: String) -> String { String(path.dropFirst("tls/".count)) }
+        try Self.expectTrusted(try Self.evaluate(file(expectation.leaf), ca: file(expectation.intermediates[0]),
+                                                 try Self.server(String(expectation.policy.dropFirst("server:".count)))))
     }
 
     @Test("An intermediate whose EKU lacks serverAuth fails the path")
@@ -53,12 +71,6 @@ struct TLSPolicyTests {
         #expect(result.primaryFailure == .extendedKeyUsageForbids(try Self.cert("ca-eku-client.pem"), required: KnownOID.serverAuth,
                                                                  present: [KnownOID.clientAuth]))
         #expect(result.report?.failures.count == 1)
-    }
-
-    @Test("Leaf without EKU and leaf with anyExtendedKeyUsage: accepted as servers")
-    func leafEKUUnrestricted() throws {
-        try Self.expectTrusted(try Self.evaluate("no-eku.pem", try Self.server("noeku.tls.test")))
-        try Self.expectTrusted(try Self.evaluate("any-eku.pem", try Self.server("anyeku.tls.test")))
     }
 
     @Test("A clientAuth-only leaf is refused as a server although its SAN matches")
@@ -173,11 +185,6 @@ struct TLSPolicyTests {
 
     // MARK: Server: TLS key usage
 
-    @Test("RSA leaf with only keyEncipherment passes as a server (RSA key transport)")
-    func rsaKeyEncipherment() throws {
-        try Self.expectTrusted(try Self.evaluate("rsa-key-encipherment.pem", try Self.server("rsa.tls.test")))
-    }
-
     @Test("EC leaf with only keyEncipherment fails as a server; checkTLSKeyUsage = false turns the check off")
     func ecKeyEncipherment() throws {
         let leaf = try Self.cert("ec-key-encipherment.pem")
@@ -221,12 +228,6 @@ struct TLSPolicyTests {
         #expect(result.primaryFailure == .disallowedSignatureAlgorithm(leaf, .ecdsa(.sha1)))
         #expect(result.report?.failures.count == 1)
         try Self.expectTrusted(try Self.evaluate("sha1.pem", try Self.server("sha1.tls.test") { $0.algorithms.allowedHashes.insert(.sha1) }))
-    }
-
-    @Test("P-384, P-521 and Ed25519 leaves accepted by default", arguments: [("p384.pem", "p384.tls.test"), ("p521.pem", "p521.tls.test"),
-                                                                           ("ed25519.pem", "ed25519.tls.test")])
-    func otherKeysAccepted(_ file: String, _ hostname: String) throws {
-        try Self.expectTrusted(try Self.evaluate(file, try Self.server(hostname)))
     }
 
     @Test("Curves and EdDSA are configurable")

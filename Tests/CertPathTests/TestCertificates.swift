@@ -23,6 +23,36 @@ enum TestCertificates {
         return certificates[0]
     }
 
+    /// One case of a set's `expectations.txt` (written by the set's generator; format:
+    /// `TestVectors/expectations.py`): the verdict and failure codes the tests assert.
+    struct Expectation: Sendable, CustomTestStringConvertible {
+        let id: String
+        let leaf: String
+        let intermediates: [String]
+        let anchors: [String]
+        /// `server:HOSTNAME`, `client`, `any` or `pathValidation`, then `;` options.
+        let policy: String
+        let verdict: String
+        /// ``ValidationFailure/code`` values, the primary failure first; empty when trusted.
+        let failureCodes: [String]
+        var testDescription: String { id }
+    }
+
+    /// The cases of `TestVectors/<set>/expectations.txt`, in file order (empty when unreadable:
+    /// ConformanceTests' VectorExpectationsTests fails then).
+    static func expectations(_ set: String) -> [Expectation] {
+        let url = testVectors.appendingPathComponent(set).appendingPathComponent("expectations.txt")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        func list(_ column: Substring) -> [String] { column == "-" ? [] : column.split(separator: ",").map(String.init) }
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard columns.count == 8 else { return nil }
+            return Expectation(id: String(columns[0]), leaf: String(columns[1]), intermediates: list(columns[2]),
+                               anchors: list(columns[3]), policy: String(columns[4]), verdict: String(columns[6]),
+                               failureCodes: list(columns[7]))
+        }
+    }
+
     /// 2026-06-01T00:00:00Z: every generated certificate is valid then, except those made expired
     /// (2020-01-01..2021-01-01).
     static let validationTime = UnixTime(year: 2026, month: 6, day: 1)!

@@ -110,6 +110,10 @@ import CertPath
                 #expect(Self.names(path.policyOutcome?.userConstrainedPolicySet, testCase.policyOIDs) == Set(expected))
             }
         case ("invalid", .untrusted(let report)):
+            // The failure PKITS's description (section 4) gives the run, not only "untrusted".
+            let expected = Self.expectedFailure(test)
+            #expect(expected.codes.contains(report.primaryFailure.code),
+                    "PKITS \(test.id): \(expected.reason); got \(Diagnostics.describe(report.primaryFailure))")
             // A run invalid because of revocation must fail for that reason: revoked where OpenSSL reports
             // X509_V_ERR_CERT_REVOKED, an undetermined status (no usable CRL) otherwise.
             if test.revocation.expected_result_depends_on_revocation {
@@ -122,6 +126,71 @@ import CertPath
             Issue.record("expected valid, untrusted: \(Diagnostics.describe(report.primaryFailure)); all: \(report.failures.map(Diagnostics.describe))")
         }
     }
+
+    /// The failure class of an invalid PKITS run (``ValidationFailure/code``), from the PKITS
+    /// description (NIST, "Public Key Interoperability Test Suite", section 4): each section tests one
+    /// step of RFC 5280 6.1 and says why its invalid paths must be rejected. Runs of a section fail
+    /// for the section's reason unless a test's own text says otherwise (the entries by test number).
+    static func expectedFailure(_ test: Test) -> (codes: Set<String>, reason: String) {
+        if let byTest = failureByTest[test.id] { return byTest }
+        let section = test.id.split(separator: ".").prefix(2).joined(separator: ".")
+        guard let bySection = failureBySection[section] else {
+            return ([], "no expected failure class written down for PKITS section \(section)")
+        }
+        return bySection
+    }
+
+    static let failureBySection: [String: (codes: Set<String>, reason: String)] = [
+        // 4.1 Signature Verification: "the signature ... cannot be verified" (RFC 5280 6.1.3 (a)(1)).
+        "4.1": (["badSignature"], "4.1: a signature on the path does not verify (6.1.3 (a)(1))"),
+        // 4.3 Verifying Name Chaining: an issuer name that matches no subject (6.1.3 (a)(4)): no path.
+        "4.3": (["issuerNotFound"], "4.3: the end entity's issuer name matches no certificate's subject (6.1.3 (a)(4))"),
+        // 4.4, 4.5, 4.14, 4.15: revocation (6.1.3 (a)(3)): revoked, or no usable CRL ("hard fail", above).
+        "4.4": (["revoked", "revocationUnknown"], "4.4: revoked, or its status cannot be determined (6.1.3 (a)(3))"),
+        "4.5": (["revoked", "revocationUnknown"], "4.5: revoked, or its status cannot be determined (6.1.3 (a)(3))"),
+        "4.14": (["revoked", "revocationUnknown"], "4.14: revoked, or no CRL whose scope covers it (6.1.3 (a)(3), 6.3.3)"),
+        "4.15": (["revoked", "revocationUnknown"], "4.15: revoked per the delta CRL, or no usable complete CRL (6.3.3)"),
+        // 4.6 Verifying Basic Constraints: an intermediate that is not a CA (6.1.4 (k)), or
+        // pathLenConstraint exceeded (6.1.4 (l), (m)).
+        "4.6": (["pathLengthExceeded"], "4.6: pathLenConstraint exceeded (6.1.4 (l), (m))"),
+        // 4.7 Key Usage: keyCertSign false in an intermediate (6.1.4 (n)); cRLSign false in the CRL
+        // issuer, so no usable CRL (6.3.3 (f)) — the entries below.
+        "4.7": (["keyUsageForbids"], "4.7: keyCertSign is not set in an intermediate's keyUsage (6.1.4 (n))"),
+        // 4.8-4.12: the valid_policy_tree is NULL where explicit policy is required (6.1.5 (g)(iii)).
+        "4.8": (["policyRequired"], "4.8: no valid policy where one is required (6.1.5 (g)(iii))"),
+        "4.9": (["policyRequired"], "4.9: requireExplicitPolicy and no valid policy (6.1.5 (g)(iii))"),
+        "4.10": (["policyRequired"], "4.10: the mapped policies leave no valid policy where one is required (6.1.5 (g)(iii))"),
+        "4.11": (["policyRequired"], "4.11: inhibitPolicyMapping leaves no valid policy (6.1.4 (b)(2), 6.1.5 (g)(iii))"),
+        "4.12": (["policyRequired"], "4.12: inhibitAnyPolicy leaves no valid policy (6.1.3 (d)(2), 6.1.5 (g)(iii))"),
+        // 4.13 Name Constraints: a name outside permittedSubtrees or within excludedSubtrees (6.1.3 (b), (c)).
+        "4.13": (["nameConstraintViolation"], "4.13: a name violates the name constraints (6.1.3 (b), (c))"),
+        // 4.16 Private Certificate Extensions: an unrecognized critical extension (6.1.4 (o), 6.1.5 (f)).
+        "4.16": (["unknownCriticalExtension"], "4.16: an unrecognized critical extension (6.1.5 (f))"),
+    ]
+
+    static let failureByTest: [String: (codes: Set<String>, reason: String)] = [
+        // 4.2 Validity Periods: "the notBefore date ... is after the current date" / "the notAfter
+        // date ... is before the current date" (6.1.3 (a)(2)).
+        "4.2.1": (["notYetValid"], "4.2.1: the intermediate's notBefore is in the future (6.1.3 (a)(2))"),
+        "4.2.2": (["notYetValid"], "4.2.2: the end entity's notBefore is in the future (6.1.3 (a)(2))"),
+        "4.2.5": (["expired"], "4.2.5: the intermediate's notAfter is in the past (6.1.3 (a)(2))"),
+        "4.2.6": (["expired"], "4.2.6: the end entity's notAfter is in the past (6.1.3 (a)(2))"),
+        "4.2.7": (["expired"], "4.2.7: the end entity's notAfter (UTCTime 50, 1950) is in the past (6.1.3 (a)(2), 4.1.2.5.1)"),
+        // 4.5.8: the end entity is signed with the self-issued certificate's CRL-signing key, whose
+        // keyUsage lacks keyCertSign (6.1.4 (n)).
+        "4.5.8": (["keyUsageForbids"], "4.5.8: the end entity's issuer may sign CRLs only: keyCertSign is not set (6.1.4 (n))"),
+        // 4.10.7, 4.10.8: policyMappings maps from or to anyPolicy, which 6.1.4 (a) forbids; CertPath
+        // fails the policy processing of such a path.
+        "4.10.7": (["policyRequired"], "4.10.7: a policyMappings maps from anyPolicy (6.1.4 (a))"),
+        "4.10.8": (["policyRequired"], "4.10.8: a policyMappings maps to anyPolicy (6.1.4 (a))"),
+        // 4.6.1-4.6.3: an intermediate without basicConstraints or with cA false (6.1.4 (k)).
+        "4.6.1": (["notACertificateAuthority"], "4.6.1: the intermediate has no basicConstraints (6.1.4 (k))"),
+        "4.6.2": (["notACertificateAuthority"], "4.6.2: the intermediate's cA is false (6.1.4 (k))"),
+        "4.6.3": (["notACertificateAuthority"], "4.6.3: the intermediate's cA is false (6.1.4 (k))"),
+        // 4.7.4, 4.7.5: the CA's CRL is signed with a key whose keyUsage lacks cRLSign: no usable CRL.
+        "4.7.4": (["revocationUnknown"], "4.7.4: the CRL issuer's keyUsage lacks cRLSign, so no usable CRL (6.3.3 (f))"),
+        "4.7.5": (["revocationUnknown"], "4.7.5: the CRL issuer's keyUsage lacks cRLSign, so no usable CRL (6.3.3 (f))"),
+    ]
 
     static func names(_ set: CertificatePolicySet?, _ oids: [String: String]) -> Set<String> {
         guard let set else { return ["<none>"] }

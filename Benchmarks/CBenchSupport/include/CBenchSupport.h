@@ -3,7 +3,7 @@
 // - heap allocation counting: this target defines malloc, calloc, realloc, free and the aligned
 //   allocators, forwarding each to glibc's own implementation (__libc_malloc, ...) after counting
 //   it in a per-thread counter;
-// - the floor's key loading: d2i_PUBKEY, declared in <openssl/x509.h>, which the library's
+// - the floor's key loading and its one signature check (EVP_DigestVerify): d2i_PUBKEY, declared in <openssl/x509.h>, which the library's
 //   CLibCrypto shim does not include; fresh EC public keys for the decoy scenarios (i2d_PUBKEY);
 // - CPU affinity for the thread-scaling scenarios.
 #ifndef CERTPATH_CBENCHSUPPORT_H
@@ -34,7 +34,14 @@ void *cbs_ec_keypair(const char *curve, uint8_t *spki, size_t capacity, size_t *
 /// An ECDSA-with-SHA256 signature (DER) of `message` by `key` into `signature`; its length, or 0.
 size_t cbs_sign_sha256(void *key, const uint8_t *message, size_t length, uint8_t *signature, size_t capacity);
 
-/// Frees a key of cbs_ec_keypair.
+/// The floor's one signature check: a fresh EVP_MD_CTX, EVP_DigestVerifyInit with SHA-256 and
+/// `key` (of cbs_load_public_key), EVP_DigestVerify of `signature` over `message`, free; 1 when it
+/// verifies, 0 otherwise. (Here rather than in Swift so the benchmark package needs no libcrypto
+/// module of its own: CertPath's CLibCrypto is not a product.)
+int cbs_verify_sha256(void *key, const uint8_t *signature, size_t signature_length,
+                      const uint8_t *message, size_t message_length);
+
+/// Frees a key of cbs_ec_keypair or cbs_load_public_key.
 void cbs_key_free(void *key);
 
 /// Pins the calling thread to `cpu` (0-based); 0 on success, -1 when the system refuses.
