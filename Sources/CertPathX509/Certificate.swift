@@ -49,7 +49,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Kept (issue 31 asked to remove upper-layer memos unless they pay): HostileSizeTests'
     /// "computed once" test pins it, and it is what keeps a mesh of intermediates with large
     /// subjectAltNames within milliseconds (the rules table's subjectAltName syntax scan is not
-    /// repeated per path attempt); see Benchmarks/README.md for its default-configuration cost.
+    /// repeated per path attempt). Its default-configuration gain was not measured on its own.
     private let wordMemo = Atomic<UInt64>(0)
 
     /// Offsets of the TBSCertificate's complete encoding in ``der`` (what the signature covers).
