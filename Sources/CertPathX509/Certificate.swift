@@ -8,10 +8,10 @@ import CertPathDER
 
 /// An X.509 v1, v2 or v3 certificate (RFC 5280 4.1), parsed once from DER and immutable.
 ///
-/// The certificate keeps its original bytes; the TBS bytes, signature, SPKI, names and each
-/// extension's value are views into them. Parsing enforces DER (see `CertPathDER`) and the
-/// syntax of RFC 5280 section 4 for every field and every extension CertPath knows
-/// (``KnownExtension``): whatever parses is well-formed, and accessors never fail.
+/// The certificate keeps its original bytes; the TBS bytes, signature, SPKI and names are views
+/// into them. Parsing enforces DER (see `CertPathDER`) and the syntax of RFC 5280 section 4 for
+/// every field and every extension CertPath knows (``KnownExtension``): whatever parses is
+/// well-formed, and accessors never fail.
 ///
 /// Choices, each named: a negative or zero serial number, or one longer than 20 octets, parses
 /// (RFC 5280 4.1.2.2 asks users to handle such certificates gracefully; profiles may refuse them);
@@ -19,12 +19,14 @@ import CertPathDER
 /// structure only. Unknown extensions are kept with their criticality; deciding that an unknown
 /// critical extension rejects the certificate belongs to path validation.
 ///
-/// Cost: parsing validates everything but keeps only offsets into ``der`` (for the extensions, where
-/// each known one's value is) and the small decoded values (basicConstraints, keyUsage,
-/// policyConstraints, inhibitAnyPolicy), so it makes one heap allocation: the object. Views
-/// (``serialNumber``, ``issuer``, ``subjectPublicKeyInfo``…) are made on access, and the
-/// list-valued extensions (``subjectAlternativeNames``, ``certificatePolicies``…, and
-/// ``extensions`` itself) are decoded again, from bytes already validated, on each access.
+/// Eager and typed (as Chromium's `ParsedCertificate`): parsing decodes, once, every extension
+/// path validation reads into a typed value (``basicConstraints``, ``keyUsage``,
+/// ``extendedKeyUsage``, ``subjectAlternativeNames``, ``nameConstraints``,
+/// ``certificatePolicies``, ``policyMappings``, ``policyConstraints``, ``inhibitAnyPolicy``, the key
+/// identifiers, ``cRLDistributionPoints``, ``authorityInformationAccess``, ``tlsFeatures``, the raw
+/// ``signedCertificateTimestampList``), the extension list itself and whether the certificate is
+/// self-issued; each property returns what was stored, and nothing is decoded again. Values of
+/// byte strings are views (`ArraySlice`) into ``der``.
 /// "At most once" rules (extensions, policy OIDs) are checked in time linear in the list.
 public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// X.509 version (RFC 5280 4.1.2.1).
@@ -40,14 +42,15 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// The complete DER encoding.
     public let der: [UInt8]
-    /// What parsing found: offsets into ``der`` and the small decoded values, kept as one value so
-    /// that parsing hands it over without copying it field by field.
+    /// What parsing found: the fields' offsets in ``der``, the decoded fields and extensions, kept as
+    /// one value so that parsing hands it over without copying it field by field.
     package let fields: Parsed
-    /// ``isSelfIssued`` once known: 0 not yet, 1 no, 2 yes. (Comparing two different names costs
-    /// more than the rest of a cached evaluation's name work; a search asks for an intermediate's
-    /// answer at least twice. Relaxed ordering suffices: any thread computes the same answer.)
-    private let selfIssuedMemo = Atomic<UInt8>(0)
     /// A 63-bit answer the layers above compute once (``memoizedWord(_:)``), with bit 63 set once known.
+    /// Kept (issue 31 asked to remove upper-layer memos unless they pay): HostileSizeTests'
+    /// "computed once" test pins it, and it is what keeps a mesh of intermediates with large
+    /// subjectAltNames within milliseconds (the rules table's subjectAltName syntax scan is not
+    /// repeated per path attempt). Default configuration: it saves 4.9 k instructions of an
+    /// RSA-2048 warm evaluation (0.7 %, under issue 31's 2 % bar; Benchmarks/README.md).
     private let wordMemo = Atomic<UInt64>(0)
 
     /// Offsets of the TBSCertificate's complete encoding in ``der`` (what the signature covers).
@@ -67,97 +70,19 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// a non-zero value makes the signature invalid (not the certificate malformed).
     public var signatureUnusedBits: UInt8 { fields.signatureUnusedBits }
     /// basicConstraints (RFC 5280 4.2.1.9), when present.
-    public var basicConstraints: BasicConstraints? { fields.basicConstraints }
+    public var basicConstraints: BasicConstraints? { fields.extensions.basicConstraints }
     /// keyUsage (4.2.1.3), when present.
-    public var keyUsage: KeyUsage? { fields.keyUsage }
+    public var keyUsage: KeyUsage? { fields.extensions.keyUsage }
     /// policyConstraints (4.2.1.11), when present.
-    public var policyConstraints: PolicyConstraints? { fields.policyConstraints }
+    public var policyConstraints: PolicyConstraints? { fields.extensions.policyConstraints }
     /// inhibitAnyPolicy SkipCerts (4.2.1.14), when present.
-    public var inhibitAnyPolicy: Int? { fields.inhibitAnyPolicy }
+    public var inhibitAnyPolicy: Int? { fields.extensions.inhibitAnyPolicy }
 
     /// Offsets in ``der`` of everything kept as a view.
     package var layout: Layout { fields.layout }
-    /// Every extension in encoded order, as offsets: the Extensions SEQUENCE read again by the
-    /// parser's own decoder, for display and for looking up an extension CertPath does not know
-    /// (path validation reads only what parsing kept).
-    package var extensionRecords: [ExtensionRecord] {
-        var records: [ExtensionRecord] = []
-        var reader = DERReader(der)
-        do throws(DERError) {
-            try reader.within(fields.extensionList, depth: 0) { (r: inout DERReader) throws(DERError) in
-                while !r.isAtEnd { records.append(try ExtensionRecord.read(&r)) }
-            }
-        } catch {
-            preconditionFailure("extensions validated when the certificate was parsed: \(error)")
-        }
-        return records
-    }
-
-    /// A range of offsets per ``KnownExtension`` (at its ``KnownExtension/index``), held inline.
-    ///
-    /// A tuple read and written by a switch on the index. (The standard library's `InlineArray`
-    /// was tried: the compiler could then not move a ``Parsed`` out of the parser, and parsing
-    /// copied it four times; reaching the tuple's elements through `withUnsafeBytes(of:)` copied it too.)
-    package struct KnownExtensionTable: Sendable {
-        // Each range packed in one word (lower bound in the low 32 bits, upper in the high 32: a
-        // certificate is at most 256 MiB, FileReading's limit): half the bytes of 16 `Range<Int>`s,
-        // which every parse initializes and moves (16 ranges of 16 bytes cost parsing 8 %).
-        private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                              UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-
-        /// The range at `index`.
-        ///
-        /// - Precondition: `0 <= index < KnownExtension.count` (checked); offsets below 2^32.
-        package subscript(index: Int) -> Range<Int> {
-            @inline(__always) get {
-                let word: UInt64
-                switch index {
-                case 0: word = storage.0
-                case 1: word = storage.1
-                case 2: word = storage.2
-                case 3: word = storage.3
-                case 4: word = storage.4
-                case 5: word = storage.5
-                case 6: word = storage.6
-                case 7: word = storage.7
-                case 8: word = storage.8
-                case 9: word = storage.9
-                case 10: word = storage.10
-                case 11: word = storage.11
-                case 12: word = storage.12
-                case 13: word = storage.13
-                case 14: word = storage.14
-                case 15: word = storage.15
-                default: preconditionFailure("known extension index out of range")
-                }
-                return Int(truncatingIfNeeded: word & 0xFFFF_FFFF)..<Int(truncatingIfNeeded: word &>> 32)
-            }
-            @inline(__always) set {
-                precondition(newValue.upperBound <= Int(UInt32.max), "extension offset beyond 4 GiB")
-                let word = UInt64(truncatingIfNeeded: newValue.lowerBound) | UInt64(truncatingIfNeeded: newValue.upperBound) &<< 32
-                switch index {
-                case 0: storage.0 = word
-                case 1: storage.1 = word
-                case 2: storage.2 = word
-                case 3: storage.3 = word
-                case 4: storage.4 = word
-                case 5: storage.5 = word
-                case 6: storage.6 = word
-                case 7: storage.7 = word
-                case 8: storage.8 = word
-                case 9: storage.9 = word
-                case 10: storage.10 = word
-                case 11: storage.11 = word
-                case 12: storage.12 = word
-                case 13: storage.13 = word
-                case 14: storage.14 = word
-                case 15: storage.15 = word
-                default: preconditionFailure("known extension index out of range")
-                }
-            }
-        }
-    }
+    /// Every extension in encoded order, as offsets (read once, at parse): for display and for
+    /// looking up an extension CertPath does not know (path validation reads the typed values).
+    package var extensionRecords: [ExtensionRecord] { fields.extensionRecords }
 
     /// Offsets in ``der`` of the parts of a certificate that accessors return as views.
     package struct Layout: Sendable, Equatable {
@@ -169,18 +94,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         package var issuerUniqueID: Range<Int>?
         package var subjectUniqueID: Range<Int>?
         package var signature: Range<Int>
-        package var subjectKeyIdentifier: Range<Int>?
-        /// The authorityKeyIdentifier keyIdentifier, when the extension has neither
-        /// authorityCertIssuer nor authorityCertSerialNumber (then it is all there is to it).
-        package var authorityKeyIdentifier: Range<Int>?
-        /// Whether the authorityKeyIdentifier has authorityCertIssuer or authorityCertSerialNumber (RFC
-        /// 5280 wants both or neither; either makes the accessor decode the extension whole).
-        package var authorityKeyIdentifierHasIssuer: Bool
     }
 
     /// One extension (RFC 5280 4.1): where its extnID and extnValue contents are, its
-    /// criticality and which known extension it is. Made on demand by ``extensionRecords``: parsing
-    /// keeps the known extensions' values (``Parsed/knownValues``) and the unknown critical ones.
+    /// criticality and which known extension it is. Parsing keeps one per extension, in encoded order.
     package struct ExtensionRecord: Sendable, Equatable {
         package let oid: Range<Int>
         package let value: Range<Int>
@@ -201,6 +118,33 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The typed values of the extensions path validation reads (RFC 5280 4.2.1, 4.2.2; RFC 7633;
+    /// RFC 6962 3.3), decoded once by the parser; `nil` for an extension that is absent. An extension
+    /// present twice is recorded (``CertificateFinding/duplicateExtension``) and its first occurrence
+    /// is the one kept.
+    package struct ExtensionValues: Sendable {
+        package var basicConstraints: BasicConstraints? = nil
+        package var keyUsage: KeyUsage? = nil
+        package var extendedKeyUsage: ExtendedKeyUsage? = nil
+        package var subjectAlternativeNames: [GeneralName]? = nil
+        package var issuerAlternativeNames: [GeneralName]? = nil
+        package var nameConstraints: NameConstraints? = nil
+        package var authorityKeyIdentifier: AuthorityKeyIdentifier? = nil
+        package var subjectKeyIdentifier: ArraySlice<UInt8>? = nil
+        package var certificatePolicies: [PolicyInformation]? = nil
+        package var policyMappings: [PolicyMapping]? = nil
+        package var policyConstraints: PolicyConstraints? = nil
+        package var inhibitAnyPolicy: Int? = nil
+        package var cRLDistributionPoints: [DistributionPoint]? = nil
+        package var authorityInformationAccess: [AccessDescription]? = nil
+        package var hasOCSPNoCheck = false
+        package var tlsFeatures: [UInt16]? = nil
+        /// The extnValue contents of the SCT list extension (RFC 6962 3.3), undecoded.
+        package var signedCertificateTimestampList: ArraySlice<UInt8>? = nil
+        /// Whether some extension marked critical is not a ``KnownExtension`` (RFC 5280 4.2).
+        package var hasUnrecognizedCritical = false
+    }
+
     /// Parses a DER certificate.
     ///
     /// - Parameter der: exactly one Certificate; shared, not copied.
@@ -216,7 +160,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What ``init(derEncoded:)`` finds.
-    package struct Parsed {
+    package struct Parsed: Sendable {
         package var tbs = 0..<0
         package var version = Version.v1
         package var signatureAlgorithm = SignatureAlgorithm.ed25519
@@ -224,24 +168,15 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         package var notAfter = UnixTime(secondsSinceEpoch: 0)
         package var validityUsesGeneralizedTime = (notBefore: false, notAfter: false)
         package var signatureUnusedBits: UInt8 = 0
-        package var basicConstraints: BasicConstraints? = nil
-        package var keyUsage: KeyUsage? = nil
-        package var policyConstraints: PolicyConstraints? = nil
-        package var inhibitAnyPolicy: Int? = nil
-        /// subjectAltName names, extKeyUsage purposes, policy identifiers, unknown critical extensions.
-        package var elements = ExtensionElements()
+        /// Whether issuer and subject are one name under RFC 5280 7.1 (decided once, at parse).
+        package var isSelfIssued = false
         package var layout = Layout(serialNumber: 0..<0, signatureAlgorithm: 0..<0, issuer: 0..<0, subject: 0..<0,
                             subjectPublicKeyInfo: SubjectPublicKeyLayout(der: 0..<0, key: .ed25519(0..<0), isRestrictedToRSASSAPSS: false),
-                            issuerUniqueID: nil, subjectUniqueID: nil, signature: 0..<0, subjectKeyIdentifier: nil,
-                            authorityKeyIdentifier: nil, authorityKeyIdentifierHasIssuer: false)
-        /// The contents of the Extensions SEQUENCE (empty when there are none).
-        package var extensionList = 0..<0
-        /// The extnValue contents of each known extension present, at its ``KnownExtension/index``
-        /// (held in the object: no table to allocate, and a lookup is one load).
-        package var knownValues = KnownExtensionTable()
-        /// ``KnownExtension/bit`` of each known extension present, and of those marked critical.
-        package var knownPresent: UInt16 = 0
-        package var knownCritical: UInt16 = 0
+                            issuerUniqueID: nil, subjectUniqueID: nil, signature: 0..<0)
+        /// Every extension, in encoded order (empty when there are none).
+        package var extensionRecords: [ExtensionRecord] = []
+        /// The decoded extensions.
+        package var extensions = ExtensionValues()
         /// Prose rules broken and DER leniencies used (``CertificateFinding``, ``EncodingLeniency``).
         package var findings = ParseFindings()
     }
@@ -272,41 +207,43 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         try parseTBS(&reader, outerAlgorithm: outerAlgorithm, outerStart: outerStart, outerSignatureAlgorithm, into: &parsed)
         reader.ascend(tbs)
         reader.ascend(certificate)
+        // Self-issued (RFC 5280 6.1: issuer and subject the same name, compared per 7.1): decided
+        // here, once; path building and validation ask it of every intermediate on every attempt.
+        parsed.isSelfIssued = Name(validatedDER: reader.bytes[parsed.layout.issuer])
+            .isEquivalent(to: Name(validatedDER: reader.bytes[parsed.layout.subject]))
         return consume parsed  // moved out, not copied (the value is large)
     }
 
-    /// Validates the extnValue the reader spans as the extension `known`, keeping what ``Parsed``
-    /// holds of it.
-    private static func readKnownExtension(_ known: KnownExtension, _ r: inout DERReader, into parsed: inout Parsed) throws(DERError) {
+
+    /// Decodes the extnValue the reader spans as the extension `known` into its typed value
+    /// (RFC 5280 4.2.1.x, 4.2.2.1; RFC 6960 4.2.2.2.1; RFC 7633), recording the prose rules it breaks.
+    private static func readKnownExtension(_ known: KnownExtension, _ r: inout DERReader,
+                                           into values: inout ExtensionValues, _ findings: inout ParseFindings) throws(DERError) {
         switch known {
-        case .basicConstraints: parsed.basicConstraints = try BasicConstraints.read(&r, &parsed.findings)
-        case .keyUsage: parsed.keyUsage = try KeyUsage.read(&r, &parsed.findings)
-        case .extKeyUsage:
-            let start = parsed.elements.count
-            try ExtendedKeyUsage.validate(&r, into: &parsed.elements)
-            parsed.elements.close(.extendedKeyUsage, from: start)
-        case .subjectAltName:
-            let start = parsed.elements.count
-            try AlternativeNames.validate(&r, "SubjectAltName", into: &parsed.elements)
-            parsed.elements.close(.subjectAltName, from: start)
-        case .issuerAltName: try AlternativeNames.validate(&r, "IssuerAltName")
-        case .nameConstraints: _ = try NameConstraints.read(&r, &parsed.findings)
+        case .basicConstraints: values.basicConstraints = try BasicConstraints.read(&r, &findings)
+        case .keyUsage: values.keyUsage = try KeyUsage.read(&r, &findings)
+        case .extKeyUsage: values.extendedKeyUsage = try ExtendedKeyUsage.read(&r)
+        case .subjectAltName: values.subjectAlternativeNames = try AlternativeNames.read(&r, "SubjectAltName")
+        case .issuerAltName: values.issuerAlternativeNames = try AlternativeNames.read(&r, "IssuerAltName")
+        case .nameConstraints: values.nameConstraints = try NameConstraints.read(&r, &findings)
         case .authorityKeyIdentifier:
-            let parts = try AuthorityKeyIdentifier.readParts(&r, build: false, &parsed.findings)
-            parsed.layout.authorityKeyIdentifier = parts.keyIdentifier
-            parsed.layout.authorityKeyIdentifierHasIssuer = parts.issuer != nil || parts.serialNumber != nil
-        case .subjectKeyIdentifier: parsed.layout.subjectKeyIdentifier = try SubjectKeyIdentifier.readRange(&r)
+            let parts = try AuthorityKeyIdentifier.readParts(&r, build: true, &findings)
+            values.authorityKeyIdentifier = AuthorityKeyIdentifier(
+                keyIdentifier: parts.keyIdentifier.map { r.bytes[$0] }, authorityCertIssuer: parts.issuer,
+                authorityCertSerialNumber: parts.serialNumber.map { r.bytes[$0] })
+        case .subjectKeyIdentifier: values.subjectKeyIdentifier = try SubjectKeyIdentifier.read(&r)
         case .certificatePolicies:
-            let start = parsed.elements.count
-            try CertificatePolicies.validate(&r, &parsed.findings, into: &parsed.elements)
-            parsed.elements.close(.policyIdentifiers, from: start)
-        case .policyMappings: _ = try PolicyMappings.read(&r)
-        case .policyConstraints: parsed.policyConstraints = try PolicyConstraints.read(&r, &parsed.findings)
-        case .inhibitAnyPolicy: parsed.inhibitAnyPolicy = try InhibitAnyPolicy.read(&r)
-        case .cRLDistributionPoints: try CRLDistributionPoints.validate(&r)
-        case .authorityInfoAccess: try AuthorityInformationAccess.validate(&r)
-        case .ocspNoCheck: try OCSPNoCheck.validate(&r)
-        case .tlsFeature: _ = try TLSFeatures.read(&r)
+            var discarded = DiscardedElements()
+            values.certificatePolicies = try CertificatePolicies.read(&r, build: true, &findings, into: &discarded)
+        case .policyMappings: values.policyMappings = try PolicyMappings.read(&r)
+        case .policyConstraints: values.policyConstraints = try PolicyConstraints.read(&r, &findings)
+        case .inhibitAnyPolicy: values.inhibitAnyPolicy = try InhibitAnyPolicy.read(&r)
+        case .cRLDistributionPoints: values.cRLDistributionPoints = try CRLDistributionPoints.read(&r)
+        case .authorityInfoAccess: values.authorityInformationAccess = try AuthorityInformationAccess.read(&r)
+        case .ocspNoCheck:
+            try OCSPNoCheck.validate(&r)
+            values.hasOCSPNoCheck = true
+        case .tlsFeature: values.tlsFeatures = try TLSFeatures.read(&r)
         }
     }
 
@@ -381,7 +318,6 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             guard _fastPath(!tbs.isAtEnd) else {
                 throw DERError(.invalidValue, at: list.offset, expected: "at least one Extension (SIZE (1..MAX))")
             }
-            parsed.extensionList = list.value
             try readExtensions(&tbs, into: &parsed)
             tbs.ascend(extensions)
             tbs.ascend(explicit)
@@ -397,40 +333,44 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         return try tbs.bitString(element, name).bytes
     }
 
-    /// Reads every Extension of the Extensions SEQUENCE the reader spans, validating each known
-    /// one's value as it comes, and keeps where each known one's value is and which are critical. An
-    /// extension present twice (RFC 5280 4.2) is recorded (``CertificateFinding/duplicateExtension``):
-    /// its repeats are validated like the first, and the first is the one kept.
+    /// The extnID contents of the SCT list extension (1.3.6.1.4.1.11129.2.4.2, RFC 6962 3.3).
+    private static let signedCertificateTimestampListOID: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x02]
+
+    /// Reads every Extension of the Extensions SEQUENCE the reader spans, decoding each known one's
+    /// value as it comes into ``ExtensionValues`` and keeping a record of each. An extension present
+    /// twice (RFC 5280 4.2) is recorded (``CertificateFinding/duplicateExtension``): its repeats are
+    /// decoded like the first (their errors and findings count), and the first is the one kept.
     private static func readExtensions(_ reader: inout DERReader, into parsed: inout Parsed) throws(DERError) {
-        var unknown = SeenByteStrings()  // a known one repeated is found by its bit
+        var unknown = SeenByteStrings()
+        var seenKnown: UInt16 = 0  // the known extensions met so far (``KnownExtension/bit``)
+        parsed.extensionRecords.reserveCapacity(12)  // a Web PKI leaf has about ten: one allocation
         while !reader.isAtEnd {
             let record = try ExtensionRecord.read(&reader)
-            let (oid, value, isCritical) = (record.oid, record.value, record.isCritical)
+            parsed.extensionRecords.append(record)
             if let known = record.known {
-                let repeated = parsed.knownPresent & known.bit != 0
                 // Its syntax (RFC 5280 4.2.1, 4.2.2), the extnValue read as a document of its own:
                 // errors are reported in encoded order.
-                let contents = reader.descend(to: value, depth: 0)
-                if _fastPath(!repeated) {
-                    parsed.knownPresent |= known.bit
-                    if isCritical { parsed.knownCritical |= known.bit }
-                    parsed.knownValues[known.index] = value
-                    try readKnownExtension(known, &reader, into: &parsed)
+                let contents = reader.descend(to: record.value, depth: 0)
+                if _fastPath(seenKnown & known.bit == 0) {
+                    seenKnown |= known.bit
+                    try readKnownExtension(known, &reader, into: &parsed.extensions, &parsed.findings)
                 } else {
-                    // A repeat: validated, but the first occurrence's values are the ones kept.
                     parsed.findings.insert(.duplicateExtension)
-                    var copy = parsed
-                    try readKnownExtension(known, &reader, into: &copy)
-                    parsed.findings = copy.findings
+                    var repeated = ExtensionValues()
+                    try readKnownExtension(known, &reader, into: &repeated, &parsed.findings)
                 }
                 reader.ascend(contents)
             } else {
-                if isCritical { parsed.elements.appendUnknownCritical(oid: oid, value: value) }
-                if _slowPath(!unknown.insert(oid, of: reader)) { parsed.findings.insert(.duplicateExtension) }
+                if record.isCritical { parsed.extensions.hasUnrecognizedCritical = true }
+                if _slowPath(!unknown.insert(record.oid, of: reader)) {
+                    parsed.findings.insert(.duplicateExtension)
+                } else if record.oid.count == signedCertificateTimestampListOID.count,
+                          reader.bytes[record.oid].elementsEqual(signedCertificateTimestampListOID) {
+                    parsed.extensions.signedCertificateTimestampList = reader.bytes[record.value]
+                }
             }
         }
     }
-
 
     // MARK: Views
 
@@ -449,10 +389,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Whether subject, SubjectPublicKeyInfo and subjectAltName (or its absence) are the same
     /// bytes in both certificates (RFC 4158 5.2's loop key), compared in place.
     package func hasSameLoopKey(as other: Certificate) -> Bool {
-        let san = value(of: .subjectAltName), otherSAN = other.value(of: .subjectAltName)
         guard layout.subject.count == other.layout.subject.count,
-              layout.subjectPublicKeyInfo.der.count == other.layout.subjectPublicKeyInfo.der.count,
-              san?.count == otherSAN?.count else { return false }
+              layout.subjectPublicKeyInfo.der.count == other.layout.subjectPublicKeyInfo.der.count else { return false }
+        let san = value(of: .subjectAltName), otherSAN = other.value(of: .subjectAltName)
+        guard san?.count == otherSAN?.count else { return false }
         return der.withUnsafeBufferPointer { a in
             other.der.withUnsafeBufferPointer { b in
                 func same(_ x: Range<Int>, _ y: Range<Int>) -> Bool {
@@ -517,156 +457,134 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// signatureValue bytes.
     public var signature: ArraySlice<UInt8> { der[layout.signature] }
 
-    /// Every extension in encoded order (v3 only; empty when absent).
+    /// Every extension in encoded order (v3 only; empty when absent): views made from the records
+    /// parsing kept.
     public var extensions: [Extension] { extensionRecords.map(makeExtension) }
 
     private func makeExtension(_ record: ExtensionRecord) -> Extension {
         Extension(oid: OID(validatedEncoding: der[record.oid]), isCritical: record.isCritical, value: der[record.value])
     }
 
-    /// The offsets in ``der`` of a known extension's extnValue contents, if present.
-    package func value(of known: KnownExtension) -> Range<Int>? {
-        fields.knownPresent & known.bit != 0 ? fields.knownValues[known.index] : nil
+    /// The first record of a known extension, if present.
+    private func record(of known: KnownExtension) -> ExtensionRecord? {
+        fields.extensionRecords.first { $0.known == known }
     }
 
-    /// Whether a known extension is present and marked critical (`nil` when absent), from the
-    /// masks kept by parsing.
-    package func isCritical(_ known: KnownExtension) -> Bool? {
-        fields.knownPresent & known.bit == 0 ? nil : fields.knownCritical & known.bit != 0
-    }
+    /// The offsets in ``der`` of a known extension's extnValue contents (its first occurrence), if present.
+    package func value(of known: KnownExtension) -> Range<Int>? { record(of: known)?.value }
 
-    /// Decodes a known extension from its validated extnValue.
-    private func decode<T>(_ known: KnownExtension, _ read: (inout DERReader) throws(DERError) -> T) -> T? {
-        guard let value = value(of: known) else { return nil }
-        var reader = DERReader(der)
-        do throws(DERError) {
-            return try reader.within(value, depth: 0, read)
-        } catch {
-            preconditionFailure("extension validated when the certificate was parsed: \(error)")
-        }
-    }
+    /// Whether a known extension is present and marked critical (`nil` when absent; its first occurrence).
+    package func isCritical(_ known: KnownExtension) -> Bool? { record(of: known)?.isCritical }
 
     /// extKeyUsage (4.2.1.12), when present.
-    public var extendedKeyUsage: ExtendedKeyUsage? { decode(.extKeyUsage) { (r: inout DERReader) throws(DERError) in try ExtendedKeyUsage.read(&r) } }
+    public var extendedKeyUsage: ExtendedKeyUsage? { fields.extensions.extendedKeyUsage }
     /// Whether extKeyUsage lists `purpose` or anyExtendedKeyUsage; `nil` when there is no
-    /// extKeyUsage extension. Reads the purposes parsing kept (``ExtensionElements``).
+    /// extKeyUsage extension (RFC 5280 4.2.1.12).
     package func extendedKeyUsageAllows(_ purpose: OID) -> Bool? {
-        guard value(of: .extKeyUsage) != nil else { return nil }
-        let any = KnownOID.anyExtendedKeyUsage
-        return der.withUnsafeBufferPointer { buffer -> Bool in
-            func equals(_ range: Range<Int>, _ oid: OID) -> Bool {
-                oid.encoded.count == range.count
-                    && oid.encoded.withUnsafeBufferPointer { $0.elementsEqual(UnsafeBufferPointer(rebasing: buffer[range])) }
-            }
-            return !fields.elements.forEach(.extendedKeyUsage) { !equals($0.contents, purpose) && !equals($0.contents, any) }
-        }
+        guard let usages = fields.extensions.extendedKeyUsage?.usages else { return nil }
+        return usages.contains { $0 == purpose || $0 == KnownOID.anyExtendedKeyUsage }
     }
 
     /// Calls `body` with the tag number (`2` dNSName, `7` iPAddress…) and the offsets in ``der`` of
-    /// the contents of each subjectAltName GeneralName, in order, until it returns `false`; returns
-    /// whether it never did, or `nil` without a subjectAltName. Reads the names parsing kept
-    /// (``ExtensionElements``).
+    /// each subjectAltName GeneralName, in order, until it returns `false`; returns whether it never
+    /// did, or `nil` without a subjectAltName. The offsets are those of the bytes the typed value
+    /// holds: the contents octets for rfc822Name, dNSName, uniformResourceIdentifier, iPAddress,
+    /// registeredID and directoryName (the Name), the value's encoding for otherName, the complete
+    /// encoding for x400Address and ediPartyName.
     package func forEachSubjectAlternativeName(_ body: (UInt8, Range<Int>) -> Bool) -> Bool? {
-        guard value(of: .subjectAltName) != nil else { return nil }
-        return fields.elements.forEach(.subjectAltName) { body($0.tag, $0.contents) }
+        guard let names = fields.extensions.subjectAlternativeNames else { return nil }
+        for name in names {
+            let found: (UInt8, Range<Int>)
+            switch name {
+            case .otherName(_, let value): found = (0, value.indices)
+            case .rfc822Name(let bytes): found = (1, bytes.indices)
+            case .dNSName(let bytes): found = (2, bytes.indices)
+            case .x400Address(let bytes): found = (3, bytes.indices)
+            case .directoryName(let name): found = (4, name.der.indices)
+            case .ediPartyName(let bytes): found = (5, bytes.indices)
+            case .uniformResourceIdentifier(let bytes): found = (6, bytes.indices)
+            case .iPAddress(let bytes): found = (7, bytes.indices)
+            case .registeredID(let oid): found = (8, oid.encoded.indices)
+            }
+            if !body(found.0, found.1) { return false }
+        }
+        return true
     }
 
     /// subjectAltName (4.2.1.6), when present.
-    public var subjectAlternativeNames: [GeneralName]? {
-        decode(.subjectAltName) { (r: inout DERReader) throws(DERError) in try AlternativeNames.read(&r, "SubjectAltName") }
-    }
+    public var subjectAlternativeNames: [GeneralName]? { fields.extensions.subjectAlternativeNames }
     /// issuerAltName (4.2.1.7), when present.
-    public var issuerAlternativeNames: [GeneralName]? {
-        decode(.issuerAltName) { (r: inout DERReader) throws(DERError) in try AlternativeNames.read(&r, "IssuerAltName") }
-    }
+    public var issuerAlternativeNames: [GeneralName]? { fields.extensions.issuerAlternativeNames }
     /// nameConstraints (4.2.1.10), when present.
-    public var nameConstraints: NameConstraints? { decode(.nameConstraints, NameConstraints.read) }
+    public var nameConstraints: NameConstraints? { fields.extensions.nameConstraints }
     /// authorityKeyIdentifier (4.2.1.1), when present.
-    public var authorityKeyIdentifier: AuthorityKeyIdentifier? {
-        guard value(of: .authorityKeyIdentifier) != nil else { return nil }
-        guard layout.authorityKeyIdentifierHasIssuer else {
-            return AuthorityKeyIdentifier(keyIdentifier: layout.authorityKeyIdentifier.map { der[$0] }, authorityCertIssuer: nil,
-                                          authorityCertSerialNumber: nil)
-        }
-        return decode(.authorityKeyIdentifier, AuthorityKeyIdentifier.read)
-    }
+    public var authorityKeyIdentifier: AuthorityKeyIdentifier? { fields.extensions.authorityKeyIdentifier }
     /// The authorityKeyIdentifier keyIdentifier (4.2.1.1), when present.
-    package var authorityKeyIdentifierKeyID: ArraySlice<UInt8>? {
-        layout.authorityKeyIdentifierHasIssuer ? authorityKeyIdentifier?.keyIdentifier : layout.authorityKeyIdentifier.map { der[$0] }
+    package var authorityKeyIdentifierKeyID: ArraySlice<UInt8>? { fields.extensions.authorityKeyIdentifier?.keyIdentifier }
+    /// Whether the authorityKeyIdentifier has authorityCertIssuer or authorityCertSerialNumber (RFC
+    /// 5280 4.2.1.1 wants both or neither).
+    package var authorityKeyIdentifierHasIssuer: Bool {
+        guard let identifier = fields.extensions.authorityKeyIdentifier else { return false }
+        return identifier.authorityCertIssuer != nil || identifier.authorityCertSerialNumber != nil
     }
     /// subjectKeyIdentifier (4.2.1.2), when present.
-    public var subjectKeyIdentifier: ArraySlice<UInt8>? { layout.subjectKeyIdentifier.map { der[$0] } }
+    public var subjectKeyIdentifier: ArraySlice<UInt8>? { fields.extensions.subjectKeyIdentifier }
     /// certificatePolicies (4.2.1.4), when present.
-    public var certificatePolicies: [PolicyInformation]? {
-        decode(.certificatePolicies) { (r: inout DERReader) throws(DERError) in try CertificatePolicies.read(&r) }
-    }
+    public var certificatePolicies: [PolicyInformation]? { fields.extensions.certificatePolicies }
     /// The policyIdentifier of each PolicyInformation of certificatePolicies, in order; `nil` when
-    /// the extension is absent. Made from the identifiers parsing kept (``ExtensionElements``).
-    package var policyIdentifiers: [OID]? {
-        guard value(of: .certificatePolicies) != nil else { return nil }
-        var identifiers: [OID] = []
-        identifiers.reserveCapacity(fields.elements.count(of: .policyIdentifiers))
-        _ = fields.elements.forEach(.policyIdentifiers) { identifiers.append(OID(validatedEncoding: der[$0.contents])); return true }
-        return identifiers
-    }
+    /// the extension is absent.
+    package var policyIdentifiers: [OID]? { fields.extensions.certificatePolicies?.map(\.policyIdentifier) }
 
     /// policyMappings (4.2.1.5), when present.
-    public var policyMappings: [PolicyMapping]? { decode(.policyMappings, PolicyMappings.read) }
+    public var policyMappings: [PolicyMapping]? { fields.extensions.policyMappings }
     /// cRLDistributionPoints (4.2.1.13), when present.
-    public var cRLDistributionPoints: [DistributionPoint]? {
-        decode(.cRLDistributionPoints) { (r: inout DERReader) throws(DERError) in try CRLDistributionPoints.read(&r) }
-    }
+    public var cRLDistributionPoints: [DistributionPoint]? { fields.extensions.cRLDistributionPoints }
     /// authorityInfoAccess (4.2.2.1), when present.
-    public var authorityInformationAccess: [AccessDescription]? {
-        decode(.authorityInfoAccess) { (r: inout DERReader) throws(DERError) in try AuthorityInformationAccess.read(&r) }
-    }
+    public var authorityInformationAccess: [AccessDescription]? { fields.extensions.authorityInformationAccess }
 
     /// The TLS features (RFC 7633: TLS ExtensionType numbers, `5` status_request) of the TLS feature
     /// extension, in encoded order, when present.
-    public var tlsFeatures: [UInt16]? {
-        decode(.tlsFeature) { (r: inout DERReader) throws(DERError) in try TLSFeatures.read(&r) }
-    }
+    public var tlsFeatures: [UInt16]? { fields.extensions.tlsFeatures }
 
     /// Whether the TLS feature extension lists status_request (RFC 7633 with RFC 6066 8: OCSP
     /// "must-staple").
     package var requiresStapledOCSPResponse: Bool { tlsFeatures?.contains(TLSFeatures.statusRequest) ?? false }
 
+    /// Whether the certificate carries id-pkix-ocsp-nocheck (RFC 6960 4.2.2.2.1).
+    package var hasOCSPNoCheck: Bool { fields.extensions.hasOCSPNoCheck }
+
+    /// The contents of the extnValue of the signed certificate timestamp list extension
+    /// (1.3.6.1.4.1.11129.2.4.2, RFC 6962 3.3), when present: the DER of an OCTET STRING whose
+    /// contents are the TLS-encoded `SignedCertificateTimestampList`. Kept undecoded, as a view into
+    /// ``der``; CertPath does not process it (a critical one is an unrecognized critical extension).
+    public var signedCertificateTimestampList: ArraySlice<UInt8>? { fields.extensions.signedCertificateTimestampList }
+
     /// The TBSCertificate's complete DER (the signed bytes).
     public var tbsCertificateBytes: ArraySlice<UInt8> { der[tbsCertificateRange] }
 
-    /// The extension with `oid`, if present (a known one found at once, another by reading the list).
+    /// The extension with `oid`, if present (its first occurrence).
     public func `extension`(_ oid: OID) -> Extension? {
-        if let known = KnownExtension.identify(oid) {
-            guard let value = value(of: known) else { return nil }
-            return Extension(oid: oid, isCritical: fields.knownCritical & known.bit != 0, value: der[value])
-        }
-        return extensionRecords.first { der[$0.oid].elementsEqual(oid.encoded) }.map(makeExtension)
+        extensionRecords.first { der[$0.oid].elementsEqual(oid.encoded) }.map(makeExtension)
     }
 
     /// Critical extensions CertPath does not process (RFC 5280 4.2: such a certificate MUST be rejected).
     public var unrecognizedCriticalExtensions: [Extension] {
-        fields.elements.unknownCritical.map {
-            Extension(oid: OID(validatedEncoding: der[$0.oid]), isCritical: true, value: der[$0.value])
-        }
+        guard hasUnrecognizedCriticalExtension else { return [] }
+        return extensionRecords.filter { $0.known == nil && $0.isCritical }.map(makeExtension)
     }
 
     /// The extnID contents offsets of each critical extension CertPath does not process, in encoded order.
-    package var unrecognizedCriticalExtensionOIDs: [Range<Int>] { fields.elements.unknownCritical.map(\.oid) }
+    package var unrecognizedCriticalExtensionOIDs: [Range<Int>] {
+        guard hasUnrecognizedCriticalExtension else { return [] }
+        return extensionRecords.filter { $0.known == nil && $0.isCritical }.map(\.oid)
+    }
 
     /// Whether some critical extension is one CertPath does not process.
-    package var hasUnrecognizedCriticalExtension: Bool { fields.elements.hasUnknownCritical }
+    package var hasUnrecognizedCriticalExtension: Bool { fields.extensions.hasUnrecognizedCritical }
 
-    /// Whether issuer and subject are the same name under RFC 5280 7.1 ("self-issued", RFC 5280 6.1).
-    public var isSelfIssued: Bool {
-        switch selfIssuedMemo.load(ordering: .relaxed) {
-        case 1: return false
-        case 2: return true
-        default:
-            let answer = issuer.isEquivalent(to: subject)
-            selfIssuedMemo.store(answer ? 2 : 1, ordering: .relaxed)
-            return answer
-        }
-    }
+    /// Whether issuer and subject are the same name under RFC 5280 7.1 ("self-issued", RFC 5280 6.1),
+    /// decided at parse.
+    public var isSelfIssued: Bool { fields.isSelfIssued }
 
     /// The prose rules of RFC 5280 this certificate breaks that parsing noticed (each a row of the
     /// validation rules table, ``ProfileRule``), in declaration order.
@@ -695,9 +613,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether any of certificatePolicies, policyMappings, policyConstraints and inhibitAnyPolicy is present.
     package var hasPolicyExtension: Bool {
-        let policyBits = KnownExtension.certificatePolicies.bit | KnownExtension.policyMappings.bit
-            | KnownExtension.policyConstraints.bit | KnownExtension.inhibitAnyPolicy.bit
-        return fields.knownPresent & policyBits != 0
+        let values = fields.extensions
+        return values.certificatePolicies != nil || values.policyMappings != nil || values.policyConstraints != nil
+            || values.inhibitAnyPolicy != nil
     }
 
     /// Whether basicConstraints asserts cA.

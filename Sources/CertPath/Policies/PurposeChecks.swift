@@ -177,15 +177,17 @@ enum PurposeChecks {
     private static func checkReference(_ reference: ReferenceIdentifier, leaf: Certificate, policy: ValidationPolicy,
                                        _ failures: inout [ValidationFailure]) {
         let options = PresentedIdentifierMatching.Options(publicSuffixList: policy.publicSuffixList)
-        let noMatch = leaf.forEachSubjectAlternativeName { tag, contents in
-            switch tag {
-            case 2: return !PresentedIdentifierMatching.matches(presentedDNSName: leaf.der[contents], reference: reference, options: options)
-            case 7: return !PresentedIdentifierMatching.matches(presentedIPAddress: leaf.der[contents], reference: reference)
-            default: return true
+        // RFC 6125 6.4, 6.4.4: the subjectAltName dNSNames and iPAddresses (decoded at parse).
+        if let names = leaf.subjectAlternativeNames {
+            for name in names {
+                switch name {
+                case .dNSName(let bytes):
+                    if PresentedIdentifierMatching.matches(presentedDNSName: bytes, reference: reference, options: options) { return }
+                case .iPAddress(let bytes):
+                    if PresentedIdentifierMatching.matches(presentedIPAddress: bytes, reference: reference) { return }
+                default: continue
+                }
             }
-        }
-        if let noMatch {
-            if !noMatch { return }
         } else if policy.allowCommonNameFallback, case .dnsName = reference {
             for commonName in leaf.subject.values(of: KnownOID.commonName) {
                 if PresentedIdentifierMatching.matches(presentedDNSName: Array(commonName.utf8)[...], reference: reference, options: options) {
@@ -229,8 +231,7 @@ enum PurposeChecks {
     /// as `*.example.com`) or the text of an iPAddress (IPv4 dotted decimal, IPv6 RFC 5952). Without a
     /// subjectAltName the rule has nothing to compare with (the missing SAN fails hostname matching).
     static func commonNamesAreSubjectAltNames(_ leaf: Certificate) -> Bool {
-        let der = leaf.der
-        guard leaf.value(of: .subjectAltName) != nil else { return true }
+        guard let names = leaf.subjectAlternativeNames else { return true }
         // A few commonNames are each compared with the subjectAltName list; past that the list's
         // dNSNames and address texts go into sets once (a subject of n commonNames and a list of n
         // names made the scans quadratic: 12 s for a 1.8 MB leaf).
@@ -238,23 +239,22 @@ enum PurposeChecks {
         _ = leaf.subject.allStringValues(of: KnownOID.commonName) { _ in commonNameCount += 1; return true }
         guard commonNameCount > 4 else {
             return leaf.subject.allStringValues(of: KnownOID.commonName) { commonName in
-                leaf.forEachSubjectAlternativeName { tag, contents in
-                    switch tag {
-                    case 2: return !commonName.elementsEqual(der[contents])
-                    case 7: return IPAddress(bytes: der[contents])?.description != String(decoding: commonName, as: UTF8.self)
-                    default: return true
+                names.contains { name in
+                    switch name {
+                    case .dNSName(let bytes): return commonName.elementsEqual(bytes)
+                    case .iPAddress(let bytes): return IPAddress(bytes: bytes)?.description == String(decoding: commonName, as: UTF8.self)
+                    default: return false
                     }
-                } == false
+                }
             }
         }
         var dnsNames = Set<ArraySlice<UInt8>>(), addresses = Set<String>()
-        _ = leaf.forEachSubjectAlternativeName { tag, contents in
-            switch tag {
-            case 2: dnsNames.insert(der[contents])
-            case 7: if let address = IPAddress(bytes: der[contents]) { addresses.insert(address.description) }
+        for name in names {
+            switch name {
+            case .dNSName(let bytes): dnsNames.insert(bytes)
+            case .iPAddress(let bytes): if let address = IPAddress(bytes: bytes) { addresses.insert(address.description) }
             default: break
             }
-            return true
         }
         return leaf.subject.allStringValues(of: KnownOID.commonName) { commonName in
             dnsNames.contains(ArraySlice(commonName)) || addresses.contains(String(decoding: commonName, as: UTF8.self))

@@ -53,8 +53,6 @@ extension RevocationChecker {
     /// Certificates matching a response's responderID, and passing the checks that cost nothing,
     /// that are tried as its signer (each costs up to two signature checks and a status check).
     static let maximumResponderCandidates = 4
-    /// id-pkix-ocsp-nocheck (RFC 6960 4.2.2.2.1): the responder's certificate is not checked for revocation.
-    static let ocspNoCheck = KnownOID.ocspNoCheck
 
     /// RFC 6960 for `certificate`, issued by `issuer` (the path's next certificate towards the
     /// anchor, or the anchor): every SingleResponse whose CertID names it (4.1.1), newest evidence
@@ -298,7 +296,7 @@ extension RevocationChecker {
     private func responderStatusRefusal(_ responder: Certificate, _ response: OCSPResponse, above: ArraySlice<Certificate>,
                                         anchor: Certificate, context: EvaluationContext,
                                         issuerPaths: any CRLIssuerPathValidation) -> OCSPRejection? {
-        if responder.extension(Self.ocspNoCheck) != nil { return nil }
+        if responder.hasOCSPNoCheck { return nil }
         guard respondersInProgress.count < Self.maximumNesting else {
             return .responderCertificateInvalid(response, responder, .revocationUnknown(
                 responder, reason: "checking it needs more than \(Self.maximumNesting) nested responder statuses"))

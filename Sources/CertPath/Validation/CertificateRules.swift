@@ -586,7 +586,7 @@ enum CertificateRules {
     static func breaksRootAuthorityKeyIdentifierForm(_ certificate: Certificate) -> Bool {
         guard certificate.isCritical(.authorityKeyIdentifier) != nil else { return false }
         let keyID = certificate.authorityKeyIdentifierKeyID
-        let rootForm = keyID != nil && !certificate.layout.authorityKeyIdentifierHasIssuer
+        let rootForm = keyID != nil && !certificate.authorityKeyIdentifierHasIssuer
             && (certificate.subjectKeyIdentifier == nil || keyID == certificate.subjectKeyIdentifier)
         return !rootForm && certificate.isSelfIssued
     }

@@ -217,6 +217,7 @@ struct PathValidator {
 
         // (b), (c): name constraints, except for self-issued intermediates (and after a signature failed).
         if !isSelfIssued && !state.signatureFailed {  // (isSelfIssued never set for the end entity)
+            // The names parsing decoded (a stored value: nothing is read again per path attempt).
             let subjectAlternativeNames = certificate.subjectAlternativeNames
             // A leaf's commonName is a host name when the legacy fallback may match it (the option on,
             // no subjectAltName): then DNS subtrees constrain it, or a constrained CA could issue for

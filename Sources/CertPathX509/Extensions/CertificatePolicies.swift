@@ -84,12 +84,4 @@ package enum CertificatePolicies {
         try reader.finish("certificatePolicies")
         return policies
     }
-
-    /// ``read(_:build:_:into:)`` without building the list: validates, recording what it finds and
-    /// giving `elements` each policyIdentifier's tag number and contents offsets.
-    package static func validate(
-        _ reader: inout DERReader, _ findings: inout ParseFindings, into elements: inout ExtensionElements
-    ) throws(DERError) {
-        _ = try read(&reader, build: false, &findings, into: &elements)
-    }
 }

@@ -61,10 +61,4 @@ public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
         try reader.finish("ExtKeyUsageSyntax")
         return ExtendedKeyUsage(usages: usages)
     }
-
-    /// ``read(_:build:into:)`` without building the list: validates, giving `elements` each
-    /// KeyPurposeId's tag number and contents offsets.
-    package static func validate(_ reader: inout DERReader, into elements: inout ExtensionElements) throws(DERError) {
-        _ = try read(&reader, build: false, into: &elements)
-    }
 }

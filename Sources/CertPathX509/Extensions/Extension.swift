@@ -147,8 +147,8 @@ public enum KnownExtension: CaseIterable, Sendable {
         }
     }
 
-    /// A distinct bit per case (`1 << index`), for sets of known extensions (16 cases: the masks'
-    /// `UInt16` is full; a 17th needs wider masks in `Certificate.Parsed`).
+    /// A distinct bit per case (`1 << index`), for sets of known extensions (16 cases: a `UInt16`
+    /// is full; a 17th needs a wider set where one is kept, as in the parser's duplicate check).
     package var bit: UInt16 { UInt16(truncatingIfNeeded: 1 &<< index) }
 
     /// The known extension with this OID, if any.

@@ -36,10 +36,4 @@ package enum AlternativeNames {
     package static func validate(_ reader: inout DERReader, _ expected: String) throws(DERError) {
         _ = try read(&reader, expected, build: false)
     }
-
-    /// ``read(_:_:build:into:)`` without building the list: validates, giving `elements` each
-    /// GeneralName's tag number and contents offsets.
-    package static func validate(_ reader: inout DERReader, _ expected: String, into elements: inout ExtensionElements) throws(DERError) {
-        _ = try read(&reader, expected, build: false, into: &elements)
-    }
 }
