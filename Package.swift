@@ -33,7 +33,17 @@ let package = Package(
         .target(name: "CertPathTLS", dependencies: ["CertPath", "CLibSSL"]),
         .target(name: "CertPathFoundation", dependencies: ["CertPath"]),
         .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
-        .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathLimbo", "CertPathTLS", "CLibSSL"]),
+        // libcurl for `certpath verify --fetch`, opened with dlopen on the first fetch (no header, no
+        // link): without --fetch the CLI never loads it or what it links (issue 32).
+        .target(name: "CCurlFetch"),
+        .executableTarget(
+            name: "certpath",
+            dependencies: ["CertPath", "CertPathLimbo", "CertPathTLS", "CLibSSL", "CCurlFetch"],
+            // The release CLI links the Swift runtime (and Foundation) statically: start-up and peak
+            // memory at `openssl verify`'s (Benchmarks/README.md, "Process start-up"). Release only:
+            // the test targets, which link the debug executable's module, stay dynamic.
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+        ),
         // Benchmarks (`swift run -c release certpath-bench`, see Benchmarks/README.md). CBenchSupport
         // interposes malloc to count allocations: it is linked into the benchmark executable only.
         .target(

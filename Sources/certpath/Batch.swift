@@ -120,49 +120,6 @@ enum BatchCommand {
         }
     }
 
-    /// The first member name that appears twice in the top-level object of `bytes` (valid JSON), with
-    /// escapes decoded (`"na\u006de"` repeats `"name"`); `nil` when every name is unique.
-    static func repeatedMemberName(_ bytes: some Collection<UInt8>) -> String? {
-        var seen = Set<String>()
-        var depth = 0, inString = false, escaped = false, expectingName = false
-        var token: [UInt8] = []
-        for byte in bytes {
-            if inString {
-                if depth == 1 && expectingName { token.append(byte) }
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                    if depth == 1 && expectingName {
-                        expectingName = false
-                        // The raw token (quotes included) decoded by the JSON parser itself.
-                        let array = Data("[".utf8 + token + "]".utf8)
-                        guard let name = (try? JSONSerialization.jsonObject(with: array) as? [String])?.first else { return nil }
-                        if !seen.insert(name).inserted { return name }
-                    }
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
-                token = depth == 1 && expectingName ? [byte] : []
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                expectingName = depth == 1 && byte == UInt8(ascii: "{")
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-            case UInt8(ascii: ","):
-                if depth == 1 { expectingName = true }
-            default:
-                break
-            }
-        }
-        return nil
-    }
-
     /// The evaluation one line describes.
     ///
     /// - Throws: ``CLIError`` naming what is wrong with the line: too long, not JSON, not an object,
@@ -173,27 +130,24 @@ enum BatchCommand {
         // RFC 8259 8.1: JSON exchanged between systems is UTF-8. The parser would also take UTF-16
         // or UTF-32 (whose ASCII characters come with NUL bytes), where the duplicate-member check
         // below, which reads UTF-8, would not see names: such lines are refused first.
-        guard !line.bytes.contains(0), String(validating: line.bytes, as: UTF8.self) != nil else {
+        guard !line.bytes.contains(0), line.bytes.allSatisfy({ $0 < 0x80 }) || String(validating: line.bytes, as: UTF8.self) != nil else {
             throw CLIError("not UTF-8 text (RFC 8259 8.1)")
         }
-        let object: [String: Any]
-        do {
-            guard let parsed = try JSONSerialization.jsonObject(with: Data(line.bytes)) as? [String: Any] else {
-                throw CLIError("expected a JSON object with a \"chain\" member")
-            }
-            object = parsed
-        } catch let error as CLIError {
-            throw error
+        let object: BatchLine
+        do throws(BatchLine.Failure) {
+            object = try BatchLine(line.bytes)
+        } catch .notAnObject {
+            throw CLIError("expected a JSON object with a \"chain\" member")
         } catch {
             throw CLIError("not valid JSON")
         }
-        // RFC 8259 4: names "SHOULD be unique"; the parser keeps the last of repeated members, which
-        // another reader of the same line might not: a repeated member is an error.
-        if let repeated = repeatedMemberName(line.bytes) {
+        // RFC 8259 4: names "SHOULD be unique"; a parser may keep the first or the last of repeated
+        // members, and another reader of the same line might not keep the same: a repeated member is an error.
+        if let repeated = object.repeatedName {
             throw CLIError("duplicate member \"\(repeated)\"")
         }
         let known: Set<String> = ["chain", "name", "time", "purpose"]
-        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+        if let unknown = object.members.map(\.name).sorted().first(where: { !known.contains($0) }) {
             throw CLIError("unknown member \"\(Output.echo(unknown))\" (expected chain, name, time, purpose)")
         }
         let chain = try certificates(object["chain"])
@@ -201,10 +155,12 @@ enum BatchCommand {
         /// A string member; `nil` when absent. `null` is an error like any other non-string: a
         /// script whose lookup produced `null` must not get an evaluation without, say, a name check.
         func string(_ key: String, _ expected: String) throws(CLIError) -> String? {
-            guard let value = object[key] else { return nil }
-            if value is NSNull { throw CLIError("\"\(key)\" is null: give \(expected), or leave the member out") }
-            guard let text = value as? String else { throw CLIError("\"\(key)\" must be \(expected)") }
-            return text
+            switch object[key] {
+            case nil: return nil
+            case .null?: throw CLIError("\"\(key)\" is null: give \(expected), or leave the member out")
+            case .string(let bytes)?: return String(decoding: bytes, as: UTF8.self)
+            default: throw CLIError("\"\(key)\" must be \(expected)")
+            }
         }
         let name = try string("name", "a string")
         let purposeText = try string("purpose", "\"server\" or \"client\"")
@@ -236,13 +192,12 @@ enum BatchCommand {
     }
 
     /// The certificates of a line's `chain`: PEM text, one base64 DER certificate, or an array of them.
-    static func certificates(_ value: Any?) throws(CLIError) -> [Certificate] {
-        func der(_ text: String, _ what: String) throws(CLIError) -> Certificate {
-            // Whitespace (RFC 4648 3.3: tolerated line breaks) dropped from the UTF-8 bytes; filtering
-            // the String by Character cost four times the certificate's parsing.
+    static func certificates(_ value: BatchLine.Value?) throws(CLIError) -> [Certificate] {
+        func der(_ text: [UInt8], _ what: String) throws(CLIError) -> Certificate {
+            // Whitespace (RFC 4648 3.3: tolerated line breaks) dropped from the UTF-8 bytes.
             var compact: [UInt8] = []
-            compact.reserveCapacity(text.utf8.count)
-            for byte in text.utf8 where !(byte == 0x20 || (0x09...0x0D).contains(byte)) { compact.append(byte) }
+            compact.reserveCapacity(text.count)
+            for byte in text where !(byte == 0x20 || (0x09...0x0D).contains(byte)) { compact.append(byte) }
             guard !compact.isEmpty else { throw CLIError("\(what) is empty") }
             guard let bytes = Base64.decode(bytes: compact) else {
                 throw CLIError("\(what) is \(what.hasSuffix("]") ? "not valid base64" : "neither PEM text nor valid base64")")
@@ -253,24 +208,36 @@ enum BatchCommand {
         switch value {
         case nil:
             throw CLIError("missing \"chain\"")
-        case let text as String:
-            if text.contains("-----BEGIN") {
-                let file = try Input.certificates(in: Array(text.utf8), source: "\"chain\"")
+        case .string(let text)?:
+            if containsPEMBoundary(text) {
+                let file = try Input.certificates(in: text, source: "\"chain\"")
                 guard !file.certificates.isEmpty else { throw CLIError("\"chain\" has no CERTIFICATE block") }
                 return file.certificates
             }
             return [try der(text, "\"chain\"")]
-        case let list as [Any]:
+        case .array(let list)?:
             guard !list.isEmpty else { throw CLIError("\"chain\" is an empty array") }
             var certificates: [Certificate] = []
             for (index, item) in list.enumerated() {
-                guard let text = item as? String else { throw CLIError("\"chain\"[\(index)] must be a base64 string") }
+                guard let text = item else { throw CLIError("\"chain\"[\(index)] must be a base64 string") }
                 certificates.append(try der(text, "\"chain\"[\(index)]"))
             }
             return certificates
         default:
             throw CLIError("\"chain\" must be PEM text, a base64 DER string or an array of base64 DER strings")
         }
+    }
+
+    /// Whether `text` contains `-----BEGIN` (RFC 7468 2: PEM rather than bare base64).
+    static func containsPEMBoundary(_ text: [UInt8]) -> Bool {
+        let boundary = Array("-----BEGIN".utf8)
+        guard text.count >= boundary.count else { return false }
+        var index = 0
+        while index <= text.count - boundary.count {
+            if text[index] == 0x2D, text[index..<index + boundary.count].elementsEqual(boundary) { return true }
+            index += 1
+        }
+        return false
     }
 }
 
