@@ -42,7 +42,12 @@ let package = Package(
             // The release CLI links the Swift runtime (and Foundation) statically: start-up and peak
             // memory at `openssl verify`'s (Benchmarks/README.md, "Process start-up"). Release only:
             // the test targets, which link the debug executable's module, stay dynamic.
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+            // `-static-stdlib` alone does not name Foundation's own static dependencies (CertPathLimbo
+            // imports Foundation), hence the group after it.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
+                                           "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU",
+                                           "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group"],
+                                          .when(configuration: .release))]
         ),
         // Benchmarks (`swift run -c release certpath-bench`, see Benchmarks/README.md). CBenchSupport
         // interposes malloc to count allocations: it is linked into the benchmark executable only.

@@ -1,6 +1,6 @@
 import CertPath
 import Dispatch
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,6 +23,7 @@ enum BatchCommand {
             """,
         options: [
             .value("anchors", "FILE", repeatable: true, "trust anchors for every line; with --anchors only these are trusted"),
+            .value("at", "TIME", "validation time of lines without \"time\", RFC 3339 or a date; default now (one instant for the whole run)"),
             .flag("system-anchors", "also trust the system anchors (the default when no --anchors is given)"),
         ] + PolicyOptions.specs,
         positionalName: "argument",
@@ -47,10 +48,12 @@ enum BatchCommand {
         var anchors: [Certificate] = []
         for file in arguments.all("anchors") { anchors += try Input.certificates(file, skippingUnreadable: "anchors", command: "batch") }
         let settings = Settings(anchors: TrustStore(anchors: anchors), useSystemAnchors: anchors.isEmpty || arguments.has("system-anchors"),
-                                options: try PolicyOptions(arguments), now: TrustEvaluation.now())
+                                options: try PolicyOptions(arguments),
+                                now: try arguments.value("at").map { (text: String) throws(CLIError) in try Input.time(text, option: "--at") }
+                                    ?? TrustEvaluation.now())
         if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }
 
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let cores = BatchCommand.activeProcessorCount()
         // A chunk is at most 64 lines a core and at most 64 MiB of input, whatever the core count
         // (one line may be up to 16 MiB): memory stays bounded on any machine.
         let chunkLines = 64 * cores
@@ -58,6 +61,10 @@ enum BatchCommand {
         var reader = LineReader(descriptor: 0, maximumLength: maximumLineLength)
         var lineNumber = 0
         var allTrusted = true
+        // A pipeline of two chunks: while the workers validate chunk n, this thread writes chunk n - 1's
+        // results and reads chunk n + 1. At most two chunks are held, so memory is flat in the input's
+        // length, and results are written in input order.
+        var pending: PendingChunk?
         while true {
             var chunk: [LineReader.Line] = []
             var bytes = 0
@@ -65,18 +72,43 @@ enum BatchCommand {
                 chunk.append(line)
                 bytes += line.bytes.count
             }
-            if chunk.isEmpty { break }
-            let first = lineNumber + 1
+            let started = chunk.isEmpty ? nil : PendingChunk(chunk, firstLine: lineNumber + 1, settings: settings, workers: cores)
             lineNumber += chunk.count
-            let results = process(chunk, firstLine: first, settings: settings, workers: cores)
-            for result in results {
-                Output.line(result.json)
-                allTrusted = allTrusted && result.trusted
+            if let pending {
+                for result in pending.wait() {
+                    Output.line(result.json)
+                    allTrusted = allTrusted && result.trusted
+                }
+                Output.flush()
             }
-            Output.flush()
+            guard let started else { break }
+            pending = started
         }
         if let error = reader.error { throw CLIError("standard input: cannot read: \(error)") }
         return allTrusted ? ExitStatus.success : ExitStatus.untrusted
+    }
+
+    /// The processors this process may run on (FoundationEssentials reads the affinity mask and
+    /// the cgroup quota; linked without ICU, it costs nothing at start-up).
+    static func activeProcessorCount() -> Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// One chunk being validated on a background thread; ``wait()`` returns its results in input order.
+    final class PendingChunk: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        /// Written by the background thread before `done` is signalled, read after `wait()`.
+        private var results: [LineResult] = []
+
+        init(_ lines: [LineReader.Line], firstLine: Int, settings: Settings, workers: Int) {
+            DispatchQueue.global().async {
+                self.results = BatchCommand.process(lines, firstLine: firstLine, settings: settings, workers: workers)
+                self.done.signal()
+            }
+        }
+
+        func wait() -> [LineResult] {
+            done.wait()
+            return results
+        }
     }
 
     /// One output line and whether it says trusted.
@@ -127,9 +159,8 @@ enum BatchCommand {
     static func evaluation(for line: LineReader.Line, settings: Settings) throws(CLIError) -> TrustEvaluation {
         guard !line.tooLong else { throw CLIError("line longer than \(maximumLineLength >> 20) MiB") }
         guard line.bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { throw CLIError("empty line") }
-        // RFC 8259 8.1: JSON exchanged between systems is UTF-8. The parser would also take UTF-16
-        // or UTF-32 (whose ASCII characters come with NUL bytes), where the duplicate-member check
-        // below, which reads UTF-8, would not see names: such lines are refused first.
+        // RFC 8259 8.1: JSON exchanged between systems is UTF-8. UTF-16 or UTF-32 text (whose ASCII
+        // characters come with NUL bytes) is refused first, as is any invalid UTF-8.
         guard !line.bytes.contains(0), line.bytes.allSatisfy({ $0 < 0x80 }) || String(validating: line.bytes, as: UTF8.self) != nil else {
             throw CLIError("not UTF-8 text (RFC 8259 8.1)")
         }
