@@ -44,8 +44,7 @@ let package = Package(
             // the test targets, which link the debug executable's module, stay dynamic.
             // `-static-stdlib` alone does not name Foundation's own static dependencies (CertPathLimbo
             // imports Foundation), hence the group after it.
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
-                                           "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU",
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--gc-sections", "-Xlinker", "--start-group", "-lFoundationEssentials",
                                            "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group"],
                                           .when(configuration: .release))]
         ),

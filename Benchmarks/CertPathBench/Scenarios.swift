@@ -150,6 +150,7 @@ final class Benchmark {
         try decoys()
         try hostileNameConstraints()
         try batchInput()
+        try processes()
         try threads()
     }
 

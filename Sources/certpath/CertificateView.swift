@@ -1,5 +1,6 @@
 import CertPath
 import CertPathDER
+import Synchronization
 
 /// How `show` and `verify` render a certificate, for people and as JSON (schemas in docs/CLI.md).
 /// Both commands use these functions, so a certificate reads the same in either.
@@ -43,8 +44,22 @@ enum CertificateView {
 
     /// The short JSON object of a certificate in a path: subject, issuer, serial, validity, key, fingerprints.
     static func summaryJSON(_ certificate: Certificate, role: String) -> [(String, JSON)] {
+        // `batch` repeats the same intermediates and anchors on every line: their members (names
+        // as text, two SHA-256) are made once per process (Benchmarks/README.md, issue 32).
+        if let members = summaryMemo.withLock({ $0[certificate.der] }) { return [("role", .string(role))] + members }
+        let members = summaryMembers(certificate)
+        summaryMemo.withLock { memo in
+            if memo.count >= 256 { memo.removeAll() }
+            memo[certificate.der] = members
+        }
+        return [("role", .string(role))] + members
+    }
+
+    /// ``summaryJSON(_:role:)``'s members after `role`, by the certificate's DER (at most 256 kept).
+    private static let summaryMemo = Mutex<[[UInt8]: [(String, JSON)]]>([:])
+
+    private static func summaryMembers(_ certificate: Certificate) -> [(String, JSON)] {
         [
-            ("role", .string(role)),
             ("subject", .string(certificate.subject.description)),
             ("issuer", .string(certificate.issuer.description)),
             ("serial", .string(certificate.serialNumberHex)),
