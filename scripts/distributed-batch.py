@@ -62,8 +62,9 @@ def main(argv):
     parser.add_argument("--local-workers", type=int, default=2, help="worker processes of the LocalCluster (default 2)")
     parser.add_argument("--blocksize", default="16MiB", help="partition size in bytes of input (default 16MiB)")
     parser.add_argument("--output", help="write the results here (default: standard output)")
-    parser.add_argument("extra", nargs="*", help="after --: more `certpath batch` options (--profile, --strict-eku...)")
-    options = parser.parse_args(argv)
+    # After `--`: more `certpath batch` options (--profile, --strict-eku...), given to every worker.
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    options = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
 
     import dask.bag
     from distributed import Client, LocalCluster
@@ -72,7 +73,7 @@ def main(argv):
     command = [options.certpath, "batch", "--at", at]
     for anchors in options.anchors:
         command += ["--anchors", anchors]
-    command += options.extra
+    command += extra
 
     if options.scheduler:
         client, cluster = Client(options.scheduler), None

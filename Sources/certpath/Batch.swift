@@ -11,7 +11,7 @@ import Darwin
 enum BatchCommand {
     static let spec = CommandSpec(
         name: "batch",
-        synopsis: "[--anchors FILE]... [--system-anchors] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
+        synopsis: "[--anchors FILE]... [--system-anchors] [--at TIME] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
         summary: """
             Reads one chain per line of standard input as JSON:
               {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",

@@ -234,28 +234,35 @@ struct BatchLine {
         /// a lone surrogate (`\ud800` not followed by a low surrogate escape) is a syntax error.
         mutating func string() throws(Failure) -> [UInt8] {
             index += 1  // the opening quote
-            let start = index
-            // Fast path: no escape, the bytes as they are.
-            while index < bytes.count {
+            var out: [UInt8] = []
+            while true {
+                // A run up to the next quote, backslash or control character, copied at once and
+                // scanned without bounds checks (a PEM chain is kilobytes with a `\n` every 64).
+                let start = index
+                index = bytes.withUnsafeBufferPointer { buffer in
+                    var position = start
+                    while position < buffer.count {
+                        let byte = buffer[position]
+                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                        position += 1
+                    }
+                    return position
+                }
+                guard index < bytes.count else { throw .syntax }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
+                    if out.isEmpty {
+                        out = Array(bytes[start..<index])
+                    } else {
+                        out.append(contentsOf: bytes[start..<index])
+                    }
                     index += 1
-                    return Array(bytes[start..<index - 1])
+                    return out
                 }
-                if byte == UInt8(ascii: "\\") { break }
-                guard byte >= 0x20 else { throw .syntax }
+                guard byte == UInt8(ascii: "\\") else { throw .syntax }  // a control character
+                if out.isEmpty { out.reserveCapacity(bytes.count - start) }
+                out.append(contentsOf: bytes[start..<index])
                 index += 1
-            }
-            var out = Array(bytes[start..<index])
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                if byte == UInt8(ascii: "\"") { return out }
-                guard byte >= 0x20 else { throw .syntax }
-                guard byte == UInt8(ascii: "\\") else {
-                    out.append(byte)
-                    continue
-                }
                 guard index < bytes.count else { throw .syntax }
                 let escape = bytes[index]
                 index += 1
@@ -282,7 +289,6 @@ struct BatchLine {
                 default: throw .syntax
                 }
             }
-            throw .syntax
         }
 
         /// Four hex digits of a `\u` escape.

@@ -80,42 +80,43 @@ enum JSON {
     private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
 
     /// RFC 8259 7 string escaping; every control character is escaped (and U+2028, U+2029), so
-    /// certificate text cannot break a line of JSON-lines output. Works on the UTF-8 bytes: the
-    /// escaped characters are ASCII, or U+2028/U+2029 (E2 80 A8/A9), which no other character's
-    /// encoding contains.
+    /// certificate text cannot break a line of JSON-lines output. Works on the UTF-8 bytes, copying
+    /// runs that need no escape at once: the escaped characters are ASCII, or U+2028/U+2029
+    /// (E2 80 A8/A9), which no other character's encoding contains.
     private static func quote(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var utf8 = text.utf8.makeIterator()
-        var pending: [UInt8] = []  // E2 or E2 80 held back until the next byte tells
-        while let byte = utf8.next() {
-            if !pending.isEmpty {
-                pending.append(byte)
-                if pending == [0xE2, 0x80] { continue }
-                if pending.count == 3, pending[1] == 0x80, byte == 0xA8 || byte == 0xA9 {
-                    out.append(contentsOf: (byte == 0xA8 ? "\\u2028" : "\\u2029").utf8)
-                    pending.removeAll(keepingCapacity: true)
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0, index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                // Everything but these is copied as is, in runs.
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+                        || (byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
+                            && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)) else {
+                    index += 1
                     continue
                 }
-                // Not a separator: flush all but this byte, which is handled below.
-                pending.removeLast()
-                out.append(contentsOf: pending)
-                pending.removeAll(keepingCapacity: true)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                switch byte {
+                case 0xE2:
+                    out.append(contentsOf: (bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                    index += 2
+                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+                case 0x0A: out.append(contentsOf: "\\n".utf8)
+                case 0x0D: out.append(contentsOf: "\\r".utf8)
+                case 0x09: out.append(contentsOf: "\\t".utf8)
+                default:
+                    out.append(contentsOf: "\\u00".utf8)
+                    out.append(hexDigit(byte >> 4))
+                    out.append(hexDigit(byte & 0x0F))
+                }
+                index += 1
+                start = index
             }
-            switch byte {
-            case 0xE2: pending.append(byte)
-            case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-            case 0x0A: out.append(contentsOf: "\\n".utf8)
-            case 0x0D: out.append(contentsOf: "\\r".utf8)
-            case 0x09: out.append(contentsOf: "\\t".utf8)
-            case 0x00..<0x20, 0x7F:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0x0F))
-            default: out.append(byte)
-            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
         }
-        out.append(contentsOf: pending)
         out.append(UInt8(ascii: "\""))
     }
 }
