@@ -97,4 +97,26 @@ import Testing
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--at: bad time 'soon'"), "\(bad.stderr)")
     }
+
+    /// The intermediates a corpus repeats are read once per run (by their PEM block's text); a block
+    /// that differs by one character is read afresh, and its error is the full reader's, naming the
+    /// block's line; text around the blocks leaves the line to the full reader, as before.
+    @Test func repeatedIntermediatesAreReadOnceAndErrorsStayExact() throws {
+        let pem = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/server-chain.pem"), encoding: .utf8)
+        var blocks = pem.components(separatedBy: "-----END CERTIFICATE-----")
+        let second = blocks[1]
+        let beginLine = try #require(second.range(of: "BEGIN"))
+        let body = try #require(second.range(of: "\n", range: beginLine.upperBound..<second.endIndex))
+        let target = second.index(body.upperBound, offsetBy: 69)
+        blocks[1] = second.replacingCharacters(in: target...target, with: second[target] == "A" ? "B" : "A")
+        let corrupted = blocks.joined(separator: "-----END CERTIFICATE-----")
+        func line(_ chain: String) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: ["chain": chain, "name": "server.customer1.example", "time": CLI.time]),
+                   as: UTF8.self)
+        }
+        let (run, output) = try batch([try line(pem), try line(corrupted), try line(pem), try line(pem + "trailing text\n")])
+        #expect(run.status == 1)
+        #expect(output.map { $0["status"] as? String } == ["trusted", "error", "trusted", "trusted"])
+        #expect((output[1]["error"] as? String)?.hasPrefix("\"chain\": certificate 2 (PEM block at line 24; ") == true, "\(output[1])")
+    }
 }
