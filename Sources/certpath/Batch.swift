@@ -162,7 +162,16 @@ enum BatchCommand {
         guard line.bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { throw CLIError("empty line") }
         // RFC 8259 8.1: JSON exchanged between systems is UTF-8. UTF-16 or UTF-32 text (whose ASCII
         // characters come with NUL bytes) is refused first, as is any invalid UTF-8.
-        guard !line.bytes.contains(0), line.bytes.allSatisfy({ $0 < 0x80 }) || String(validating: line.bytes, as: UTF8.self) != nil else {
+        // One pass: a NUL byte refuses the line, any byte above 0x7F asks for the full UTF-8 check.
+        let (hasNUL, isASCII) = line.bytes.withUnsafeBufferPointer { bytes in
+            var hasNUL = false, high: UInt8 = 0
+            for byte in bytes {
+                hasNUL = hasNUL || byte == 0
+                high |= byte
+            }
+            return (hasNUL, high < 0x80)
+        }
+        guard !hasNUL, isASCII || String(validating: line.bytes, as: UTF8.self) != nil else {
             throw CLIError("not UTF-8 text (RFC 8259 8.1)")
         }
         let object: BatchLine
