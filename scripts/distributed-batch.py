@@ -5,8 +5,9 @@
 The corpus is JSON lines as `certpath batch` reads them (one chain a line). Dask splits it into
 byte ranges cut at line ends (dask.bag.read_text, so paths may be local, NFS, or any fsspec URL
 the workers can read); each partition is piped through one `certpath batch` process on a worker;
-the driver writes the results in input order with the line numbers of the whole corpus, so the
-output is byte for byte what one `certpath batch --at TIME` over the whole corpus prints.
+a first pass counts each partition's lines, so each worker numbers its results as one process over
+the whole corpus would (`--first-line`), and the driver writes them in input order: the output is
+byte for byte what one `certpath batch --at TIME` over the whole corpus prints.
 
   scripts/distributed-batch.py CORPUS.jsonl... --certpath PATH --anchors root.pem [--at TIME]
       [--scheduler tcp://HOST:8786 | --local-workers N] [--blocksize 16MiB] [--output FILE]
@@ -24,32 +25,20 @@ import subprocess
 import sys
 
 
+def count_lines(lines):
+    """A partition's line count, on a worker (the first pass: where each partition's numbers start)."""
+    return [len(lines)]
+
+
 def run_partition(lines, command):
-    """One partition (its lines) through `certpath batch`, on a worker: [(output text, exit status)]."""
+    """One partition (its lines) through `certpath batch`, on a worker: (output bytes, exit status)."""
     text = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
     if not text:
-        return [("", 0)]
+        return b"", 0
     done = subprocess.run(command, input=text.encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     if done.returncode not in (0, 1):
         raise RuntimeError("certpath batch exited %d: %s" % (done.returncode, done.stderr.decode(errors="replace").strip()))
-    return [(done.stdout.decode(), done.returncode)]
-
-
-PREFIX = '"line":'
-
-
-def renumbered(output, offset):
-    """The partition's result lines with "line" counted from the corpus start: each result line's first
-    `"line":N` member (it follows the fixed "format" and "version" members) becomes N + offset."""
-    out = []
-    lines = output.splitlines(keepends=True)
-    for text in lines:
-        at = text.index(PREFIX) + len(PREFIX)
-        end = at
-        while text[end].isdigit():
-            end += 1
-        out.append(text[:at] + str(int(text[at:end]) + offset) + text[end:])
-    return "".join(out), len(lines)
+    return done.stdout, done.returncode
 
 
 def main(argv):
@@ -66,6 +55,7 @@ def main(argv):
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     options = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
 
+    import dask
     import dask.bag
     from distributed import Client, LocalCluster
 
@@ -81,30 +71,36 @@ def main(argv):
         cluster = LocalCluster(n_workers=options.local_workers, threads_per_worker=1, processes=True,
                                dashboard_address=None, silence_logs=40)
         client = Client(cluster)
-    out = open(options.output, "w") if options.output else sys.stdout
+    out = open(options.output, "wb") if options.output else sys.stdout.buffer
     status = 0
     try:
         corpus = dask.bag.read_text(options.corpus, blocksize=options.blocksize)
-        partitions = corpus.map_partitions(run_partition, command).to_delayed()
+        # First pass: each partition's line count, so that each worker numbers its lines as one
+        # process over the whole corpus would (`certpath batch --first-line`); the driver then only
+        # concatenates.
+        counts = corpus.map_partitions(count_lines).compute()
+        partitions = corpus.to_delayed()
+        firsts = [1]
+        for count in counts[:-1]:
+            firsts.append(firsts[-1] + count)
         # A bounded window of partitions in flight: memory stays flat however long the corpus.
         window = max(2, 2 * len(client.scheduler_info()["workers"]))
         futures = []
-        offset = 0
         next_partition = 0
         while next_partition < len(partitions) or futures:
             while next_partition < len(partitions) and len(futures) < window:
-                futures.append(client.compute(partitions[next_partition]))
+                task = dask.delayed(run_partition)(partitions[next_partition],
+                                                   command + ["--first-line", str(firsts[next_partition])])
+                futures.append(client.compute(task))
                 next_partition += 1
-            [(text, code)] = futures.pop(0).result()
-            text, count = renumbered(text, offset)
-            offset += count
+            text, code = futures.pop(0).result()
             status = max(status, code)
             out.write(text)
     except Exception as error:  # a worker's RuntimeError comes back re-raised by Dask
         print("distributed-batch: %s" % error, file=sys.stderr)
         status = 2
     finally:
-        if out is not sys.stdout:
+        if out is not sys.stdout.buffer:
             out.close()
         client.close()
         if cluster is not None:

@@ -12,7 +12,7 @@ import Darwin
 enum BatchCommand {
     static let spec = CommandSpec(
         name: "batch",
-        synopsis: "[--anchors FILE]... [--system-anchors] [--at TIME] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
+        synopsis: "[--anchors FILE]... [--system-anchors] [--at TIME] [--first-line N] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
         summary: """
             Reads one chain per line of standard input as JSON:
               {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",
@@ -25,6 +25,7 @@ enum BatchCommand {
         options: [
             .value("anchors", "FILE", repeatable: true, "trust anchors for every line; with --anchors only these are trusted"),
             .value("at", "TIME", "validation time of lines without \"time\", RFC 3339 or a date; default now (one instant for the whole run)"),
+            .value("first-line", "N", "the number of the first input line in results (default 1): a part of a larger corpus keeps the corpus's numbers"),
             .flag("system-anchors", "also trust the system anchors (the default when no --anchors is given)"),
         ] + PolicyOptions.specs,
         positionalName: "argument",
@@ -61,6 +62,12 @@ enum BatchCommand {
         let chunkBytes = 64 << 20
         var reader = LineReader(descriptor: 0, maximumLength: maximumLineLength)
         var lineNumber = 0
+        if let text = arguments.value("first-line") {
+            guard let first = Int(text), (1...(1 << 60)).contains(first) else {
+                throw CLIError("--first-line '\(Output.echo(text))': expected a whole number from 1")
+            }
+            lineNumber = first - 1
+        }
         var allTrusted = true
         // A pipeline of two chunks: while the workers validate chunk n, this thread writes chunk n - 1's
         // results and reads chunk n + 1. At most two chunks are held, so memory is flat in the input's

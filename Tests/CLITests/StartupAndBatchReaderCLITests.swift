@@ -84,8 +84,9 @@ import Testing
         #expect(errors.last == "not valid JSON")
     }
 
-    /// `--at` is the validation time of lines without `time` (one instant for a run split over processes).
-    @Test func batchAtFixesTheValidationTime() throws {
+    /// `--at` is the validation time of lines without `time` (one instant for a run split over processes),
+    /// `--first-line` the number of the first line.
+    @Test func batchAtAndFirstLine() throws {
         let chain = try chainLiteral()
         let (run, output) = try batch(["{\"chain\": \(chain), \"name\": \"server.customer1.example\"}",
                                        "{\"chain\": \(chain), \"name\": \"server.customer1.example\", \"time\": \"2050-01-01\"}"],
@@ -93,6 +94,11 @@ import Testing
         #expect(run.status == 1)
         #expect(output.map { $0["validationTime"] as? String } == ["2030-01-02T03:04:05Z", "2050-01-01T00:00:00Z"])
         #expect((output.last?["primaryFailure"] as? [String: Any])?["code"] as? String == "expired")
+        // --first-line: a partition of a larger corpus keeps the corpus's line numbers.
+        let (_, numbered) = try batch(["{\"chain\": \(chain)}", "not json"], ["--first-line", "1001"])
+        #expect(numbered.map { $0["line"] as? Int } == [1001, 1002])
+        let zero = try CLI.run(["batch", "--anchors", "rsa/root.pem", "--first-line", "0"])
+        #expect(zero.status == 2 && zero.stderr.contains("--first-line '0': expected a whole number from 1"), "\(zero.stderr)")
         let bad = try CLI.run(["batch", "--anchors", "rsa/root.pem", "--at", "soon"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--at: bad time 'soon'"), "\(bad.stderr)")
