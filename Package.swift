@@ -42,9 +42,10 @@ let package = Package(
             // The release CLI links the Swift runtime (and Foundation) statically: start-up and peak
             // memory at `openssl verify`'s (Benchmarks/README.md, "Process start-up"). Release only:
             // the test targets, which link the debug executable's module, stay dynamic.
-            // `-static-stdlib` alone does not name Foundation's own static dependencies (CertPathLimbo
-            // imports Foundation), hence the group after it.
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--gc-sections", "-Xlinker", "--start-group", "-lFoundationEssentials",
+            // `-static-stdlib` alone does not name FoundationEssentials' own static archives (limbo's
+            // JSON decoding, connect's Date), hence the group after it; lld, which (unlike the default
+            // linker) does not repeat the `mktemp` link warning FoundationEssentials' archive carries.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--gc-sections", "-Xlinker", "--start-group", "-lFoundationEssentials",
                                            "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group"],
                                           .when(configuration: .release))]
         ),
