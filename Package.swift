@@ -39,9 +39,11 @@ let package = Package(
         .executableTarget(
             name: "certpath",
             dependencies: ["CertPath", "CertPathLimbo", "CertPathTLS", "CLibSSL", "CCurlFetch"],
-            // The release CLI links the Swift runtime (and Foundation) statically: start-up and peak
-            // memory at `openssl verify`'s (Benchmarks/README.md, "Process start-up"). Release only:
-            // the test targets, which link the debug executable's module, stay dynamic.
+            // The release CLI links the Swift runtime statically: a third of the start-up time and half
+            // the memory of the dynamic build (Benchmarks/README.md, "The command line at process
+            // level", issue 32). Release only: the test targets, which link the debug executable's
+            // module, stay dynamic. (unsafeFlags: allowed in the root package and for products a
+            // dependent package does not use; the library products carry none.)
             // `-static-stdlib` alone does not name FoundationEssentials' own static archives (limbo's
             // JSON decoding, connect's Date), hence the group after it; lld, which (unlike the default
             // linker) does not repeat the `mktemp` link warning FoundationEssentials' archive carries.
