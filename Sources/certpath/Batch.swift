@@ -1,7 +1,6 @@
 import CertPath
 import Dispatch
 import FoundationEssentials
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -101,22 +100,18 @@ enum BatchCommand {
     static func activeProcessorCount() -> Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// One chunk being validated on a background thread; ``wait()`` returns its results in input order.
-    final class PendingChunk: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        /// Written by the background thread before `done` is signalled, read after `wait()`.
-        private var results: [LineResult] = []
+    final class PendingChunk: Sendable {
+        /// `nil` until the background thread stores the results.
+        private let results = Locked<[LineResult]?>(nil)
 
         init(_ lines: [LineReader.Line], firstLine: Int, settings: Settings, workers: Int) {
-            DispatchQueue.global().async {
-                self.results = BatchCommand.process(lines, firstLine: firstLine, settings: settings, workers: workers)
-                self.done.signal()
+            DispatchQueue.global().async { [results] in
+                let done = BatchCommand.process(lines, firstLine: firstLine, settings: settings, workers: workers)
+                results.withLockAndSignal { $0 = done }
             }
         }
 
-        func wait() -> [LineResult] {
-            done.wait()
-            return results
-        }
+        func wait() -> [LineResult] { results.wait { $0 } }
     }
 
     /// One output line and whether it says trusted.
@@ -314,7 +309,7 @@ enum BatchCommand {
     }
 
     /// Certificates of PEM blocks read in this run, by the block's text (at most 1,024 kept).
-    static let blockMemo = Mutex<[BlockKey: Certificate]>([:])
+    static let blockMemo = Locked<[BlockKey: Certificate]>([:])
 
     /// The ranges of `text`'s `-----BEGIN CERTIFICATE-----` … `-----END CERTIFICATE-----` blocks when
     /// nothing but whitespace lies outside them; `nil` otherwise.

@@ -1,6 +1,5 @@
 import CertPath
 import CertPathDER
-import Synchronization
 
 /// How `show` and `verify` render a certificate, for people and as JSON (schemas in docs/CLI.md).
 /// Both commands use these functions, so a certificate reads the same in either.
@@ -57,7 +56,7 @@ enum CertificateView {
     }
 
     /// ``summaryJSON(_:role:)``'s members after `role`, by the certificate's DER (at most 256 kept).
-    private static let summaryMemo = Mutex<[DERKey: [(String, JSON)]]>([:])
+    private static let summaryMemo = Locked<[DERKey: [(String, JSON)]]>([:])
 
     /// A certificate's DER as a dictionary key, hashed as one block of bytes (`[UInt8]`'s own
     /// hashing feeds the hasher byte by byte, which cost more than the members it saved).

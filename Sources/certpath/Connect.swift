@@ -3,7 +3,6 @@ import CertPath
 import CertPathTLS
 import Dispatch
 import FoundationEssentials
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -412,7 +411,7 @@ enum TCP {
 /// socket is closed only after ``finish()``, so a late timer never touches a reused descriptor).
 final class HandshakeWatchdog: @unchecked Sendable {
     private let fd: Int32
-    private let finished = Mutex(false)
+    private let finished = Locked(false)
 
     init(fd: Int32) { self.fd = fd }
 
