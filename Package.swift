@@ -42,7 +42,24 @@ let package = Package(
         .target(name: "CertPathFoundation", dependencies: ["CertPath"]),
         .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
         .target(name: "CertPathBenchmarkProbes", dependencies: ["CertPath"]),
-        .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathLimbo", "CertPathTLS", "CLibSSL"]),
+        // libcurl for `certpath verify --fetch`, opened with dlopen on the first fetch (no header, no
+        // link): without --fetch the CLI never loads it or what it links (issue 32).
+        .target(name: "CCurlFetch"),
+        .executableTarget(
+            name: "certpath",
+            dependencies: ["CertPath", "CertPathLimbo", "CertPathTLS", "CLibSSL", "CCurlFetch"],
+            // The release CLI links the Swift runtime statically: a third of the start-up time and half
+            // the memory of the dynamic build (Benchmarks/README.md, "The command line at process
+            // level", issue 32). Release only: the test targets, which link the debug executable's
+            // module, stay dynamic. (unsafeFlags: allowed in the root package and for products a
+            // dependent package does not use; the library products carry none.)
+            // `-static-stdlib` alone does not name FoundationEssentials' own static archives (limbo's
+            // JSON decoding, connect's Date), hence the group after it; lld, which (unlike the default
+            // linker) does not repeat the `mktemp` link warning FoundationEssentials' archive carries.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--gc-sections", "-Xlinker", "--start-group", "-lFoundationEssentials",
+                                           "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group"],
+                                          .when(configuration: .release))]
+        ),
         // The mutual-TLS example (Examples/MutualTLS/README.md): a server that demands client certificates
         // and verifies them with CertPathTLS, and a client, reaching libssl through `import CertPathTLS`
         // alone. Targets of this package, not a package of their own, so that `swift build --build-tests`

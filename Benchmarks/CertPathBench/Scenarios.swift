@@ -151,6 +151,7 @@ final class Benchmark {
         try decoys()
         try hostileNameConstraints()
         try batchInput()
+        try processes()
         try threads()
     }
 

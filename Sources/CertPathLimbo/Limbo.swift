@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import CertPath
 
 /// The x509-limbo test suite format (C2SP x509-limbo, schema version 1), the part CertPath reads.

@@ -1,6 +1,6 @@
 import CertPath
 import Dispatch
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,7 +11,7 @@ import Darwin
 enum BatchCommand {
     static let spec = CommandSpec(
         name: "batch",
-        synopsis: "[--anchors FILE|DIR]... [--system-anchors] [--purpose NAME|OID] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
+        synopsis: "[--anchors FILE|DIR]... [--system-anchors] [--at TIME] [--first-line N] [--purpose NAME|OID] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
         summary: """
             Reads one chain per line of standard input as JSON:
               {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",
@@ -25,6 +25,8 @@ enum BatchCommand {
         options: [
             .value("anchors", "FILE", repeatable: true,
                    "trust anchors for every line (a file or a folder, PEM, DER or PKCS #7); with --anchors only these are trusted"),
+            .value("at", "TIME", "validation time of lines without \"time\", RFC 3339 or a date; default now (one instant for the whole run)"),
+            .value("first-line", "N", "the number of the first input line in results (default 1): a part of a larger corpus keeps the corpus's numbers"),
             .flag("system-anchors", "also trust the system anchors (the default when no --anchors is given)"),
             .value("purpose", "NAME|OID", "the purpose of lines without \"purpose\" (the names of 'certpath verify --purpose')"),
         ] + PolicyOptions.specs,
@@ -52,21 +54,33 @@ enum BatchCommand {
         var anchors: [Certificate] = []
         for file in arguments.all("anchors") { anchors += try Input.certificates(file, skippingUnreadable: "anchors", command: "batch") }
         var settings = Settings(anchors: TrustStore(anchors: anchors), useSystemAnchors: anchors.isEmpty || arguments.has("system-anchors"),
-                                options: try PolicyOptions(arguments), now: TrustEvaluation.now())
+                                options: try PolicyOptions(arguments),
+                                now: try arguments.value("at").map { (text: String) throws(CLIError) in try Input.time(text, option: "--at") }
+                                    ?? TrustEvaluation.now())
         if let purpose = arguments.value("purpose") {
             _ = try PurposeOption.purpose(purpose, names: [], source: "--purpose", nameSource: "\"name\"")  // checked once, up front
             settings.purpose = purpose
         }
         if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }
 
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let cores = BatchCommand.activeProcessorCount()
         // A chunk is at most 64 lines a core and at most 64 MiB of input, whatever the core count
         // (one line may be up to 16 MiB): memory stays bounded on any machine.
         let chunkLines = 64 * cores
         let chunkBytes = 64 << 20
         var reader = LineReader(descriptor: 0, maximumLength: maximumLineLength)
         var lineNumber = 0
+        if let text = arguments.value("first-line") {
+            guard let first = Int(text), (1...(1 << 60)).contains(first) else {
+                throw CLIError("--first-line '\(Output.echo(text))': expected a whole number from 1")
+            }
+            lineNumber = first - 1
+        }
         var allTrusted = true
+        // A pipeline of two chunks: while the workers validate chunk n, this thread writes chunk n - 1's
+        // results and reads chunk n + 1. At most two chunks are held, so memory is flat in the input's
+        // length, and results are written in input order.
+        var pending: PendingChunk?
         while true {
             var chunk: [LineReader.Line] = []
             var bytes = 0
@@ -74,18 +88,39 @@ enum BatchCommand {
                 chunk.append(line)
                 bytes += line.bytes.count
             }
-            if chunk.isEmpty { break }
-            let first = lineNumber + 1
+            let started = chunk.isEmpty ? nil : PendingChunk(chunk, firstLine: lineNumber + 1, settings: settings, workers: cores)
             lineNumber += chunk.count
-            let results = process(chunk, firstLine: first, settings: settings, workers: cores)
-            for result in results {
-                Output.line(result.json)
-                allTrusted = allTrusted && result.trusted
+            if let pending {
+                for result in pending.wait() {
+                    Output.line(result.json)
+                    allTrusted = allTrusted && result.trusted
+                }
+                Output.flush()
             }
-            Output.flush()
+            guard let started else { break }
+            pending = started
         }
         if let error = reader.error { throw CLIError("standard input: cannot read: \(error)") }
         return allTrusted ? ExitStatus.success : ExitStatus.untrusted
+    }
+
+    /// The processors this process may run on (FoundationEssentials reads the affinity mask and
+    /// the cgroup quota; linked without ICU, it costs nothing at start-up).
+    static func activeProcessorCount() -> Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// One chunk being validated on a background thread; ``wait()`` returns its results in input order.
+    final class PendingChunk: Sendable {
+        /// `nil` until the background thread stores the results.
+        private let results = Locked<[LineResult]?>(nil)
+
+        init(_ lines: [LineReader.Line], firstLine: Int, settings: Settings, workers: Int) {
+            DispatchQueue.global().async { [results] in
+                let done = BatchCommand.process(lines, firstLine: firstLine, settings: settings, workers: workers)
+                results.withLockAndSignal { $0 = done }
+            }
+        }
+
+        func wait() -> [LineResult] { results.wait { $0 } }
     }
 
     /// One output line and whether it says trusted.
@@ -129,49 +164,6 @@ enum BatchCommand {
         }
     }
 
-    /// The first member name that appears twice in the top-level object of `bytes` (valid JSON), with
-    /// escapes decoded (`"na\u006de"` repeats `"name"`); `nil` when every name is unique.
-    static func repeatedMemberName(_ bytes: some Collection<UInt8>) -> String? {
-        var seen = Set<String>()
-        var depth = 0, inString = false, escaped = false, expectingName = false
-        var token: [UInt8] = []
-        for byte in bytes {
-            if inString {
-                if depth == 1 && expectingName { token.append(byte) }
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                    if depth == 1 && expectingName {
-                        expectingName = false
-                        // The raw token (quotes included) decoded by the JSON parser itself.
-                        let array = Data("[".utf8 + token + "]".utf8)
-                        guard let name = (try? JSONSerialization.jsonObject(with: array) as? [String])?.first else { return nil }
-                        if !seen.insert(name).inserted { return name }
-                    }
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
-                token = depth == 1 && expectingName ? [byte] : []
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                expectingName = depth == 1 && byte == UInt8(ascii: "{")
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-            case UInt8(ascii: ","):
-                if depth == 1 { expectingName = true }
-            default:
-                break
-            }
-        }
-        return nil
-    }
-
     /// The evaluation one line describes.
     ///
     /// - Throws: ``CLIError`` naming what is wrong with the line: too long, not JSON, not an object,
@@ -179,30 +171,35 @@ enum BatchCommand {
     static func evaluation(for line: LineReader.Line, settings: Settings) throws(CLIError) -> TrustEvaluation {
         guard !line.tooLong else { throw CLIError("line longer than \(maximumLineLength >> 20) MiB") }
         guard line.bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { throw CLIError("empty line") }
-        // RFC 8259 8.1: JSON exchanged between systems is UTF-8. The parser would also take UTF-16
-        // or UTF-32 (whose ASCII characters come with NUL bytes), where the duplicate-member check
-        // below, which reads UTF-8, would not see names: such lines are refused first.
-        guard !line.bytes.contains(0), String(validating: line.bytes, as: UTF8.self) != nil else {
+        // RFC 8259 8.1: JSON exchanged between systems is UTF-8. UTF-16 or UTF-32 text (whose ASCII
+        // characters come with NUL bytes) is refused first, as is any invalid UTF-8.
+        // One pass: a NUL byte refuses the line, any byte above 0x7F asks for the full UTF-8 check.
+        let (hasNUL, isASCII) = line.bytes.withUnsafeBufferPointer { bytes in
+            var hasNUL = false, high: UInt8 = 0
+            for byte in bytes {
+                hasNUL = hasNUL || byte == 0
+                high |= byte
+            }
+            return (hasNUL, high < 0x80)
+        }
+        guard !hasNUL, isASCII || String(validating: line.bytes, as: UTF8.self) != nil else {
             throw CLIError("not UTF-8 text (RFC 8259 8.1)")
         }
-        let object: [String: Any]
-        do {
-            guard let parsed = try JSONSerialization.jsonObject(with: Data(line.bytes)) as? [String: Any] else {
-                throw CLIError("expected a JSON object with a \"chain\" member")
-            }
-            object = parsed
-        } catch let error as CLIError {
-            throw error
+        let object: BatchLine
+        do throws(BatchLine.Failure) {
+            object = try BatchLine(line.bytes)
+        } catch .notAnObject {
+            throw CLIError("expected a JSON object with a \"chain\" member")
         } catch {
             throw CLIError("not valid JSON")
         }
-        // RFC 8259 4: names "SHOULD be unique"; the parser keeps the last of repeated members, which
-        // another reader of the same line might not: a repeated member is an error.
-        if let repeated = repeatedMemberName(line.bytes) {
+        // RFC 8259 4: names "SHOULD be unique"; a parser may keep the first or the last of repeated
+        // members, and another reader of the same line might not keep the same: a repeated member is an error.
+        if let repeated = object.repeatedName {
             throw CLIError("duplicate member \"\(repeated)\"")
         }
         let known: Set<String> = ["chain", "name", "time", "purpose"]
-        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+        if let unknown = object.members.map(\.name).sorted().first(where: { !known.contains($0) }) {
             throw CLIError("unknown member \"\(Output.echo(unknown))\" (expected chain, name, time, purpose)")
         }
         let chain = try certificates(object["chain"])
@@ -210,10 +207,12 @@ enum BatchCommand {
         /// A string member; `nil` when absent. `null` is an error like any other non-string: a
         /// script whose lookup produced `null` must not get an evaluation without, say, a name check.
         func string(_ key: String, _ expected: String) throws(CLIError) -> String? {
-            guard let value = object[key] else { return nil }
-            if value is NSNull { throw CLIError("\"\(key)\" is null: give \(expected), or leave the member out") }
-            guard let text = value as? String else { throw CLIError("\"\(key)\" must be \(expected)") }
-            return text
+            switch object[key] {
+            case nil: return nil
+            case .null?: throw CLIError("\"\(key)\" is null: give \(expected), or leave the member out")
+            case .string(let bytes)?: return String(decoding: bytes, as: UTF8.self)
+            default: throw CLIError("\"\(key)\" must be \(expected)")
+            }
         }
         let name = try string("name", "a string")
         let purposeText = try string("purpose", "a purpose name such as \"server\" or \"smime\", or an OID") ?? settings.purpose
@@ -247,13 +246,12 @@ enum BatchCommand {
     }
 
     /// The certificates of a line's `chain`: PEM text, one base64 DER certificate, or an array of them.
-    static func certificates(_ value: Any?) throws(CLIError) -> [Certificate] {
-        func der(_ text: String, _ what: String) throws(CLIError) -> [Certificate] {
-            // Whitespace (RFC 4648 3.3: tolerated line breaks) dropped from the UTF-8 bytes; filtering
-            // the String by Character cost four times the certificate's parsing.
+    static func certificates(_ value: BatchLine.Value?) throws(CLIError) -> [Certificate] {
+        func der(_ text: [UInt8], _ what: String) throws(CLIError) -> [Certificate] {
+            // Whitespace (RFC 4648 3.3: tolerated line breaks) dropped from the UTF-8 bytes.
             var compact: [UInt8] = []
-            compact.reserveCapacity(text.utf8.count)
-            for byte in text.utf8 where !(byte == 0x20 || (0x09...0x0D).contains(byte)) { compact.append(byte) }
+            compact.reserveCapacity(text.count)
+            for byte in text where !(byte == 0x20 || (0x09...0x0D).contains(byte)) { compact.append(byte) }
             guard !compact.isEmpty else { throw CLIError("\(what) is empty") }
             guard let bytes = Base64.decode(bytes: compact) else {
                 throw CLIError("\(what) is \(what.hasSuffix("]") ? "not valid base64" : "neither PEM text nor valid base64")")
@@ -265,24 +263,103 @@ enum BatchCommand {
         switch value {
         case nil:
             throw CLIError("missing \"chain\"")
-        case let text as String:
-            if text.contains("-----BEGIN") {
-                let file = try Input.certificates(in: Array(text.utf8), source: "\"chain\"")
+        case .string(let text)?:
+            if containsPEMBoundary(text) {
+                if let certificates = memoizedPEMCertificates(text) { return certificates }
+                let file = try Input.certificates(in: text, source: "\"chain\"")
                 guard !file.certificates.isEmpty else { throw CLIError("\"chain\" has no CERTIFICATE block") }
                 return file.certificates
             }
             return try der(text, "\"chain\"")
-        case let list as [Any]:
+        case .array(let list)?:
             guard !list.isEmpty else { throw CLIError("\"chain\" is an empty array") }
             var certificates: [Certificate] = []
             for (index, item) in list.enumerated() {
-                guard let text = item as? String else { throw CLIError("\"chain\"[\(index)] must be a base64 string") }
-                certificates += try der(text, "\"chain\"[\(index)]")
+                guard let text = item else { throw CLIError("\"chain\"[\(index)] must be a base64 string") }
+                certificates += (try der(text, "\"chain\"[\(index)]"))
             }
             return certificates
         default:
             throw CLIError("\"chain\" must be PEM text, a base64 DER string or an array of base64 DER strings")
         }
+    }
+
+    /// The certificates of `text` when it is only CERTIFICATE blocks (RFC 7468 5.1) and whitespace, each
+    /// block after the first (the intermediates a corpus repeats on every line) looked up by its text
+    /// among the blocks already read in this run; `nil` for anything else (other labels, text between
+    /// blocks, a block that does not read as one certificate), which ``Input/certificates(in:source:)``
+    /// then reads, and reports, as always. Saves decoding and parsing an intermediate on every line:
+    /// 11 µs of the 74 µs a chain cost (Benchmarks/README.md, issue 32).
+    static func memoizedPEMCertificates(_ text: [UInt8]) -> [Certificate]? {
+        guard let blocks = certificateBlocks(text) else { return nil }
+        var certificates: [Certificate] = []
+        certificates.reserveCapacity(blocks.count)
+        for (index, block) in blocks.enumerated() {
+            let key = index == 0 ? nil : BlockKey(text: Array(text[block]))
+            if let key, let certificate = blockMemo.withLock({ $0[key] }) {
+                certificates.append(certificate)
+                continue
+            }
+            guard let file = try? PEM.readCertificates(Array(text[block])), file.certificates.count == 1, file.skipped.isEmpty else {
+                return nil
+            }
+            certificates.append(file.certificates[0])
+            if let key {
+                blockMemo.withLock { memo in
+                    if memo.count >= 1024 { memo.removeAll() }
+                    memo[key] = file.certificates[0]
+                }
+            }
+        }
+        return certificates
+    }
+
+    /// A PEM block's text as a dictionary key, hashed as one block of bytes.
+    struct BlockKey: Hashable, Sendable {
+        let text: [UInt8]
+        func hash(into hasher: inout Hasher) { text.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    }
+
+    /// Certificates of PEM blocks read in this run, by the block's text (at most 1,024 kept).
+    static let blockMemo = Locked<[BlockKey: Certificate]>([:])
+
+    /// The ranges of `text`'s `-----BEGIN CERTIFICATE-----` … `-----END CERTIFICATE-----` blocks when
+    /// nothing but whitespace lies outside them; `nil` otherwise.
+    static func certificateBlocks(_ text: [UInt8]) -> [Range<Int>]? {
+        let begin = Array("-----BEGIN CERTIFICATE-----".utf8), end = Array("-----END CERTIFICATE-----".utf8)
+        return text.withUnsafeBufferPointer { bytes -> [Range<Int>]? in
+            func matches(_ marker: [UInt8], at index: Int) -> Bool {
+                bytes.count - index >= marker.count && marker.indices.allSatisfy { bytes[index + $0] == marker[$0] }
+            }
+            var blocks: [Range<Int>] = []
+            var index = 0
+            while true {
+                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+                    index += 1
+                }
+                if index == bytes.count { return blocks.isEmpty ? nil : blocks }
+                guard matches(begin, at: index) else { return nil }
+                // The next '-' (base64 has none) must start the END line: a header such as DEK-Info, or
+                // anything else, leaves the text to the full reader.
+                var close = index + begin.count
+                while close < bytes.count, bytes[close] != UInt8(ascii: "-") { close += 1 }
+                guard matches(end, at: close) else { return nil }
+                blocks.append(index..<close + end.count)
+                index = close + end.count
+            }
+        }
+    }
+
+    /// Whether `text` contains `-----BEGIN` (RFC 7468 2: PEM rather than bare base64).
+    static func containsPEMBoundary(_ text: [UInt8]) -> Bool {
+        let boundary = Array("-----BEGIN".utf8)
+        guard text.count >= boundary.count else { return false }
+        var index = 0
+        while index <= text.count - boundary.count {
+            if text[index] == 0x2D, text[index..<index + boundary.count].elementsEqual(boundary) { return true }
+            index += 1
+        }
+        return false
     }
 }
 

@@ -43,8 +43,30 @@ enum CertificateView {
 
     /// The short JSON object of a certificate in a path: subject, issuer, serial, validity, key, fingerprints.
     static func summaryJSON(_ certificate: Certificate, role: String) -> [(String, JSON)] {
+        // `batch` repeats the same intermediates and anchors on every line: their members (names
+        // as text, two SHA-256) are made once per process (Benchmarks/README.md, issue 32).
+        let key = DERKey(der: certificate.der)
+        if let members = summaryMemo.withLock({ $0[key] }) { return [("role", .string(role))] + members }
+        let members = summaryMembers(certificate)
+        summaryMemo.withLock { memo in
+            if memo.count >= 256 { memo.removeAll() }
+            memo[key] = members
+        }
+        return [("role", .string(role))] + members
+    }
+
+    /// ``summaryJSON(_:role:)``'s members after `role`, by the certificate's DER (at most 256 kept).
+    private static let summaryMemo = Locked<[DERKey: [(String, JSON)]]>([:])
+
+    /// A certificate's DER as a dictionary key, hashed as one block of bytes (`[UInt8]`'s own
+    /// hashing feeds the hasher byte by byte, which cost more than the members it saved).
+    private struct DERKey: Hashable {
+        let der: [UInt8]
+        func hash(into hasher: inout Hasher) { der.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    }
+
+    private static func summaryMembers(_ certificate: Certificate) -> [(String, JSON)] {
         [
-            ("role", .string(role)),
             ("subject", .string(certificate.subject.description)),
             ("issuer", .string(certificate.issuer.description)),
             ("serial", .string(certificate.serialNumberHex)),

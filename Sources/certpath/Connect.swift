@@ -1,7 +1,13 @@
 import CLibSSL
 import CertPath
 import CertPathTLS
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `certpath connect HOST:PORT [options]`: a TLS handshake with a server, whose presented chain is
 /// then validated exactly as `certpath verify` validates a chain file, with the same options.
@@ -416,16 +422,15 @@ enum TCP {
 /// socket is closed only after ``finish()``, so a late timer never touches a reused descriptor).
 final class HandshakeWatchdog: @unchecked Sendable {
     private let fd: Int32
-    private let lock = NSLock()
-    private var finished = false
+    private let finished = Locked(false)
 
     init(fd: Int32) { self.fd = fd }
 
     func fire() {
-        lock.withLock {
+        finished.withLock { finished in
             if !finished { _ = shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
 
-    func finish() { lock.withLock { finished = true } }
+    func finish() { finished.withLock { $0 = true } }
 }

@@ -1,11 +1,12 @@
+import CCurlFetch
 import CertPath
-import Dispatch
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// `certpath verify --fetch [--fetch-timeout SECONDS]`: network fetching through ``URLSessionFetcher``,
+/// `certpath verify --fetch [--fetch-timeout SECONDS]`: network fetching through ``CurlFetcher``,
 /// and how its records are shown.
 enum FetchOptions {
     /// The option specs, for `verify`'s list.
@@ -30,8 +31,8 @@ enum FetchOptions {
         }
         guard arguments.has("fetch") else { return }
         evaluation.policy.budget.fetchTime = timeout
-        let map = ProcessInfo.processInfo.environment["CERTPATH_FETCH_URL_MAP"] ?? ""
-        evaluation.networkFetching = NetworkFetching(fetcher: URLSessionFetcher(urlMap: try URLSessionFetcher.parseMap(map)))
+        let map = getenv("CERTPATH_FETCH_URL_MAP").map { String(cString: $0) } ?? ""
+        evaluation.networkFetching = NetworkFetching(fetcher: CurlFetcher(urlMap: try CurlFetcher.parseMap(map)))
     }
 
     /// One line per fetch record, under `fetches:` (nothing when there were none).
@@ -61,14 +62,20 @@ enum FetchOptions {
     }
 }
 
-/// A ``Fetcher`` over URLSession (FoundationNetworking, libcurl underneath; docs/DESIGN-NOTES.md says
-/// why): one ephemeral session per fetch, no cookies, no cache, redirects followed only to http://
-/// URLs, the body counted as it arrives and the transfer cancelled once it passes the limit.
+/// A ``Fetcher`` over libcurl, loaded with `dlopen` on the first fetch (Sources/CCurlFetch): without
+/// `--fetch` neither libcurl nor the libraries it links (TLS, Kerberos, LDAP…) are loaded, which keeps
+/// `certpath verify` starting as fast as `openssl verify` (Benchmarks/README.md, issue 32). One
+/// exchange per hop, no cookies, no cache, `Accept-Encoding: identity`, the body counted as it arrives
+/// and the transfer stopped once it passes the limit; redirects (RFC 9110 15.4) are followed here, at
+/// most 5, and only to http:// URLs.
 ///
 /// `urlMap` rewrites URL prefixes before fetching (`CERTPATH_FETCH_URL_MAP`, docs/CLI.md): the tests
 /// point the placeholder locations of their certificates at servers on free loopback ports.
-struct URLSessionFetcher: Fetcher {
+struct CurlFetcher: Fetcher {
     let urlMap: [(from: String, to: String)]
+
+    /// Redirects followed for one request at most.
+    static let maximumRedirects = 5
 
     /// Reads `FROM=TO` pairs separated by spaces; each FROM and TO an http:// URL prefix.
     static func parseMap(_ text: String) throws(CLIError) -> [(from: String, to: String)] {
@@ -83,113 +90,69 @@ struct URLSessionFetcher: Fetcher {
         return map
     }
 
+    /// Whether `text` is an http:// URL with a host: the scheme, then an authority that is not empty.
+    static func isHTTPURL(_ text: String) -> Bool {
+        guard text.lowercased().hasPrefix("http://") else { return false }
+        let authority = text.dropFirst(7).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        return !host.isEmpty && !host.hasPrefix(":") && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
     func fetch(_ request: FetchRequest, deadline: UnixTime) throws(FetchError) -> [UInt8] {
         var text = request.url
         if let entry = urlMap.first(where: { text.hasPrefix($0.from) }) { text = entry.to + text.dropFirst(entry.from.count) }
-        guard text.lowercased().hasPrefix("http://"), let url = URL(string: text), url.host != nil else { throw .unsupportedURL }
-        let remaining = Double(deadline.secondsSinceEpoch - TrustEvaluation.now().secondsSinceEpoch)
-        guard remaining > 0 else { throw .timedOut }
-
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: remaining)
-        // No content coding: a gzip body's decoded size is not bounded by its length, and libcurl
-        // decodes before the limit is counted. A server that codes anyway is refused at the headers.
-        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        if case .post(let body, let contentType) = request.method {
-            urlRequest.httpMethod = "POST"
-            urlRequest.httpBody = Data(body)
-            urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = remaining
-        configuration.timeoutIntervalForResource = remaining
-        configuration.urlCache = nil
-        configuration.httpShouldSetCookies = false
-        let transfer = Transfer(limit: request.maximumResponseBytes)
-        let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
-        let task = session.dataTask(with: urlRequest)
-        task.resume()
-        // A second beyond the deadline for URLSession's own timeout to report first.
-        if transfer.done.wait(timeout: .now() + remaining + 1) == .timedOut {
-            task.cancel()
-            session.invalidateAndCancel()
-            throw .timedOut
-        }
-        session.finishTasksAndInvalidate()
-        return try transfer.result()
-    }
-}
-
-/// One transfer's state, filled by URLSession's delegate callbacks (on its own queue) and read once
-/// `done` is signalled.
-final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let limit: Int
-    let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var body: [UInt8] = []
-    private var failure: FetchError?
-
-    init(limit: Int) { self.limit = limit }
-
-    func result() throws(FetchError) -> [UInt8] {
-        let (body, failure) = lock.withLock { (self.body, self.failure) }
-        if let failure { throw failure }
-        return body
-    }
-
-    private func fail(_ error: FetchError) { lock.withLock { if failure == nil { failure = error } } }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let http = response as? HTTPURLResponse
-        let status = http?.statusCode ?? 0
-        let coding = http?.value(forHTTPHeaderField: "Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        if status != 200 {
-            fail(.httpStatus(status))
-            completionHandler(.cancel)
-        } else if !coding.isEmpty && coding != "identity" {
-            fail(.contentEncoding(String(coding.prefix(64))))
-            completionHandler(.cancel)
-        } else if response.expectedContentLength > Int64(limit) {
-            fail(.responseTooLarge(limit: limit))
-            completionHandler(.cancel)
-        } else {
-            completionHandler(.allow)
-        }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let over = lock.withLock { () -> Bool in
-            guard failure == nil else { return false }
-            guard body.count + data.count <= limit else {
-                failure = .responseTooLarge(limit: limit)
-                return true
+        guard Self.isHTTPURL(text) else { throw .unsupportedURL }
+        var method = request.method
+        for _ in 0...Self.maximumRedirects {
+            let remaining = deadline.secondsSinceEpoch - TrustEvaluation.now().secondsSinceEpoch
+            guard remaining > 0 else { throw .timedOut }
+            var result = certpath_http_result()
+            defer { certpath_http_free(&result) }
+            let outcome: certpath_http_outcome
+            switch method {
+            case .get:
+                outcome = certpath_http_exchange(text, nil, 0, nil, Int(remaining) * 1000, request.maximumResponseBytes, &result)
+            case .post(let body, let contentType):
+                outcome = body.withUnsafeBufferPointer { buffer in
+                    certpath_http_exchange(text, buffer.baseAddress, buffer.count, contentType, Int(remaining) * 1000,
+                                           request.maximumResponseBytes, &result)
+                }
             }
-            body.append(contentsOf: data)
-            return false
+            switch outcome {
+            case CERTPATH_HTTP_OK: break
+            case CERTPATH_HTTP_TOO_LARGE: throw .responseTooLarge(limit: request.maximumResponseBytes)
+            case CERTPATH_HTTP_TIMED_OUT: throw .timedOut
+            case CERTPATH_HTTP_CODED: throw .contentEncoding(Self.string(&result.detail))
+            default: throw .transport(Self.string(&result.detail))
+            }
+            let status = result.status
+            if [301, 302, 303, 307, 308].contains(status) {
+                // Only to http://: the Location itself is checked (a relative one stays on this
+                // http:// server), then the URL libcurl resolved from it.
+                let location = Self.string(&result.location)
+                let scheme = location.firstIndex(of: ":").map { location[..<$0].lowercased() }
+                let relative = scheme.map { $0.contains("/") || $0.contains("?") || $0.contains("#") } ?? true
+                let next = Self.string(&result.redirect_url)
+                guard relative || scheme == "http", Self.isHTTPURL(next) else {
+                    throw .redirectRefused(String(location.prefix(200)))
+                }
+                // RFC 9110 15.4.2-4: a POST redirected by 301, 302 or 303 is retried as GET.
+                if status != 307 && status != 308 { method = .get }
+                text = next
+                continue
+            }
+            guard status == 200 else { throw .httpStatus(Int(status)) }
+            guard let body = result.body else { return [] }
+            return Array(UnsafeBufferPointer(start: body, count: result.length))
         }
-        if over { dataTask.cancel() }
+        throw .transport("more than \(Self.maximumRedirects) redirects")
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        // Only to http://: the Location itself is checked (FoundationNetworking turns a `file:` target
-        // into a request to the same host), and a relative one stays on this http:// server.
-        let location = response.value(forHTTPHeaderField: "Location") ?? ""
-        let scheme = location.firstIndex(of: ":").map { location[..<$0].lowercased() }
-        let relative = scheme.map { $0.contains("/") || $0.contains("?") || $0.contains("#") } ?? true
-        guard request.url?.scheme?.lowercased() == "http", relative || scheme == "http" else {
-            fail(.redirectRefused(String(location.prefix(200))))
-            completionHandler(nil)
-            return
+    /// A NUL-terminated C string field of a ``certpath_http_result`` (a fixed-size tuple in Swift).
+    private static func string<T>(_ field: inout T) -> String {
+        withUnsafeBytes(of: &field) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
         }
-        completionHandler(request)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        if let error {
-            let code = (error as NSError).code
-            fail(code == NSURLErrorTimedOut ? .timedOut : .transport(error.localizedDescription))
-        }
-        done.signal()
     }
 }

@@ -18,75 +18,105 @@ enum JSON {
 
     /// One line, no spaces (JSON lines output).
     var compact: String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
         write(to: &out, indent: nil, level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Indented by two spaces, one member per line.
     var pretty: String {
-        var out = ""
+        var out: [UInt8] = []
         write(to: &out, indent: "  ", level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String, indent: String?, level: Int) {
+    /// Writes the UTF-8 of the value to `out` (bytes, not a String: appending to a String scalar by
+    /// scalar cost `batch` more than the chain's signature checks, Benchmarks/README.md).
+    private func write(to out: inout [UInt8], indent: String?, level: Int) {
         func newline(_ level: Int) {
             guard let indent else { return }
-            out += "\n" + String(repeating: indent, count: level)
+            out.append(0x0A)
+            for _ in 0..<level { out.append(contentsOf: indent.utf8) }
         }
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): out.append(contentsOf: String(value).utf8)
         case .string(let value): JSON.quote(value, into: &out)
         case .array(let items):
-            guard !items.isEmpty else { out += "[]"; return }
-            out += "["
+            guard !items.isEmpty else {
+                out.append(contentsOf: "[]".utf8)
+                return
+            }
+            out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 newline(level + 1)
                 item.write(to: &out, indent: indent, level: level + 1)
             }
             newline(level)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { out += "{}"; return }
-            out += "{"
+            guard !members.isEmpty else {
+                out.append(contentsOf: "{}".utf8)
+                return
+            }
+            out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 newline(level + 1)
                 JSON.quote(key, into: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(0x20) }
                 value.write(to: &out, indent: indent, level: level + 1)
             }
             newline(level)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// RFC 8259 7 string escaping; every control character is escaped, so certificate text cannot
-    /// break a line of JSON-lines output.
-    private static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+    /// The lowercase hex digit of `value` (0-15).
+    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
+
+    /// RFC 8259 7 string escaping; every control character is escaped (and U+2028, U+2029), so
+    /// certificate text cannot break a line of JSON-lines output. Works on the UTF-8 bytes, copying
+    /// runs that need no escape at once: the escaped characters are ASCII, or U+2028/U+2029
+    /// (E2 80 A8/A9), which no other character's encoding contains.
+    private static func quote(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0, index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                // Everything but these is copied as is, in runs.
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+                        || (byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
+                            && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)) else {
+                    index += 1
+                    continue
                 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                switch byte {
+                case 0xE2:
+                    out.append(contentsOf: (bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                    index += 2
+                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+                case 0x0A: out.append(contentsOf: "\\n".utf8)
+                case 0x0D: out.append(contentsOf: "\\r".utf8)
+                case 0x09: out.append(contentsOf: "\\t".utf8)
+                default:
+                    out.append(contentsOf: "\\u00".utf8)
+                    out.append(hexDigit(byte >> 4))
+                    out.append(hexDigit(byte & 0x0F))
+                }
+                index += 1
+                start = index
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -1,7 +1,7 @@
 import CertPath
 import CertPathLimbo
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// `certpath limbo FILE.json [--output RESULTS.json] [--include ID-PREFIX]...`: runs an x509-limbo suite.
 enum LimboCommand {
@@ -97,9 +97,9 @@ enum LimboCommand {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             return "\(context.debugDescription) at \(path(context))"
         case DecodingError.dataCorrupted(let context):
-            return context.underlyingError.map { "invalid JSON (\(($0 as NSError).localizedDescription))" } ?? context.debugDescription
+            return context.underlyingError.map { "invalid JSON (\($0))" } ?? context.debugDescription
         default:
-            return error.localizedDescription
+            return String(describing: error)
         }
     }
 

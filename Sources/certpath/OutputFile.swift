@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// write(2) (the name `write` is ``OutputFile/write(_:what:)``'s inside the type).
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(descriptor, bytes, count) }
 
 /// A file the CLI writes (`verify --save-exceptions`, `limbo --output`).
 ///
@@ -6,7 +13,8 @@ import Foundation
 /// with nothing on standard output: it must name a regular file (symbolic links are followed) or a
 /// new file in an existing directory, never a directory, device, FIFO or socket. The contents are
 /// then written to a temporary file beside the target and renamed over it, so that a reader never
-/// sees half a file; a symbolic link stays a link (its target is replaced).
+/// sees half a file; a symbolic link stays a link (its target is replaced). POSIX calls only: the
+/// CLI does not link Foundation's file APIs (issue 32).
 struct OutputFile {
     /// The path as given (for messages).
     let path: String
@@ -19,50 +27,74 @@ struct OutputFile {
     ///   missing or non-directory parent.
     init(_ path: String) throws(CLIError) {
         self.path = path
-        resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        let manager = FileManager.default
-        if let attributes = try? manager.attributesOfItem(atPath: resolved) {
-            let type = attributes[.type] as? FileAttributeType
-            guard type == .typeRegular else {
-                throw CLIError("\(Output.echo(path)): cannot write here: \(Self.describe(type)), not a regular file")
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            // It exists: follow links to what would be replaced.
+            guard let real = realpath(path, nil) else {
+                throw CLIError("\(Output.echo(path)): cannot write here: a symbolic link that cannot be resolved, not a regular file")
+            }
+            resolved = String(cString: real)
+            free(real)
+            guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                throw CLIError("\(Output.echo(path)): cannot write here: \(Self.describe(status.st_mode)), not a regular file")
             }
             return
         }
-        let parent = URL(fileURLWithPath: resolved).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
+        // A new file: its directory must exist.
+        let slash = path.lastIndex(of: "/")
+        let parent = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let real = realpath(parent, nil) else {
             throw CLIError("\(Output.echo(path)): cannot write here: the directory \(Output.echo(parent)) does not exist")
         }
+        let directory = String(cString: real)
+        free(real)
+        guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw CLIError("\(Output.echo(path)): cannot write here: the directory \(Output.echo(directory)) does not exist")
+        }
+        resolved = (directory == "/" ? "" : directory) + "/" + name
     }
 
     /// Writes `bytes` to the file (temporary file, then rename).
     ///
     /// - Throws: ``CLIError`` naming the path and the system's reason (permission denied, no space…).
     func write(_ bytes: some Sequence<UInt8>, what: String) throws(CLIError) {
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: resolved), options: .atomic)
-        } catch {
-            throw CLIError("\(Output.echo(path)): cannot write \(what): \(Self.reason(error))")
+        func failure() -> CLIError {
+            CLIError("\(Output.echo(path)): cannot write \(what): \(String(cString: strerror(errno)))")
+        }
+        let name = resolved + ".certpath-XXXXXX"
+        var template = Array(name.utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw failure() }
+        // mkstemp replaced the six X (ASCII) in place.
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var contents = Array(bytes)[...]
+        var ok = fchmod(descriptor, 0o644) == 0
+        while ok && !contents.isEmpty {
+            let written = contents.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            ok = written > 0
+            if ok { contents = contents.dropFirst(written) }
+        }
+        if ok { ok = fsync(descriptor) == 0 }
+        let saved = errno
+        close(descriptor)
+        guard ok, rename(temporary, resolved) == 0 else {
+            let error = ok ? errno : saved
+            unlink(temporary)
+            errno = error
+            throw failure()
         }
     }
 
     /// What a non-regular file is, in words.
-    private static func describe(_ type: FileAttributeType?) -> String {
-        switch type {
-        case .typeDirectory?: return "a directory"
-        case .typeCharacterSpecial?, .typeBlockSpecial?: return "a device"
-        case .typeSocket?: return "a socket"
-        case .typeSymbolicLink?: return "a symbolic link that cannot be resolved"
+    private static func describe(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "a directory"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link that cannot be resolved"
         default: return "a special file (FIFO or other)"
         }
-    }
-
-    /// The system's reason for a failed write (the POSIX error's text when there is one).
-    private static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return nsError.localizedDescription
     }
 }

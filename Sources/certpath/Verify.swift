@@ -1,5 +1,9 @@
 import CertPath
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `certpath verify LEAF... [options]`: builds and validates a certification path for each end entity.
 enum VerifyCommand {
@@ -176,7 +180,7 @@ enum VerifyCommand {
             let entry = TrustException(certificate: leaf, failures: offered.failures, recorded: TrustEvaluation.now(),
                                        host: recording.host, expires: recording.expires)
             var existing: String? = nil
-            if FileManager.default.fileExists(atPath: path), let text = try? Input.text(path), !text.isEmpty { existing = text }
+            if access(path, F_OK) == 0, let text = try? Input.text(path), !text.isEmpty { existing = text }
             let saved: ExceptionsFile.Saved
             do throws(TrustExceptionsError) {
                 saved = try ExceptionsFile.adding(entry, to: existing)
@@ -329,7 +333,7 @@ enum VerifyCommand {
         let system = SystemTrustStore.shared
         // SSL_CERT_FILE naming nothing readable, while SSL_CERT_DIR supplies anchors: say so (the
         // caller meant that file; what is trusted comes from the directory alone).
-        if !system.store.entries.isEmpty, let file = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !file.isEmpty,
+        if !system.store.entries.isEmpty, let file = getenv("SSL_CERT_FILE").map({ String(cString: $0) }), !file.isEmpty,
            !system.sources.contains(file) {
             return "warning: SSL_CERT_FILE \(Output.safe(Output.echo(file))) is missing, not a regular file, unreadable, over 64 MiB "
                 + "or without certificates; the system anchors come from SSL_CERT_DIR alone"

@@ -6,7 +6,13 @@
 //   certpath limbo FILE.json [options]  run an x509-limbo suite
 //   certpath connect HOST:PORT [options] handshake with a TLS server and validate the chain it presents
 //   certpath exceptions list|remove|prune FILE  manage a trust-exceptions file
-import Foundation
+// No Foundation on the start-up path (issue 32: Foundation's static initialization doubled the peak
+// memory of `certpath verify`); the few commands that need FoundationEssentials import it themselves.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The version `certpath --version` prints (the one place it is defined).
 let certpathVersion = "0.1.0"

@@ -1,0 +1,313 @@
+/// The top-level object of one `certpath batch` line (RFC 8259), read straight from its UTF-8 bytes.
+///
+/// Replaces `JSONSerialization` (one `NSDictionary` of bridged strings per line, and one more parse per
+/// member name for the duplicate check), which cost more than the chain's two signature checks
+/// (Benchmarks/README.md, "batch at the floor"). The whole line is checked against RFC 8259's
+/// grammar; only the top-level members are kept, string values decoded to UTF-8 bytes, every other
+/// value (nested objects included) checked and skipped without recursion, so a deeply nested line
+/// cannot exhaust the stack.
+struct BatchLine {
+    /// A top-level member's value, as far as `batch` needs to know it.
+    enum Value {
+        /// A string, its escapes decoded, as UTF-8 bytes.
+        case string([UInt8])
+        /// An array; each item's bytes when it is a string, `nil` when it is not.
+        case array([[UInt8]?])
+        /// `null`.
+        case null
+        /// A number, `true`, `false` or an object.
+        case other
+    }
+
+    /// Why a line is not one object of RFC 8259 JSON.
+    enum Failure: Error {
+        /// Not JSON at all (a syntax error anywhere in the line, a lone surrogate escape, a control character in a string).
+        case syntax
+        /// JSON, but not an object.
+        case notAnObject
+    }
+
+    /// The members in line order, names decoded (escapes included).
+    private(set) var members: [(name: String, value: Value)] = []
+    /// The first name given twice at the top level (RFC 8259 4: names SHOULD be unique), if any.
+    private(set) var repeatedName: String?
+
+    /// The value of the member `name`, or `nil` when absent.
+    subscript(name: String) -> Value? {
+        members.first { $0.name == name }?.value
+    }
+
+    /// Reads the line `bytes` (valid UTF-8).
+    ///
+    /// - Throws: ``Failure/syntax`` when the bytes are not one JSON value with only whitespace around it,
+    ///   ``Failure/notAnObject`` when they are an array; a top-level string, number or literal is a
+    ///   syntax error, as for `JSONSerialization` without `.fragmentsAllowed`.
+    init(_ bytes: [UInt8]) throws(Failure) {
+        var reader = Reader(bytes: bytes)
+        reader.skipWhitespace()
+        switch reader.peek {
+        case UInt8(ascii: "{"): break
+        case UInt8(ascii: "["):
+            try reader.skipValue()
+            reader.skipWhitespace()
+            guard reader.atEnd else { throw .syntax }
+            throw .notAnObject
+        default: throw .syntax
+        }
+        reader.index += 1
+        reader.skipWhitespace()
+        if reader.peek == UInt8(ascii: "}") {
+            reader.index += 1
+        } else {
+            while true {
+                reader.skipWhitespace()
+                guard reader.peek == UInt8(ascii: "\"") else { throw .syntax }
+                let name = String(decoding: try reader.string(), as: UTF8.self)
+                reader.skipWhitespace()
+                guard reader.peek == UInt8(ascii: ":") else { throw .syntax }
+                reader.index += 1
+                reader.skipWhitespace()
+                let value = try reader.memberValue()
+                if repeatedName == nil, members.contains(where: { $0.name == name }) { repeatedName = name }
+                members.append((name, value))
+                reader.skipWhitespace()
+                if reader.peek == UInt8(ascii: ",") {
+                    reader.index += 1
+                    continue
+                }
+                guard reader.peek == UInt8(ascii: "}") else { throw .syntax }
+                reader.index += 1
+                break
+            }
+        }
+        reader.skipWhitespace()
+        guard reader.atEnd else { throw .syntax }
+    }
+
+    /// A cursor over the line's bytes.
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+
+        var atEnd: Bool { index >= bytes.count }
+        /// The byte at the cursor, 0 at the end (never valid where a token is expected).
+        var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
+
+        /// RFC 8259 2: space, tab, LF, CR.
+        mutating func skipWhitespace() {
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
+                index += 1
+            }
+        }
+
+        /// A top-level member's value: strings and arrays of strings kept, the rest checked and skipped.
+        mutating func memberValue() throws(Failure) -> Value {
+            switch peek {
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return .null
+            case UInt8(ascii: "["):
+                index += 1
+                var items: [[UInt8]?] = []
+                skipWhitespace()
+                if peek == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(items)
+                }
+                while true {
+                    skipWhitespace()
+                    if peek == UInt8(ascii: "\"") {
+                        items.append(try string())
+                    } else {
+                        try skipValue()
+                        items.append(nil)
+                    }
+                    skipWhitespace()
+                    if peek == UInt8(ascii: ",") {
+                        index += 1
+                        continue
+                    }
+                    guard peek == UInt8(ascii: "]") else { throw .syntax }
+                    index += 1
+                    return .array(items)
+                }
+            default:
+                try skipValue()
+                return .other
+            }
+        }
+
+        /// `true`, `false` or `null` spelled exactly.
+        mutating func literal(_ word: StaticString) throws(Failure) {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count else { throw .syntax }
+            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { throw .syntax }
+            index += count
+        }
+
+        /// Any value (RFC 8259 3), checked and skipped; containers with an explicit stack, no recursion.
+        mutating func skipValue() throws(Failure) {
+            var open: [UInt8] = []  // the closing bracket each open container expects
+            while true {
+                skipWhitespace()
+                switch peek {
+                case UInt8(ascii: "{"):
+                    index += 1
+                    skipWhitespace()
+                    if peek == UInt8(ascii: "}") {
+                        index += 1
+                    } else {
+                        open.append(UInt8(ascii: "}"))
+                        try memberName()
+                        continue
+                    }
+                case UInt8(ascii: "["):
+                    index += 1
+                    skipWhitespace()
+                    if peek == UInt8(ascii: "]") {
+                        index += 1
+                    } else {
+                        open.append(UInt8(ascii: "]"))
+                        continue
+                    }
+                case UInt8(ascii: "\""): _ = try string()
+                case UInt8(ascii: "t"): try literal("true")
+                case UInt8(ascii: "f"): try literal("false")
+                case UInt8(ascii: "n"): try literal("null")
+                default: try number()
+                }
+                // After a complete value: close containers, or go on to the next item.
+                while let closing = open.last {
+                    skipWhitespace()
+                    if peek == UInt8(ascii: ",") {
+                        index += 1
+                        if closing == UInt8(ascii: "}") { try memberName() }
+                        break
+                    }
+                    guard peek == closing else { throw .syntax }
+                    index += 1
+                    open.removeLast()
+                }
+                if open.isEmpty { return }
+            }
+        }
+
+        /// `"name" :` inside a skipped object.
+        mutating func memberName() throws(Failure) {
+            skipWhitespace()
+            guard peek == UInt8(ascii: "\"") else { throw .syntax }
+            _ = try string()
+            skipWhitespace()
+            guard peek == UInt8(ascii: ":") else { throw .syntax }
+            index += 1
+        }
+
+        /// RFC 8259 6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+        mutating func number() throws(Failure) {
+            func digits() throws(Failure) -> Int {
+                let start = index
+                while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+                guard index > start else { throw .syntax }
+                return index - start
+            }
+            if peek == UInt8(ascii: "-") { index += 1 }
+            if peek == UInt8(ascii: "0") {
+                index += 1
+            } else {
+                _ = try digits()
+            }
+            if peek == UInt8(ascii: ".") {
+                index += 1
+                _ = try digits()
+            }
+            if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+                index += 1
+                if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+                _ = try digits()
+            }
+        }
+
+        /// RFC 8259 7: a string at the cursor, its escapes decoded; a control character, a bad escape or
+        /// a lone surrogate (`\ud800` not followed by a low surrogate escape) is a syntax error.
+        mutating func string() throws(Failure) -> [UInt8] {
+            index += 1  // the opening quote
+            var out: [UInt8] = []
+            while true {
+                // A run up to the next quote, backslash or control character, copied at once and
+                // scanned without bounds checks (a PEM chain is kilobytes with a `\n` every 64).
+                let start = index
+                index = bytes.withUnsafeBufferPointer { buffer in
+                    var position = start
+                    while position < buffer.count {
+                        let byte = buffer[position]
+                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                        position += 1
+                    }
+                    return position
+                }
+                guard index < bytes.count else { throw .syntax }
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    if out.isEmpty {
+                        out = Array(bytes[start..<index])
+                    } else {
+                        out.append(contentsOf: bytes[start..<index])
+                    }
+                    index += 1
+                    return out
+                }
+                guard byte == UInt8(ascii: "\\") else { throw .syntax }  // a control character
+                if out.isEmpty { out.reserveCapacity(bytes.count - start) }
+                out.append(contentsOf: bytes[start..<index])
+                index += 1
+                guard index < bytes.count else { throw .syntax }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var value = try hex4()
+                    if (0xD800...0xDBFF).contains(value) {
+                        guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { throw .syntax }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw .syntax }
+                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(value) {
+                        throw .syntax
+                    }
+                    guard let scalar = Unicode.Scalar(value) else { throw .syntax }
+                    out.append(contentsOf: UTF8.encode(scalar)!)
+                default: throw .syntax
+                }
+            }
+        }
+
+        /// Four hex digits of a `\u` escape.
+        mutating func hex4() throws(Failure) -> UInt32 {
+            guard index + 4 <= bytes.count else { throw .syntax }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = bytes[index]
+                let digit: UInt8
+                switch byte {
+                case 0x30...0x39: digit = byte - 0x30
+                case 0x41...0x46: digit = byte - 0x41 + 10
+                case 0x61...0x66: digit = byte - 0x61 + 10
+                default: throw .syntax
+                }
+                value = value << 4 | UInt32(digit)
+                index += 1
+            }
+            return value
+        }
+    }
+}

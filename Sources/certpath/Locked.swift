@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value shared between threads behind a pthread mutex, with a condition variable to wait on.
+///
+/// Not `Synchronization.Mutex`: ThreadSanitizer sees pthread locks (its libc interceptors) but not
+/// Mutex's futex calls inside the uninstrumented Swift runtime, and would report every access under
+/// a Mutex as a race (scripts/tsan-suppressions.txt); not NSLock: the CLI links no Foundation.
+final class Locked<Value>: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Read and written only with `mutex` held.
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` on the value with the lock held.
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value)
+    }
+
+    /// Runs `body` with the lock held, then wakes every ``wait(until:)``.
+    func withLockAndSignal(_ body: (inout Value) -> Void) {
+        pthread_mutex_lock(mutex)
+        body(&value)
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Blocks until `ready` returns a result for the value (checked with the lock held, again after
+    /// each ``withLockAndSignal(_:)``).
+    func wait<Result>(until ready: (Value) -> Result?) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while true {
+            if let result = ready(value) { return result }
+            pthread_cond_wait(condition, mutex)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// Issue 32: what `certpath` loads at start-up, and `batch`'s own RFC 8259 line reader and `--at`.
+@Suite struct StartupAndBatchReaderCLITests {
+    /// The shared libraries the dynamic loader loaded for one run (glibc's `LD_DEBUG=libs` trace on
+    /// standard error), by file name.
+    func loadedLibraries(_ arguments: [String], environment: [String: String] = [:],
+                         in directory: URL = CLI.samplePKI) throws -> (run: CLI.Run, libraries: Set<String>) {
+        var environment = environment
+        environment["LD_DEBUG"] = "libs"
+        let run = try CLI.run(arguments, environment: environment, in: directory)
+        let libraries = run.stderr.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "calling init: ") else { return nil }
+            return line[range.upperBound...].split(separator: "/").last.map(String.init)
+        }
+        return (run, Set(libraries))
+    }
+
+    /// Without `--fetch`, neither libcurl nor what it links is ever loaded (issue 32: FoundationNetworking
+    /// brought libcurl, GnuTLS, Kerberos and LDAP into every process); Foundation's ICU data neither.
+    @Test func verifyWithoutFetchLoadsNoHTTPClient() throws {
+        let (run, libraries) = try loadedLibraries(CLI.trustedServer)
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(libraries.contains { $0.hasPrefix("libcrypto") }, "\(libraries.sorted())")
+        for unwanted in ["libcurl", "libgnutls", "libkrb5", "libldap", "libFoundationNetworking", "libicu", "lib_FoundationICU",
+                         "libFoundation.so", "libFoundationInternationalization"] {
+            #expect(!libraries.contains { $0.hasPrefix(unwanted) }, "\(unwanted) loaded: \(libraries.sorted())")
+        }
+    }
+
+    /// With `--fetch`, libcurl is opened on the first fetch (here against a closed port: the fetch
+    /// fails and is recorded, as before).
+    @Test func fetchOpensLibcurlOnFirstUse() throws {
+        let (run, libraries) = try loadedLibraries(
+            ["verify", "leaf-good.pem", "--anchors", "root.pem", "--server", "good.fetch.test", "--json", "--fetch", "--fetch-timeout", "5"],
+            environment: ["CERTPATH_FETCH_URL_MAP": "http://127.0.0.1:1/=http://127.0.0.1:9/ http://127.0.0.1:2/=http://127.0.0.1:9/"],
+            in: CLI.packageRoot.appendingPathComponent("TestVectors/fetch"))
+        #expect(run.status == 1)
+        #expect(libraries.contains { $0.hasPrefix("libcurl") }, "\(libraries.sorted())")
+        let fetches = try #require(try run.json()["fetches"] as? [[String: Any]])
+        #expect(fetches.first?["outcome"] as? String == "failed")
+        #expect((fetches.first?["detail"] as? String)?.hasPrefix("transport error: ") == true, "\(fetches)")
+    }
+
+    func batch(_ lines: [String], _ options: [String] = []) throws -> (run: CLI.Run, output: [[String: Any]]) {
+        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"] + options, input: lines.joined(separator: "\n") + "\n")
+        let output = try run.stdout.split(separator: "\n").map { text in
+            try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        }
+        return (run, output)
+    }
+
+    func chainLiteral() throws -> String {
+        let pem = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/server-chain.pem"), encoding: .utf8)
+        return String(decoding: try JSONSerialization.data(withJSONObject: [pem]), as: UTF8.self).dropFirst().dropLast().description
+    }
+
+    /// RFC 8259 7: every escape form decodes (`\/`, `\u002d`, a surrogate pair); a lone surrogate or an
+    /// unescaped control character is not JSON; 8.1/2: a top-level array is not an object; values
+    /// of unknown members are checked to the end (a nested structure, numbers) before they are refused.
+    @Test func lineReaderFollowsRFC8259() throws {
+        let chain = try chainLiteral()
+        // "-----BEGIN" spelled with \u002d; JSONSerialization already wrote the slashes of base64 as \/.
+        #expect(chain.contains("\\/"))
+        let escaped = chain.replacingOccurrences(of: "-----BEGIN", with: "\\u002d----BEGIN")
+        let (run, output) = try batch([
+            "{\"chain\": \(escaped), \"name\": \"server.customer1.example\", \"time\": \"\(CLI.time)\"}",
+            "{\"chain\": \(chain), \"name\": \"\\ud800\"}",
+            "{\"chain\": \(chain), \"name\": \"a\u{01}b\"}",
+            "[{\"chain\": \(chain)}]",
+            "{\"chain\": \(chain), \"extra\": {\"a\": [1, -2.5e3, true, false, null, {\"b\": []}]}}",
+            "{\"chain\": \(chain), \"extra\": {\"a\": [01]}}",
+            "{\"chain\": \(chain), \"name\": \"\\ud83d\\ude00.example\"}",
+            " {\"chain\": \(chain)} x",
+        ])
+        #expect(run.status == 1)
+        #expect(output.map { $0["status"] as? String } == ["trusted", "error", "error", "error", "error", "error", "error", "error"])
+        let errors = output.dropFirst().map { $0["error"] as? String ?? "" }
+        #expect(errors.prefix(5) == ["not valid JSON", "not valid JSON", "expected a JSON object with a \"chain\" member",
+                                     "unknown member \"extra\" (expected chain, name, time, purpose)", "not valid JSON"])
+        // The surrogate pair decoded to U+1F600 (then refused as a host name).
+        #expect(errors.count == 7 && errors[5].hasPrefix("\"name\" '😀.example': "), "\(errors)")
+        #expect(errors.last == "not valid JSON")
+    }
+
+    /// `--at` is the validation time of lines without `time` (one instant for a run split over processes),
+    /// `--first-line` the number of the first line.
+    @Test func batchAtAndFirstLine() throws {
+        let chain = try chainLiteral()
+        let (run, output) = try batch(["{\"chain\": \(chain), \"name\": \"server.customer1.example\"}",
+                                       "{\"chain\": \(chain), \"name\": \"server.customer1.example\", \"time\": \"2050-01-01\"}"],
+                                      ["--at", "2030-01-02T03:04:05Z"])
+        #expect(run.status == 1)
+        #expect(output.map { $0["validationTime"] as? String } == ["2030-01-02T03:04:05Z", "2050-01-01T00:00:00Z"])
+        #expect((output.last?["primaryFailure"] as? [String: Any])?["code"] as? String == "expired")
+        // --first-line: a partition of a larger corpus keeps the corpus's line numbers.
+        let (_, numbered) = try batch(["{\"chain\": \(chain)}", "not json"], ["--first-line", "1001"])
+        #expect(numbered.map { $0["line"] as? Int } == [1001, 1002])
+        let zero = try CLI.run(["batch", "--anchors", "rsa/root.pem", "--first-line", "0"])
+        #expect(zero.status == 2 && zero.stderr.contains("--first-line '0': expected a whole number from 1"), "\(zero.stderr)")
+        let bad = try CLI.run(["batch", "--anchors", "rsa/root.pem", "--at", "soon"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--at: bad time 'soon'"), "\(bad.stderr)")
+    }
+
+    /// The intermediates a corpus repeats are read once per run (by their PEM block's text); a block
+    /// that differs by one character is read afresh, and its error is the full reader's, naming the
+    /// block's line; text around the blocks leaves the line to the full reader, as before.
+    @Test func repeatedIntermediatesAreReadOnceAndErrorsStayExact() throws {
+        let pem = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/server-chain.pem"), encoding: .utf8)
+        var blocks = pem.components(separatedBy: "-----END CERTIFICATE-----")
+        let second = blocks[1]
+        let beginLine = try #require(second.range(of: "BEGIN"))
+        let body = try #require(second.range(of: "\n", range: beginLine.upperBound..<second.endIndex))
+        let target = second.index(body.upperBound, offsetBy: 69)
+        blocks[1] = second.replacingCharacters(in: target...target, with: second[target] == "A" ? "B" : "A")
+        let corrupted = blocks.joined(separator: "-----END CERTIFICATE-----")
+        func line(_ chain: String) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: ["chain": chain, "name": "server.customer1.example", "time": CLI.time]),
+                   as: UTF8.self)
+        }
+        let (run, output) = try batch([try line(pem), try line(corrupted), try line(pem), try line(pem + "trailing text\n")])
+        #expect(run.status == 1)
+        #expect(output.map { $0["status"] as? String } == ["trusted", "error", "trusted", "trusted"])
+        #expect((output[1]["error"] as? String)?.hasPrefix("\"chain\": certificate 2 (PEM block at line 24; ") == true, "\(output[1])")
+    }
+}
