@@ -89,9 +89,12 @@ public enum CertificateTransparency {
     /// - Parameters:
     ///   - certificate: the end-entity certificate.
     ///   - issuer: its issuer (the next certificate of the path, or the anchor), for embedded SCTs.
+    ///   - policy: the CT policy whose rules are applied.
     ///   - tlsSCTLists: TLS `signed_certificate_timestamp` extension_data, each one list.
     ///   - ocspResponses: stapled OCSP responses; SingleResponses for the certificate's serial number are read.
     ///   - logs: the log list; `nil` gives ``CTRule/noLogList``.
+    ///   - validationTime: the time of check: SCTs after it do not verify, log states are read at it.
+    ///   - verifier: the signature verifier, whose key cache keeps the logs' keys loaded.
     /// - Returns: the report; compliant when ``CertificateTransparencyReport/unmetRules`` is empty.
     public static func evaluate(_ certificate: Certificate, issuer: Certificate?, policy: CTPolicy, logs: CTLogList?,
                                 tlsSCTLists: [[UInt8]] = [], ocspResponses: [OCSPResponse] = [], validationTime: UnixTime,
