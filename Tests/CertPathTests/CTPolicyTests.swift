@@ -264,4 +264,22 @@ struct CTPolicyTests {
         #expect(result.primaryFailure?.isRecoverable == false)
         #expect(result.primaryFailure?.code == "certificateTransparencyNotCompliant")
     }
+
+    @Test("A malformed embedded SCT list: nothing is read when CT is off; under a required policy the report names the list's error")
+    func malformedListOffAndRequired() throws {
+        let world = try CTWorld()
+        let a1 = world.makeLog("A1", operator: "A")
+        var spec = CertificateSpec.server("ct.example")
+        spec.validity = D.seq(CTWorld.utc(world.notBefore), CTWorld.utc(UnixTime(secondsSinceEpoch: world.notBefore.secondsSinceEpoch + 90 * Self.day)))
+        spec.extensions.append(D.ext(KnownOID.signedCertificateTimestampList, D.octets([0, 5, 0, 0])))
+        let leaf = try SignedCertificates.issue(spec, subjectKey: TestKey(), issuer: world.root)
+        guard case .trusted(let off) = try world.evaluation(leaf, logs: world.list([a1]), requirement: .off).evaluate() else {
+            Issue.record("off: not trusted"); return
+        }
+        #expect(off.certificateTransparency == nil)
+        let result = try world.evaluation(leaf, logs: world.list([a1]), requirement: .required(.apple)).evaluate()
+        guard case .certificateTransparencyNotCompliant(_, let report) = result.primaryFailure else { Issue.record("\(result)"); return }
+        #expect(report.listProblems == [SCTListProblem(source: .embedded, error: SCTListError(.truncated, at: 4, expected: "5 bytes of sct_list"))])
+        #expect(report.timestamps.isEmpty)
+    }
 }

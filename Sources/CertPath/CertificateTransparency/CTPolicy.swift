@@ -226,6 +226,12 @@ public struct SCTListProblem: Hashable, Sendable {
     public let source: SCTCheck.Source
     /// Why it could not be read.
     public let error: SCTListError
+
+    /// Creates a record.
+    public init(source: SCTCheck.Source, error: SCTListError) {
+        self.source = source
+        self.error = error
+    }
 }
 
 /// What Certificate Transparency found for a path's end-entity certificate under a ``CTPolicy``.
