@@ -22,6 +22,16 @@ public enum CTRequirement: Hashable, Sendable {
     /// off for the caller's own anchors: ``automatic`` with another policy.
     case requiredForPublicAnchors(CTPolicy)
 
+    /// Whether some path may need CT: when not, an evaluation sets nothing up for it (CT costs
+    /// nothing when off, or automatic without a log list).
+    func mayRequire(hasLogList: Bool) -> Bool {
+        switch self {
+        case .off: return false
+        case .required: return true
+        case .automatic, .requiredForPublicAnchors: return hasLogList
+        }
+    }
+
     /// The policy required for a path to an anchor of this kind, or `nil` when CT is not examined.
     ///
     /// - Parameters:
