@@ -40,6 +40,10 @@ public struct TLSTrustSettings: Sendable {
     public var additionalCheck: (@Sendable ([Certificate]) -> String?)?
     /// Keep every attempted path in the result, for diagnostics (``TrustEvaluation/collectAllAttempts``).
     public var collectAllAttempts: Bool
+    /// Client side: ask the server for its SCTs in the ClientHello (the empty `signed_certificate_timestamp`
+    /// extension, RFC 6962 3.3.1) and give the list it sends to the evaluation (default `true`, as
+    /// browsers do; ``TLSSignedCertificateTimestamps``). Whether SCTs are required is the policy's business.
+    public var requestSignedCertificateTimestamps = true
 
     /// Settings with the given trust store and the defaults of ``TrustEvaluation``.
     public init(trustStore: TrustStore, anchorsOnly: Bool = true, systemAnchors: TrustStore? = nil, pins: [Pin] = [],

@@ -1,0 +1,87 @@
+import CLibSSL
+import CertPath
+import CertPathTLS
+import Foundation
+import Testing
+import TestSupport
+
+/// The server's SCT list from the TLS `signed_certificate_timestamp` extension (RFC 6962 3.3.1)
+/// reaches the verify callback byte for byte, in real handshakes with `openssl s_server
+/// -serverinfo` serving `TestVectors/ct-test-log/tls-90d-2logs` (SCTs of the CT test logs A1 and
+/// B1 over the x509_entry of the leaf).
+@Suite("SCTs from the TLS extension against openssl s_server -serverinfo")
+struct SCTHandshakeTests {
+    static let ctLog = PKI.packageRoot.appendingPathComponent("TestVectors/ct-test-log")
+    /// The manifest's validation time: the 90-day leaf is valid then, and the test does not depend on today.
+    static let validationTime = UnixTime(secondsSinceEpoch: 1_780_272_000)  // 2026-06-01T00:00:00Z
+
+    /// The serverinfo file OpenSSL sends in `version`: a v1 block only in the TLS 1.2 ServerHello,
+    /// a v2 block (context 0x1180) also in the TLS 1.3 leaf CertificateEntry (RFC 8446 4.4.2).
+    static func serverinfo(_ version: TLSVersion) -> String {
+        ctLog.appendingPathComponent(version == .tls12 ? "tls-90d-2logs.serverinfo.pem" : "tls-90d-2logs.serverinfov2.pem").path
+    }
+
+    static func serverArguments(_ version: TLSVersion, serverinfo: String?) -> [String] {
+        var arguments = ["-cert", ctLog.appendingPathComponent("tls-90d-2logs.pem").path,
+                         "-cert_chain", PKI.path("intermediate.pem", in: PKI.ecdsa),
+                         "-key", PKI.path("keys/server.key", in: PKI.ecdsa), version.opensslFlag, "-naccept", "1"]
+        if let serverinfo { arguments += ["-serverinfo", serverinfo] }
+        return arguments
+    }
+
+    static func settings(requestingSCTs: Bool = true) throws -> TLSTrustSettings {
+        var settings = TLSTrustSettings(trustStore: TrustStore(anchors: try PKI.certificates("root.pem", in: PKI.ecdsa)),
+                                        validationTime: validationTime)
+        settings.requestSignedCertificateTimestamps = requestingSCTs
+        return settings
+    }
+
+    @Test("the SCT list the server sends is in the presented chain of the verify callback", arguments: TLSVersion.allCases)
+    func sctListReachesTheVerifier(_ version: TLSVersion) throws {
+        let label = "tls-90d-2logs (\(version.rawValue))"
+        let expected = Array(try Data(contentsOf: Self.ctLog.appendingPathComponent("tls-90d-2logs.sctlist")))
+        let (server, port) = try OpenSSLProcess.server(Self.serverArguments(version, serverinfo: Self.serverinfo(version)), label: label)
+        let outcome = try swiftClientHandshake(port: port, version: version, host: "server.customer1.example", settings: try Self.settings())
+        server.wait(seconds: 5)
+        #expect(outcome.completed, "\(label): handshake failed: \(outcome.opensslError)")
+        let presented = try #require(outcome.verification?.presented, "\(label): the verifier did not run")
+        #expect(presented.signedCertificateTimestampList == expected,
+                "\(label): the verifier saw \(presented.signedCertificateTimestampList?.count ?? -1) bytes of SCT list, the server sent \(expected.count)")
+    }
+
+    @Test("a server without SCTs: no list", arguments: TLSVersion.allCases)
+    func noSCTsFromTheServer(_ version: TLSVersion) throws {
+        let label = "no serverinfo (\(version.rawValue))"
+        let (server, port) = try OpenSSLProcess.server(Self.serverArguments(version, serverinfo: nil), label: label)
+        let outcome = try swiftClientHandshake(port: port, version: version, host: "server.customer1.example", settings: try Self.settings())
+        server.wait(seconds: 5)
+        #expect(outcome.completed, "\(label): handshake failed: \(outcome.opensslError)")
+        let presented = try #require(outcome.verification?.presented, "\(label): the verifier did not run")
+        #expect(presented.signedCertificateTimestampList == nil, "\(label): an SCT list appeared from nowhere")
+    }
+
+    @Test("a client that does not ask gets no list: the server sends the extension only when asked (RFC 6962 3.3.1)",
+          arguments: TLSVersion.allCases)
+    func notRequested(_ version: TLSVersion) throws {
+        let label = "not requested (\(version.rawValue))"
+        let (server, port) = try OpenSSLProcess.server(Self.serverArguments(version, serverinfo: Self.serverinfo(version)), label: label)
+        let outcome = try swiftClientHandshake(port: port, version: version, host: "server.customer1.example",
+                                               settings: try Self.settings(requestingSCTs: false))
+        server.wait(seconds: 5)
+        #expect(outcome.completed, "\(label): handshake failed: \(outcome.opensslError)")
+        let presented = try #require(outcome.verification?.presented, "\(label): the verifier did not run")
+        #expect(presented.signedCertificateTimestampList == nil, "\(label): SCTs arrived without the ClientHello asking")
+    }
+
+    @Test("request(on:) is idempotent, and refused where OpenSSL's own CT validation owns the extension")
+    func requestOnAContext() throws {
+        let context = try #require(SSL_CTX_new(TLS_client_method()))
+        defer { SSL_CTX_free(context) }
+        #expect(TLSSignedCertificateTimestamps.request(on: context))
+        #expect(TLSSignedCertificateTimestamps.request(on: context), "a second request on the same context must succeed")
+        let ctContext = try #require(SSL_CTX_new(TLS_client_method()))
+        defer { SSL_CTX_free(ctContext) }
+        #expect(SSL_CTX_enable_ct(ctContext, Int32(SSL_CT_VALIDATION_PERMISSIVE)) == 1)
+        #expect(!TLSSignedCertificateTimestamps.request(on: ctContext), "OpenSSL lets CT validation and a custom type 18 coexist")
+    }
+}
