@@ -153,6 +153,8 @@ public enum Diagnostics {
             }
         case .rejectedByCaller(let reason):
             return "refused by the application: \(reason)"
+        case .certificateTransparencyNotCompliant(let c, let report):
+            return "\(name(c)) does not meet the \(report.description)"
         }
     }
 

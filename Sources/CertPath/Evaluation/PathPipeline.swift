@@ -25,6 +25,9 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     /// RFC 7633 must-staple, for a chain from a TLS handshake (``TrustEvaluation/stapledOCSPResponses``);
     /// `nil`: not checked (no handshake, or a nested CRL-issuer search).
     var tlsFeatures: TLSFeatureRequirement? = nil
+    /// Certificate Transparency's evidence, when the policy does not turn CT off; `nil` also for a
+    /// nested CRL-issuer search.
+    var certificateTransparency: CTEvidence? = nil
 
     /// What a search found.
     struct Outcome {
@@ -84,6 +87,16 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
            let failure = tlsFeatures.failure(path: path, anchor: anchor, policy: policy, context: context, issuerPaths: self) {
             failures.append(failure)
         }
+        // 2c. RFC 6962 and the CT policy, for the end entity of a path that failed nothing fatally
+        // (as revocation: a trust exception must not accept a path that CT would refuse).
+        var ctReport: CertificateTransparencyReport? = nil
+        if let anchor, let ct = certificateTransparency,
+           let ctPolicy = policy.certificateTransparency.policy(anchorIsPublicWebPKI: anchorIsPublicWebPKI, hasLogList: ct.logs != nil),
+           failures.allSatisfy(\.isRecoverable) && purposeFailures.allSatisfy(\.isRecoverable) {
+            let report = ct.report(for: path[0], issuer: path.count > 1 ? path[1] : anchor, policy: ctPolicy, context: context)
+            ctReport = report
+            if !report.isCompliant { failures.append(.certificateTransparencyNotCompliant(path[0], report)) }
+        }
         // 3. The purpose, the required pins, the caller's check.
         failures += purposeFailures
         // Required pins hold for every path, one that reached no anchor included: a trust exception
@@ -95,7 +108,7 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
             failures.append(.rejectedByCaller(reason))
         }
         return PathAttempt(certificates: path, anchor: anchor, failures: failures, policyOutcome: validated.policyOutcome,
-                           profile: validated.profile, crlConformanceFindings: crlFindings)
+                           profile: validated.profile, crlConformanceFindings: crlFindings, certificateTransparency: ctReport)
     }
 
     /// The fatal failures of the end entity that every path has, whatever its issuers (issue 30):

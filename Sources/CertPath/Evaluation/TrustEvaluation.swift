@@ -60,6 +60,16 @@ public struct TrustEvaluation: Sendable {
     /// otherwise it fails with ``ValidationFailure/missingStapledOCSPResponse(_:requiredBy:reason:)``.
     /// They are revocation evidence too: they need not also be put in ``revocationEvidence``.
     public var stapledOCSPResponses: [OCSPResponse]? = nil
+    /// The SignedCertificateTimestampLists the TLS server sent in the handshake that presented this
+    /// chain: each the extension_data of a `signed_certificate_timestamp` extension (RFC 6962 3.3.1),
+    /// as received. SCTs for the end entity (x509_entry), examined with the certificate's embedded
+    /// SCTs and those of ``stapledOCSPResponses`` when the policy requires Certificate Transparency
+    /// (``ValidationPolicy/certificateTransparency``). Empty (the default): none.
+    public var signedCertificateTimestampLists: [[UInt8]] = []
+    /// The Certificate Transparency logs SCTs are checked against (the caller's list: CertPath ships
+    /// none). `nil` (the default): CT is not checked under ``CTRequirement/automatic``, and fails
+    /// (``CTRule/noLogList``) when ``CTRequirement/required(_:)``.
+    public var certificateTransparencyLogs: CTLogList? = nil
     /// The caller's last check on a path that passed everything else; it returns a reason to refuse
     /// the path (``ValidationFailure/rejectedByCaller(_:)``) or `nil`.
     public var additionalCheck: (@Sendable ([Certificate]) -> String?)?
@@ -139,7 +149,8 @@ public struct TrustEvaluation: Sendable {
         return TrustResult.trusted(TrustedPath(certificates: attempt.certificates, anchor: attempt.anchor ?? attempt.certificates.last ?? leaf,
                                                reachesTrustAnchor: attempt.anchor != nil, policyOutcome: attempt.policyOutcome, acceptedFailures: report.failures,
                                                attempts: report.attempts, profile: attempt.profile,
-                                               crlConformanceFindings: attempt.crlConformanceFindings)).with(report.statistics)
+                                               crlConformanceFindings: attempt.crlConformanceFindings,
+                                               certificateTransparency: attempt.certificateTransparency)).with(report.statistics)
     }
 
     /// Evaluates (``evaluate()``) and returns the trusted path, or throws the report of why there is
@@ -178,6 +189,10 @@ public struct TrustEvaluation: Sendable {
         if let stapled = stapledOCSPResponses, case .serverAuthentication = policy.purpose {
             pipeline.tlsFeatures = TLSFeatureRequirement(stapled: stapled, policy: policy, certificates: intermediates)
         }
+        if policy.certificateTransparency != .off {
+            pipeline.certificateTransparency = CTEvidence(logs: certificateTransparencyLogs, tlsSCTLists: signedCertificateTimestampLists,
+                                                          ocspResponses: stapledOCSPResponses ?? [])
+        }
         let stores = stores()
         context.anchorStores = stores
 
@@ -205,7 +220,8 @@ public struct TrustEvaluation: Sendable {
         if let trusted = search.trusted, let anchor = trusted.anchor {
             return TrustResult.trusted(TrustedPath(certificates: trusted.certificates, anchor: anchor, reachesTrustAnchor: true, policyOutcome: trusted.policyOutcome,
                                                    acceptedFailures: [], attempts: search.attempts, profile: trusted.profile,
-                                                   crlConformanceFindings: trusted.crlConformanceFindings)).with(statistics)
+                                                   crlConformanceFindings: trusted.crlConformanceFindings,
+                                                   certificateTransparency: trusted.certificateTransparency)).with(statistics)
         }
         let direct = directAttempt
         let best = direct ?? search.best ?? pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: .issuerNotFound(leaf))

@@ -51,6 +51,11 @@ public struct TrustedPath: Sendable {
     public internal(set) var statistics = EvaluationStatistics()
     /// What network fetching fetched or failed to (``TrustResult/fetches``).
     public internal(set) var fetches: [FetchRecord] = []
+    /// The Certificate Transparency report of the end entity when the policy required CT for this
+    /// path (``ValidationPolicy/certificateTransparency``): each SCT, where it came from, its log and
+    /// operator, whether it verified and counted. `nil` when CT was not examined (off, the caller's
+    /// own anchors under ``CTRequirement/automatic``, or a directly trusted leaf).
+    public internal(set) var certificateTransparency: CertificateTransparencyReport? = nil
 
     /// The path from the end entity to the anchor, anchor included once (a path that is the
     /// anchor itself, a directly trusted leaf, is not given it twice).

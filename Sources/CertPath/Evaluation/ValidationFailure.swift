@@ -143,6 +143,10 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     case budgetExhausted(BudgetLimit)
     /// The caller's additional check refused the path.
     case rejectedByCaller(String)
+    /// The end-entity certificate does not meet the required Certificate Transparency policy
+    /// (``ValidationPolicy/certificateTransparency``; RFC 6962): the report names every SCT found,
+    /// whether it verified, its log and operator, and the rules unmet (``CertificateTransparencyReport/unmetRules``).
+    case certificateTransparencyNotCompliant(Certificate, CertificateTransparencyReport)
 
     /// The kind of a recoverable failure, `nil` for a fatal one: the one place that decides which
     /// failures are recoverable (``isRecoverable``, trust exceptions, ``UntrustedReport/exceptions``
@@ -173,7 +177,8 @@ public enum ValidationFailure: Error, Hashable, Sendable {
              .weakKey(let c, _), .notACertificateAuthority(let c), .pathLengthExceeded(let c), .maximumDepthExceeded(let c, _),
              .keyUsageForbids(let c, _, _), .extendedKeyUsageForbids(let c, _, _), .nameConstraintViolation(let c, _),
              .unknownCriticalExtension(let c, _), .profileViolation(let c, _), .issuerNameMismatch(let c), .distrusted(let c),
-             .revoked(let c, _, _, _), .revocationUnknown(let c, _), .missingStapledOCSPResponse(let c, _, _):
+             .revoked(let c, _, _, _), .revocationUnknown(let c, _), .missingStapledOCSPResponse(let c, _, _),
+             .certificateTransparencyNotCompliant(let c, _):
             return c
         case .malformed, .policyRequired, .pinMismatch, .budgetExhausted, .rejectedByCaller:
             return nil
@@ -213,6 +218,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
         case .pinMismatch: return "pinMismatch"
         case .budgetExhausted: return "budgetExhausted"
         case .rejectedByCaller: return "rejectedByCaller"
+        case .certificateTransparencyNotCompliant: return "certificateTransparencyNotCompliant"
         }
     }
 
@@ -242,6 +248,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
         case .unusablePublicKey: return 750
         case .issuerNameMismatch: return 740
         case .missingStapledOCSPResponse: return 735
+        case .certificateTransparencyNotCompliant: return 732
         case .revocationUnknown: return 730
         case .rejectedByCaller: return 720
         case .expired: return 400

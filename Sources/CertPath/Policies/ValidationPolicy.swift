@@ -357,6 +357,10 @@ public struct ValidationPolicy: Sendable {
     /// How a CRL that departs from RFC 5280 section 5's rules on CRL issuers is read (default
     /// ``CRLConformance/automatic``: strictly only under ``CertificateProfile/rfc5280``).
     public var crlConformance: CRLConformance
+    /// Whether Certificate Transparency is required, and under which policy (RFC 6962; default
+    /// ``CTRequirement/automatic``: Apple's policy for paths to public anchors when the evaluation
+    /// has a log list, as SecTrust does).
+    public var certificateTransparency: CTRequirement = .automatic
 
     /// Creates a policy; every argument has a default.
     public init(purpose: ValidationPurpose = .any, profile: CertificateProfile = .automatic,

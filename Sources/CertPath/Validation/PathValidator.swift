@@ -16,6 +16,9 @@ public struct PathAttempt: Sendable {
     /// 5.1.2.5): one finding per certificate and CRL, in path order from the anchor down. Always empty
     /// under ``CertificateProfile/rfc5280``, which reads such CRLs strictly (evidence of revocation only).
     public internal(set) var crlConformanceFindings: [CRLConformanceFinding] = []
+    /// What Certificate Transparency found for the end entity, when the policy required it for this
+    /// path and the path failed nothing else fatally (``ValidationPolicy/certificateTransparency``).
+    public internal(set) var certificateTransparency: CertificateTransparencyReport? = nil
 
     /// The rules of the table (docs/RULES.md) the path's certificates break that its ``profile``
     /// reports without failing the path: under ``CertificateProfile/interoperable``, RFC 5280 section

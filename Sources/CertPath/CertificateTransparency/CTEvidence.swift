@@ -1,0 +1,34 @@
+/// What one evaluation knows for Certificate Transparency: the caller's log list, the SCT lists of
+/// the TLS handshake and the stapled OCSP responses (``TrustEvaluation``). Reports are kept per
+/// issuer key and policy, so that the SCTs of the end entity are verified once however many paths
+/// are judged (an embedded SCT's signed data depends only on the issuer's key).
+///
+/// Used by one evaluation on one thread, as ``EvaluationContext`` is.
+final class CTEvidence: @unchecked Sendable {
+    let logs: CTLogList?
+    let tlsSCTLists: [[UInt8]]
+    let ocspResponses: [OCSPResponse]
+    private var reports: [MemoKey: CertificateTransparencyReport] = [:]
+
+    private struct MemoKey: Hashable {
+        let issuerKey: [UInt8]
+        let policy: CTPolicy
+    }
+
+    init(logs: CTLogList?, tlsSCTLists: [[UInt8]], ocspResponses: [OCSPResponse]) {
+        self.logs = logs
+        self.tlsSCTLists = tlsSCTLists
+        self.ocspResponses = ocspResponses
+    }
+
+    /// The report for `leaf` issued by `issuer` under `policy` (``CertificateTransparency/evaluate(_:issuer:policy:logs:tlsSCTLists:ocspResponses:validationTime:verifier:)``).
+    func report(for leaf: Certificate, issuer: Certificate, policy: CTPolicy, context: EvaluationContext) -> CertificateTransparencyReport {
+        let key = MemoKey(issuerKey: Array(issuer.subjectPublicKeyInfo.der), policy: policy)
+        if let known = reports[key] { return known }
+        let report = CertificateTransparency.evaluate(leaf, issuer: issuer, policy: policy, logs: logs, tlsSCTLists: tlsSCTLists,
+                                                      ocspResponses: ocspResponses, validationTime: context.validationTime,
+                                                      verifier: context.crypto)
+        reports[key] = report
+        return report
+    }
+}
