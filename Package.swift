@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "CertPathTLS", dependencies: ["CertPath", "CLibSSL"]),
         .target(name: "CertPathFoundation", dependencies: ["CertPath"]),
         .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
-        .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathLimbo", "CertPathTLS", "CLibSSL"]),
+        .executableTarget(name: "certpath", dependencies: ["CertPath", "CertPathFoundation", "CertPathLimbo", "CertPathTLS", "CLibSSL"]),
         // Benchmarks (`swift run -c release certpath-bench`, see Benchmarks/README.md). CBenchSupport
         // interposes malloc to count allocations: it is linked into the benchmark executable only.
         .target(
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER", "TestSupport"]),
         .testTarget(name: "CertPathTests", dependencies: ["CertPath", "CertPathFoundation", "CLibCrypto", "TestSupport"]),
         // Real TLS handshakes on 127.0.0.1 against the openssl CLI (s_server, s_client).
-        .testTarget(name: "CertPathTLSTests", dependencies: ["CertPathTLS", "CLibSSL", "CertPath", "TestSupport"]),
+        .testTarget(name: "CertPathTLSTests", dependencies: ["CertPathTLS", "CLibSSL", "CertPath", "CertPathFoundation", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["CertPath", "CertPathLimbo", "TestSupport"]),
         // Drives the built `certpath` executable as a subprocess; depending on the executable target
         // makes `swift build --build-tests` build it first.

@@ -1,5 +1,6 @@
 import CLibSSL
 import CertPath
+import CertPathFoundation
 import CertPathTLS
 import Foundation
 import Testing
@@ -71,6 +72,48 @@ struct SCTHandshakeTests {
         #expect(outcome.completed, "\(label): handshake failed: \(outcome.opensslError)")
         let presented = try #require(outcome.verification?.presented, "\(label): the verifier did not run")
         #expect(presented.signedCertificateTimestampList == nil, "\(label): SCTs arrived without the ClientHello asking")
+    }
+
+    static func testLogs() throws -> CTLogList {
+        try CTLogList(jsonBytes: Array(Data(contentsOf: ctLog.appendingPathComponent("log_list.json"))))
+    }
+
+    /// The 90-day leaf has no embedded SCTs; the two SCTs of the TLS extension, from logs A1 and B1 of
+    /// two operators, meet Apple's alternative (2 SCTs from current logs, one delivered by TLS) and
+    /// Chromium's (2 from distinct current logs of 2 operators).
+    @Test("CT required: the handshake's SCTs make the server compliant", arguments: [CTPolicy.apple, .chromium], TLSVersion.allCases)
+    func compliantThroughTheHandshake(_ policy: CTPolicy, _ version: TLSVersion) throws {
+        let label = "\(policy) (\(version.rawValue))"
+        var settings = try Self.settings()
+        settings.policy.certificateTransparency = .required(policy)
+        settings.certificateTransparencyLogs = try Self.testLogs()
+        let (server, port) = try OpenSSLProcess.server(Self.serverArguments(version, serverinfo: Self.serverinfo(version)), label: label)
+        let outcome = try swiftClientHandshake(port: port, version: version, host: "server.customer1.example", settings: settings)
+        server.wait(seconds: 5)
+        #expect(outcome.completed, "\(label): handshake failed: \(outcome.opensslError); \(outcome.result?.report?.summary ?? "")")
+        guard case .trusted(let trusted)? = outcome.result else { Issue.record("\(label): not trusted"); return }
+        let report = try #require(trusted.certificateTransparency, "\(label): no CT report in the trusted result")
+        #expect(report.counted.count == 2 && report.counted.allSatisfy { $0.source == .tlsExtension && $0.status == .verified },
+                "\(label): \(report)")
+    }
+
+    /// Without the request the server sends nothing, the leaf has no embedded SCTs: not compliant, refused.
+    @Test("CT required, SCTs not asked for: certificateTransparencyNotCompliant fails the handshake", arguments: TLSVersion.allCases)
+    func notCompliantWithoutTheHandshakeSCTs(_ version: TLSVersion) throws {
+        let label = "not requested, CT required (\(version.rawValue))"
+        var settings = try Self.settings(requestingSCTs: false)
+        settings.policy.certificateTransparency = .required(.chromium)
+        settings.certificateTransparencyLogs = try Self.testLogs()
+        let (server, port) = try OpenSSLProcess.server(Self.serverArguments(version, serverinfo: Self.serverinfo(version)), label: label)
+        let outcome = try swiftClientHandshake(port: port, version: version, host: "server.customer1.example", settings: settings)
+        server.wait(seconds: 5)
+        #expect(!outcome.completed, "\(label): the handshake completed without SCTs")
+        guard case .certificateTransparencyNotCompliant(_, let report)? = outcome.result?.primaryFailure else {
+            Issue.record("\(label): primary failure \(outcome.primaryCode ?? "none"), expected certificateTransparencyNotCompliant")
+            return
+        }
+        #expect(report.timestamps.isEmpty, "\(label): \(report)")
+        #expect(!report.unmetRules.isEmpty, "\(label): no rule named")
     }
 
     @Test("request(on:) is idempotent, and refused where OpenSSL's own CT validation owns the extension")
