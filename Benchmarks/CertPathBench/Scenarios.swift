@@ -149,6 +149,7 @@ final class Benchmark {
         try hostileLists()
         try decoys()
         try hostileNameConstraints()
+        try certificateTransparency()
         try batchInput()
         try threads()
     }
