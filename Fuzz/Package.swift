@@ -15,6 +15,8 @@
 //                     down, serial index agrees with a scan
 //   FuzzOCSP          OCSPResponse(derEncoded:) accepts => identical re-parse, DER all the way down, a
 //                     basic response exactly when successful, kept ranges within the input
+//   FuzzSCT           SignedCertificateTimestampList(tlsEncoded:) accepts => re-encodes to the input, each
+//                     SCT re-parses alone, sizes add up; rejects => SCTListError offset in bounds
 import PackageDescription
 
 let package = Package(
@@ -31,5 +33,6 @@ let package = Package(
         .executableTarget(name: "FuzzHostname", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzCRL", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzOCSP", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzSCT", dependencies: ["FuzzSupport"]),
     ]
 )

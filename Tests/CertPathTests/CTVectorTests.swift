@@ -85,6 +85,9 @@ struct CTVectorTests {
             // RFC 6962 5.2: an SCT from after the validation time.
             let before = UnixTime(secondsSinceEpoch: Int64(sct.timestamp / 1000) - 1)
             #expect(CertificateTransparency.verify(sct, entry: entry, logs: extra, validationTime: before).status == .futureTimestamp)
+            // Within the SCT's own second it is not after the validation time.
+            let same = UnixTime(secondsSinceEpoch: Int64(sct.timestamp / 1000))
+            #expect(CertificateTransparency.verify(sct, entry: entry, logs: extra, validationTime: same).status == .verified)
         }
     }
 

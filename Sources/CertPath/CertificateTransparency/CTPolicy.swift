@@ -22,6 +22,16 @@ public enum CTRequirement: Hashable, Sendable {
     /// off for the caller's own anchors: ``automatic`` with another policy.
     case requiredForPublicAnchors(CTPolicy)
 
+    /// Whether some path may need CT: when not, an evaluation sets nothing up for it (CT costs
+    /// nothing when off, or automatic without a log list).
+    func mayRequire(hasLogList: Bool) -> Bool {
+        switch self {
+        case .off: return false
+        case .required: return true
+        case .automatic, .requiredForPublicAnchors: return hasLogList
+        }
+    }
+
     /// The policy required for a path to an anchor of this kind, or `nil` when CT is not examined.
     ///
     /// - Parameters:
@@ -226,6 +236,12 @@ public struct SCTListProblem: Hashable, Sendable {
     public let source: SCTCheck.Source
     /// Why it could not be read.
     public let error: SCTListError
+
+    /// Creates a record.
+    public init(source: SCTCheck.Source, error: SCTListError) {
+        self.source = source
+        self.error = error
+    }
 }
 
 /// What Certificate Transparency found for a path's end-entity certificate under a ``CTPolicy``.

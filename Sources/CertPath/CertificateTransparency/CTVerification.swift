@@ -50,7 +50,7 @@ public enum CTSignedEntry: Hashable, Sendable {
 /// and tools call them directly.
 public enum CertificateTransparency {
     /// Verifies one SCT (RFC 6962 3.2, 5.2): its log is in `logs`, its timestamp is not after
-    /// `validationTime`, its algorithm is ECDSA or RSA with SHA-256 (RFC 6962 2.1.4), and the log's key
+    /// `validationTime` (compared in whole seconds), its algorithm is ECDSA or RSA with SHA-256 (RFC 6962 2.1.4), and the log's key
     /// verifies its signature over `entry`. One signature verification at most.
     ///
     /// - Returns: the status and the log with its operator when the list knows it.
@@ -63,8 +63,9 @@ public enum CertificateTransparency {
     /// ``verify(_:entry:logs:validationTime:verifier:)`` with the log already found.
     static func verify(_ sct: SignedCertificateTimestamp, entry: CTSignedEntry, log: CTLogList.Log, validationTime: UnixTime,
                        verifier: SignatureVerifier) -> SCTCheck.Status {
-        // RFC 6962 5.2 (clients): an SCT from the future is not valid.
-        if validationTime.secondsSinceEpoch < 0 || sct.timestamp > UInt64(validationTime.secondsSinceEpoch) &* 1000 { return .futureTimestamp }
+        // RFC 6962 5.2 (clients): an SCT from the future is not valid. The validation time is a whole
+        // second: an SCT within that second is not after it.
+        if validationTime.secondsSinceEpoch < 0 || sct.timestamp / 1000 > UInt64(validationTime.secondsSinceEpoch) { return .futureTimestamp }
         guard let algorithm = sct.signatureAlgorithm.algorithm else { return .unsupportedAlgorithm }
         let spki: SubjectPublicKeyInfo
         do throws(DERError) { spki = try SubjectPublicKeyInfo(derEncoded: log.key) } catch { return .unusableLogKey(error.description) }
@@ -89,9 +90,12 @@ public enum CertificateTransparency {
     /// - Parameters:
     ///   - certificate: the end-entity certificate.
     ///   - issuer: its issuer (the next certificate of the path, or the anchor), for embedded SCTs.
+    ///   - policy: the CT policy whose rules are applied.
     ///   - tlsSCTLists: TLS `signed_certificate_timestamp` extension_data, each one list.
     ///   - ocspResponses: stapled OCSP responses; SingleResponses for the certificate's serial number are read.
     ///   - logs: the log list; `nil` gives ``CTRule/noLogList``.
+    ///   - validationTime: the time of check: SCTs after it do not verify, log states are read at it.
+    ///   - verifier: the signature verifier, whose key cache keeps the logs' keys loaded.
     /// - Returns: the report; compliant when ``CertificateTransparencyReport/unmetRules`` is empty.
     public static func evaluate(_ certificate: Certificate, issuer: Certificate?, policy: CTPolicy, logs: CTLogList?,
                                 tlsSCTLists: [[UInt8]] = [], ocspResponses: [OCSPResponse] = [], validationTime: UnixTime,

@@ -189,7 +189,7 @@ public struct TrustEvaluation: Sendable {
         if let stapled = stapledOCSPResponses, case .serverAuthentication = policy.purpose {
             pipeline.tlsFeatures = TLSFeatureRequirement(stapled: stapled, policy: policy, certificates: intermediates)
         }
-        if policy.certificateTransparency != .off {
+        if policy.certificateTransparency.mayRequire(hasLogList: certificateTransparencyLogs != nil) {
             pipeline.certificateTransparency = CTEvidence(logs: certificateTransparencyLogs, tlsSCTLists: signedCertificateTimestampLists,
                                                           ocspResponses: stapledOCSPResponses ?? [])
         }

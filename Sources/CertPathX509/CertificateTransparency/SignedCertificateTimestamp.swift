@@ -120,6 +120,13 @@ public struct UnknownVersionSCT: Hashable, Sendable {
     public let offset: Int
     /// The SerializedSCT's contents, undecoded.
     public let encoded: [UInt8]
+
+    /// Creates a record of an SCT of another version (for tests and tools).
+    public init(version: UInt8, offset: Int, encoded: [UInt8]) {
+        self.version = version
+        self.offset = offset
+        self.encoded = encoded
+    }
 }
 
 /// Why a SignedCertificateTimestampList could not be read, and where (RFC 6962 3.3).
@@ -175,11 +182,20 @@ public struct SignedCertificateTimestampList: Hashable, Sendable {
     public let timestamps: [SignedCertificateTimestamp]
     /// The SCTs of other versions, kept undecoded and ignored (RFC 6962 3.3).
     public let unknownVersions: [UnknownVersionSCT]
+    /// The bytes the list was read from, `nil` for a list made from its SCTs.
+    private let original: [UInt8]?
 
-    /// Creates a list of SCTs (for tests and tools).
+    /// Creates a list of SCTs (for tests and tools): the v1 SCTs, then those of other versions.
     public init(timestamps: [SignedCertificateTimestamp], unknownVersions: [UnknownVersionSCT] = []) {
         self.timestamps = timestamps
         self.unknownVersions = unknownVersions
+        self.original = nil
+    }
+
+    init(timestamps: [SignedCertificateTimestamp], unknownVersions: [UnknownVersionSCT], original: [UInt8]) {
+        self.timestamps = timestamps
+        self.unknownVersions = unknownVersions
+        self.original = original
     }
 
     /// Reads a TLS-encoded list.
@@ -199,8 +215,10 @@ public struct SignedCertificateTimestampList: Hashable, Sendable {
         try self.init(tlsEncoded: bytes[...])
     }
 
-    /// The TLS encoding of this list (for tests and tools; RFC 6962 3.3).
+    /// The TLS encoding of this list (RFC 6962 3.3): for a list that was read, the bytes read (in
+    /// their order); for one made from SCTs, the v1 SCTs then the others.
     public var tlsEncoded: [UInt8] {
+        if let original { return original }
         var items: [UInt8] = []
         for sct in timestamps {
             items += [UInt8(sct.encoded.count >> 8), UInt8(sct.encoded.count & 0xFF)] + sct.encoded
@@ -259,7 +277,7 @@ struct SCTListParser {
             }
             timestamps.append(try parseSCT(end: end))
         }
-        return SignedCertificateTimestampList(timestamps: timestamps, unknownVersions: unknown)
+        return SignedCertificateTimestampList(timestamps: timestamps, unknownVersions: unknown, original: Array(bytes))
     }
 
     /// RFC 6962 3.2: one v1 SCT filling `position..<end` exactly.
