@@ -116,6 +116,58 @@ struct SCTHandshakeTests {
         #expect(!report.unmetRules.isEmpty, "\(label): no rule named")
     }
 
+    /// The embedded SCTs of a chain served without serverinfo: verified over the precertificate TBS
+    /// with the key hash of the intermediate the server presented (RFC 6962 3.2).
+    @Test("CT required: embedded SCTs of the presented chain make the server compliant", arguments: TLSVersion.allCases)
+    func compliantThroughEmbeddedSCTs(_ version: TLSVersion) throws {
+        let label = "embedded-180d-2logs (\(version.rawValue))"
+        var settings = try Self.settings()
+        settings.policy.certificateTransparency = .required(.chromium)
+        settings.certificateTransparencyLogs = try Self.testLogs()
+        let arguments = ["-cert", Self.ctLog.appendingPathComponent("embedded-180d-2logs.pem").path,
+                         "-cert_chain", PKI.path("intermediate.pem", in: PKI.ecdsa),
+                         "-key", PKI.path("keys/server.key", in: PKI.ecdsa), version.opensslFlag, "-naccept", "1"]
+        let (server, port) = try OpenSSLProcess.server(arguments, label: label)
+        let outcome = try swiftClientHandshake(port: port, version: version, host: "server.customer1.example", settings: settings)
+        server.wait(seconds: 5)
+        #expect(outcome.completed, "\(label): handshake failed: \(outcome.opensslError); \(outcome.result?.report?.summary ?? "")")
+        guard case .trusted(let trusted)? = outcome.result else { Issue.record("\(label): not trusted"); return }
+        let report = try #require(trusted.certificateTransparency, "\(label): no CT report")
+        #expect(outcome.verification?.presented?.signedCertificateTimestampList == nil, "\(label): the server sent no TLS SCTs")
+        #expect(report.counted.count == 2 && report.counted.allSatisfy { $0.source == .embedded }, "\(label): \(report)")
+    }
+
+    /// A server whose TLS SCT list has one signature byte changed: that SCT does not verify, one
+    /// current log is left, and the 90-day leaf (nothing embedded) is not compliant.
+    @Test("CT required: a tampered SCT from the TLS extension does not count", arguments: TLSVersion.allCases)
+    func tamperedHandshakeSCT(_ version: TLSVersion) throws {
+        let label = "tampered TLS SCT (\(version.rawValue))"
+        var list = Array(try Data(contentsOf: Self.ctLog.appendingPathComponent("tls-90d-2logs.sctlist")))
+        list[list.count - 1] ^= 0x01  // the last byte of the last SCT's signature
+        // SERVERINFOV2: context 0x1180 (ClientHello, TLS 1.2 ServerHello, TLS 1.3 Certificate), type 18, length, list.
+        let block: [UInt8] = [0, 0, 0x11, 0x80, 0, 18, UInt8(list.count >> 8), UInt8(list.count & 0xff)] + list
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("certpath-sct-tampered-\(UUID().uuidString).pem")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let base64 = Data(block).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        try "-----BEGIN SERVERINFOV2 FOR signed_certificate_timestamp-----\n\(base64)\n-----END SERVERINFOV2 FOR signed_certificate_timestamp-----\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        var settings = try Self.settings()
+        settings.policy.certificateTransparency = .required(.chromium)
+        settings.certificateTransparencyLogs = try Self.testLogs()
+        let (server, port) = try OpenSSLProcess.server(Self.serverArguments(version, serverinfo: file.path), label: label)
+        let outcome = try swiftClientHandshake(port: port, version: version, host: "server.customer1.example", settings: settings)
+        server.wait(seconds: 5)
+        #expect(!outcome.completed, "\(label): the handshake completed")
+        #expect(outcome.verification?.presented?.signedCertificateTimestampList == list, "\(label): the list did not arrive as sent")
+        guard case .certificateTransparencyNotCompliant(_, let report)? = outcome.result?.primaryFailure else {
+            Issue.record("\(label): primary failure \(outcome.primaryCode ?? "none"), expected certificateTransparencyNotCompliant")
+            return
+        }
+        #expect(report.timestamps.count == 2, "\(label): \(report)")
+        #expect(report.timestamps.filter { $0.status == .verified }.count == 1, "\(label): \(report)")
+        #expect(report.counted.count <= 1 && !report.unmetRules.isEmpty, "\(label): \(report)")
+    }
+
     @Test("request(on:) is idempotent, and refused where OpenSSL's own CT validation owns the extension")
     func requestOnAContext() throws {
         let context = try #require(SSL_CTX_new(TLS_client_method()))
