@@ -282,4 +282,25 @@ struct CTPolicyTests {
         #expect(report.listProblems == [SCTListProblem(source: .embedded, error: SCTListError(.truncated, at: 4, expected: "5 bytes of sct_list"))])
         #expect(report.timestamps.isEmpty)
     }
+
+    @Test("CT costs one key lookup and verification per SCT from a known log, and nothing when off or automatic without a list")
+    func costPerSCT() throws {
+        let world = try CTWorld()
+        let a1 = world.makeLog("A1", operator: "A"), b1 = world.makeLog("B1", operator: "B"), unknown = world.makeLog("Z", operator: "Z")
+        let logs = world.list([a1, b1])
+        let leaf = try world.leaf(span: 90 * Self.day - 1, scts: [(a1, nil), (b1, nil), (unknown, nil)])
+        func lookups(_ requirement: CTRequirement, logs: CTLogList?) throws -> (Int, Bool) {
+            var evaluation = try world.evaluation(leaf, logs: logs, requirement: requirement)
+            let cache = PublicKeyCache()
+            evaluation.signatureVerifier = SignatureVerifier(keyCache: cache, signatureCache: nil)
+            let trusted = evaluation.evaluate().isTrusted
+            return (cache.statistics.hits + cache.statistics.misses, trusted)
+        }
+        let (off, offTrusted) = try lookups(.off, logs: logs)
+        let (automatic, automaticTrusted) = try lookups(.automatic, logs: nil)
+        let (required, requiredTrusted) = try lookups(.required(.apple), logs: logs)
+        #expect(offTrusted && automaticTrusted && requiredTrusted)
+        #expect(automatic == off)
+        #expect(required == off + 2)  // the SCT of the unknown log costs nothing
+    }
 }

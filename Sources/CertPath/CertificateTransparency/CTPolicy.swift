@@ -179,8 +179,11 @@ public struct SCTCheck: Hashable, Sendable, CustomStringConvertible {
         case duplicateLog
         /// Its operator already has the most SCTs that count.
         case operatorLimit
-        /// It is embedded and the policy's TLS/OCSP alternative, which counts only current logs, applied.
+        /// The TLS/OCSP-delivered rule applied, which counts only logs current at the time of check.
         case notCurrent
+        /// It belongs to the other rule than the one applied: a TLS- or OCSP-delivered SCT when the
+        /// embedded rule was applied (met, or neither rule met), an embedded one it did not need.
+        case otherRuleApplied
 
         /// The reason in words.
         public var description: String {
@@ -190,6 +193,7 @@ public struct SCTCheck: Hashable, Sendable, CustomStringConvertible {
             case .duplicateLog: return "another SCT from the same log counted"
             case .operatorLimit: return "the operator's limit was reached"
             case .notCurrent: return "the log is not current at the time of check"
+            case .otherRuleApplied: return "the SCTs were counted under the policy's other rule"
             }
         }
     }

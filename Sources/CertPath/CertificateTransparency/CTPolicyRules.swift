@@ -117,9 +117,10 @@ enum CTPolicyRules {
         let useDelivered = !delivered.isEmpty && deliveredRules.isEmpty && !embeddedRules.isEmpty
         let counted = useDelivered ? deliveredCounted : embeddedCounted
         let exclusions = useDelivered ? deliveredExclusions : embeddedExclusions
+        let otherExclusions = useDelivered ? embeddedExclusions : deliveredExclusions
         for i in verified {
             checks[i].counted = counted.contains(i)
-            checks[i].exclusion = checks[i].counted ? nil : (exclusions[i] ?? .notCurrent)
+            checks[i].exclusion = checks[i].counted ? nil : (exclusions[i] ?? otherExclusions[i] ?? .otherRuleApplied)
         }
         if embeddedRules.isEmpty || (!delivered.isEmpty && deliveredRules.isEmpty) { return [] }
         return embeddedRules + deliveredRules
