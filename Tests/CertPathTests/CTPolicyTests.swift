@@ -303,4 +303,23 @@ struct CTPolicyTests {
         #expect(automatic == off)
         #expect(required == off + 2)  // the SCT of the unknown log costs nothing
     }
+
+    @Test("SCTs in a stapled OCSP response's SingleResponse extension (1.3.6.1.4.1.11129.2.4.5) count as delivered SCTs (x509_entry)")
+    func ocspDelivered() throws {
+        let world = try CTWorld()
+        let a1 = world.makeLog("A1", operator: "A"), b1 = world.makeLog("B1", operator: "B")
+        let logs = world.list([a1, b1])
+        let leaf = try world.leaf(span: 90 * Self.day - 1, scts: [])
+        let list = SignedCertificateTimestampList(timestamps: [a1, b1].map { CTWorld.sct(by: $0, entry: .x509(leaf), timestamp: world.sctTime) })
+        let id = try #require(OCSPCertID(identifying: leaf, issuer: world.root.certificate))
+        let certID = D.seq(OCSPFixture.sha1, D.octets(Array(id.issuerNameHash)), D.octets(Array(id.issuerKeyHash)), D.tlv(.integer, Array(leaf.serialNumber)))
+        let single = D.seq(certID, OCSPFixture.good, OCSPHostileTests.thisUpdate, OCSPHostileTests.nextUpdate,
+                           D.ctx(1, constructed: true, D.seq(D.ext(KnownOID.ocspSignedCertificateTimestampList, D.octets(list.tlsEncoded)))))
+        let response = try OCSPHostileTests.response([single], responderID: OCSPHostileTests.byName(world.root.certificate), signedBy: world.root.key)
+        #expect(try response.basicResponse?.responses.first?.embeddedSCTList() == list)
+        var evaluation = try world.evaluation(leaf, logs: logs, requirement: .required(.apple))
+        evaluation.stapledOCSPResponses = [response]
+        guard case .trusted(let path) = evaluation.evaluate() else { Issue.record("\(evaluation.evaluate())"); return }
+        #expect(path.certificateTransparency?.counted.map(\.source) == [.ocspResponse, .ocspResponse])
+    }
 }

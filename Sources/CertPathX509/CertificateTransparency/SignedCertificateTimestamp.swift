@@ -198,6 +198,18 @@ public struct SignedCertificateTimestampList: Hashable, Sendable {
         self.original = original
     }
 
+    /// Lists are equal when their SCTs are (the v1 ones, and those of other versions), however
+    /// they were made.
+    public static func == (lhs: SignedCertificateTimestampList, rhs: SignedCertificateTimestampList) -> Bool {
+        lhs.timestamps == rhs.timestamps && lhs.unknownVersions == rhs.unknownVersions
+    }
+
+    /// Hashes the SCTs (as ``==`` compares them).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(timestamps)
+        hasher.combine(unknownVersions)
+    }
+
     /// Reads a TLS-encoded list.
     ///
     /// - Parameter bytes: exactly the list: its 2-byte length and what it covers.
