@@ -15,14 +15,16 @@ import CLibSSL
 ///
 /// The list is read through an OpenSSL custom extension (`SSL_CTX_add_custom_ext`, which OpenSSL 3
 /// allows for type 18 as the one built-in type an application may take over), not through
-/// `SSL_enable_ct` and `SSL_get0_peer_scts`, because the latter: turns on the OCSP status request
-/// as a side effect (`SSL_set_ct_validation_callback`), which would change a must-staple verdict
+/// `SSL_enable_ct` and `SSL_get0_peer_scts`, because the latter: turns on the OCSP status request as
+/// a side effect (`SSL_set_ct_validation_callback`), which would change a must-staple verdict
 /// (RFC 7633); parses and caches the SCTs on its first call, which in the verify callback is before
 /// the session's peer certificate and a TLS 1.2 stapled response are known; and gives back only
-/// OpenSSL's re-encoding of the SCTs it could parse (`o2i_SCT_LIST` drops the whole list at one bad
-/// byte), so an SCT of an unknown version or a tampered byte would never reach CertPath's strict
-/// parser. The custom extension's parse callback runs while the ServerHello (TLS 1.2) or the
-/// Certificate message (TLS 1.3) is processed, before the certificate verify callback.
+/// OpenSSL's re-encoding of what it could parse (`o2i_SCT_LIST` drops the whole list at one
+/// malformed SCT), so a tampered length would never reach CertPath's strict parser and its typed
+/// error. The custom extension's parse callback runs while the ServerHello (TLS 1.2) or the
+/// Certificate message (TLS 1.3) is processed, before the certificate verify callback, and keeps the
+/// bytes as sent. OpenSSL allows one or the other on a context: after ``request(on:)``,
+/// `SSL_CTX_enable_ct` fails, and after `SSL_CTX_enable_ct`, ``request(on:)`` does.
 public enum TLSSignedCertificateTimestamps {
     /// Makes every client connection of `context` (an `SSL_CTX *`) send an empty
     /// `signed_certificate_timestamp` extension in its ClientHello (RFC 6962 3.3.1: the client asks
