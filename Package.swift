@@ -39,15 +39,19 @@ let package = Package(
         .target(name: "CertPathX509", dependencies: ["CertPathDER"]),
         .target(name: "CertPath", dependencies: ["CertPathDER", "CertPathX509", "CLibCrypto"]),
         .target(name: "CertPathTLS", dependencies: ["CertPath", "CLibSSL"]),
-        .target(name: "CertPathFoundation", dependencies: ["CertPath"]),
+        .target(name: "CertPathFoundation", dependencies: ["CertPath", "CertPathJSON"]),
         .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
+        // CertPath's JSON inputs (the CT log list, v3) through FoundationEssentials' JSONDecoder: no ICU,
+        // no full Foundation, so the CLI can read them without Foundation on its start-up path.
+        // CertPathFoundation re-exports it.
+        .target(name: "CertPathJSON", dependencies: ["CertPath"]),
         .target(name: "CertPathBenchmarkProbes", dependencies: ["CertPath"]),
         // libcurl for `certpath verify --fetch`, opened with dlopen on the first fetch (no header, no
         // link): without --fetch the CLI never loads it or what it links (issue 32).
         .target(name: "CCurlFetch"),
         .executableTarget(
             name: "certpath",
-            dependencies: ["CertPath", "CertPathLimbo", "CertPathTLS", "CLibSSL", "CCurlFetch"],
+            dependencies: ["CertPath", "CertPathJSON", "CertPathLimbo", "CertPathTLS", "CLibSSL", "CCurlFetch"],
             // The release CLI links the Swift runtime statically: a third of the start-up time and half
             // the memory of the dynamic build (Benchmarks/README.md, "The command line at process
             // level", issue 32). Release only: the test targets, which link the debug executable's
@@ -74,7 +78,7 @@ let package = Package(
         .testTarget(name: "CertPathDERTests", dependencies: ["CertPathDER", "TestSupport"]),
         .testTarget(name: "CertPathTests", dependencies: ["CertPath", "CertPathFoundation", "CLibCrypto", "TestSupport"]),
         // Real TLS handshakes on 127.0.0.1 against the openssl CLI (s_server, s_client).
-        .testTarget(name: "CertPathTLSTests", dependencies: ["CertPathTLS", "CLibSSL", "CertPath", "TestSupport"]),
+        .testTarget(name: "CertPathTLSTests", dependencies: ["CertPathTLS", "CLibSSL", "CertPath", "CertPathJSON", "TestSupport"]),
         // The mutual-TLS example under load on 127.0.0.1 (valid and hostile clients), and its executables.
         .testTarget(name: "MutualTLSExampleTests",
                     dependencies: ["MutualTLSExample", "mutual-tls-server", "mutual-tls-client", "CertPath", "CertPathTLS", "TestSupport"]),

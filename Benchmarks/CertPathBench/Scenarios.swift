@@ -150,6 +150,7 @@ final class Benchmark {
         try hostileLists()
         try decoys()
         try hostileNameConstraints()
+        try certificateTransparency()
         try batchInput()
         try processes()
         try threads()

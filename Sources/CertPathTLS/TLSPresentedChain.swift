@@ -15,6 +15,10 @@ public struct TLSPresentedChain: Sendable {
     /// status_request, RFC 6066 section 8): only then can a missing staple fail a certificate whose
     /// TLS feature extension lists status_request (RFC 7633 4.3.3).
     public let requestedOCSPStaple: Bool
+    /// The `SignedCertificateTimestampList` the server sent in the TLS `signed_certificate_timestamp`
+    /// extension (RFC 6962 3.3.1), exactly as sent, when the client asked for it
+    /// (``TLSSignedCertificateTimestamps/request(on:)``) and the server sent one; `nil` otherwise.
+    public let signedCertificateTimestampList: [UInt8]?
 
     /// The peer's end-entity certificate.
     public var leaf: Certificate { certificates[0] }
@@ -23,12 +27,13 @@ public struct TLSPresentedChain: Sendable {
 
     /// A presented chain from certificates already parsed (leaf first; at least one).
     public init(certificates: [Certificate], stapledOCSPResponse: OCSPResponse? = nil, stapledOCSPError: String? = nil,
-                requestedOCSPStaple: Bool = false) {
+                requestedOCSPStaple: Bool = false, signedCertificateTimestampList: [UInt8]? = nil) {
         precondition(!certificates.isEmpty, "a presented chain has a leaf")
         self.certificates = certificates
         self.stapledOCSPResponse = stapledOCSPResponse
         self.stapledOCSPError = stapledOCSPError
         self.requestedOCSPStaple = requestedOCSPStaple
+        self.signedCertificateTimestampList = signedCertificateTimestampList
     }
 
     /// The stapled responses for ``TrustEvaluation/stapledOCSPResponses``: `nil` when no staple was
@@ -39,7 +44,8 @@ public struct TLSPresentedChain: Sendable {
 
     /// The chain an established connection's peer presented, read with `SSL_get1_peer_certificate`
     /// and `SSL_get_peer_cert_chain` (DER through `i2d_X509`), and its stapled OCSP response
-    /// (`SSL_get_tlsext_status_ocsp_resp`). `ssl` is an `SSL *`.
+    /// (`SSL_get_tlsext_status_ocsp_resp`), and its SCT list from the TLS extension when the context
+    /// asked for it (``TLSSignedCertificateTimestamps``). `ssl` is an `SSL *`.
     ///
     /// - Throws: ``TLSRefusal/noPeerCertificate`` when the peer sent none,
     ///   ``TLSRefusal/malformedCertificate(index:reason:)`` when one does not parse.
@@ -74,7 +80,8 @@ public struct TLSPresentedChain: Sendable {
         let (response, error) = stapledResponse(ssl)
         let requested = SSL_is_server(ssl) == 0 && certpath_ssl_ocsp_staple_requested(ssl) == 1
         return TLSPresentedChain(certificates: certificates, stapledOCSPResponse: response, stapledOCSPError: error,
-                                 requestedOCSPStaple: requested)
+                                 requestedOCSPStaple: requested,
+                                 signedCertificateTimestampList: TLSSignedCertificateTimestamps.received(by: ssl))
     }
 
     /// `i2d_X509` of one certificate.

@@ -2,6 +2,8 @@ import CertPath
 
 /// What CertPath is given, besides the peer's chain, to decide whether a TLS peer can be trusted:
 /// the fields of a ``TrustEvaluation`` that do not come from the connection.
+/// The server's SCT list from the TLS extension, when one was asked for and sent, is passed as
+/// ``TrustEvaluation/signedCertificateTimestampLists`` with ``certificateTransparencyLogs``.
 ///
 /// The leaf and intermediates come from the peer's Certificate message; the purpose of
 /// ``policy`` is replaced by the verifier's role (``TLSVerifier/Role``); the stapled OCSP response,
@@ -40,6 +42,13 @@ public struct TLSTrustSettings: Sendable {
     public var additionalCheck: (@Sendable ([Certificate]) -> String?)?
     /// Keep every attempted path in the result, for diagnostics (``TrustEvaluation/collectAllAttempts``).
     public var collectAllAttempts: Bool
+    /// Client side: ask the server for its SCTs in the ClientHello (the empty `signed_certificate_timestamp`
+    /// extension, RFC 6962 3.3.1) and give the list it sends to the evaluation (default `true`, as
+    /// browsers do; ``TLSSignedCertificateTimestamps``). Whether SCTs are required is the policy's business.
+    public var requestSignedCertificateTimestamps = true
+    /// The Certificate Transparency logs SCTs are checked against (``TrustEvaluation/certificateTransparencyLogs``);
+    /// whether CT is required is ``ValidationPolicy/certificateTransparency`` of ``policy``. `nil` (the default): none.
+    public var certificateTransparencyLogs: CTLogList?
 
     /// Settings with the given trust store and the defaults of ``TrustEvaluation``.
     public init(trustStore: TrustStore, anchorsOnly: Bool = true, systemAnchors: TrustStore? = nil, pins: [Pin] = [],
@@ -73,6 +82,9 @@ public struct TLSTrustSettings: Sendable {
                                          signatureVerifier: signatureVerifier, additionalCheck: additionalCheck,
                                          collectAllAttempts: collectAllAttempts)
         evaluation.systemAnchors = systemAnchors
+        // RFC 6962 3.3.1: the SCTs the server sent in the handshake are evidence for its end entity.
+        if let list = presented.signedCertificateTimestampList { evaluation.signedCertificateTimestampLists = [list] }
+        evaluation.certificateTransparencyLogs = certificateTransparencyLogs
         if useStapledOCSP { evaluation.stapledOCSPResponses = presented.stapledOCSPResponses }
         return evaluation
     }

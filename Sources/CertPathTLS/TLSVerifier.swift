@@ -63,7 +63,8 @@ public final class TLSVerifier: Sendable {
     }
 
     /// Installs this verifier on `context` (an `SSL_CTX *`): the certificate verify callback, the
-    /// verify mode, and on the client side with stapling the OCSP status callback. Replaces a
+    /// verify mode, on the client side with stapling the OCSP status callback, and on the client side the
+    /// request for the server's SCTs (``TLSTrustSettings/requestSignedCertificateTimestamps``). Replaces a
     /// verifier installed before; the context holds a reference until it is freed.
     public func install(on context: OpaquePointer) {
         let retained = Unmanaged.passRetained(self).toOpaque()
@@ -75,6 +76,7 @@ public final class TLSVerifier: Sendable {
         switch role {
         case .serverAuthentication:
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+            if settings.requestSignedCertificateTimestamps { TLSSignedCertificateTimestamps.request(on: context) }
             if settings.useStapledOCSP { certpath_ssl_ctx_set_status_callback(context, statusCallback, retained) }
         case .clientAuthentication(_, let required):
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER | (required ? SSL_VERIFY_FAIL_IF_NO_PEER_CERT : 0), nil)
@@ -188,7 +190,8 @@ public final class TLSVerifier: Sendable {
         guard let presented = first.presented, case .evaluated = first.outcome else { return first.verifyError == X509_V_OK }
         let (response, error) = TLSPresentedChain.stapledResponse(ssl)
         let withStaple = TLSPresentedChain(certificates: presented.certificates, stapledOCSPResponse: response, stapledOCSPError: error,
-                                           requestedOCSPStaple: presented.requestedOCSPStaple)
+                                           requestedOCSPStaple: presented.requestedOCSPStaple,
+                                           signedCertificateTimestampList: presented.signedCertificateTimestampList)
         let evaluation = settings.evaluation(of: withStaple, purpose: first.evaluation?.policy.purpose ?? .any)
         let result = evaluation.evaluate()
         let verdict = Self.verdict(result, leaf: presented.leaf)
@@ -274,6 +277,7 @@ final class ConnectionState: Sendable {
         var expectedName: ReferenceIdentifier?
         var verification: TLSPeerVerification?
         var stapleConsidered = true
+        var signedCertificateTimestampList: [UInt8]?
     }
     private let fields = Mutex(Fields())
 
@@ -281,7 +285,11 @@ final class ConnectionState: Sendable {
     var verification: TLSPeerVerification? { fields.withLock { $0.verification } }
     var stapleConsidered: Bool { fields.withLock { $0.stapleConsidered } }
 
+    /// The server's SCT list from the TLS extension (``TLSSignedCertificateTimestamps``).
+    var signedCertificateTimestampList: [UInt8]? { fields.withLock { $0.signedCertificateTimestampList } }
+
     func setExpectedName(_ name: ReferenceIdentifier) { fields.withLock { $0.expectedName = name } }
+    func setSignedCertificateTimestampList(_ list: [UInt8]) { fields.withLock { $0.signedCertificateTimestampList = list } }
 
     func record(_ verification: TLSPeerVerification, stapleConsidered: Bool) {
         fields.withLock {

@@ -83,17 +83,20 @@ enum ConnectCommand {
         // `connect` always asks for a staple: what came is the handshake's (revocation evidence, and
         // RFC 7633 must-staple's input).
         evaluation.stapledOCSPResponses = session.presented.stapledOCSPResponse.map { [$0] } ?? []
+        evaluation.signedCertificateTimestampLists = session.presented.signedCertificateTimestampList.map { [$0] } ?? []  // RFC 6962 3.3.1
         let result = evaluation.evaluate()
         let explain = arguments.has("explain"), showCerts = arguments.has("show-certs")
         if let error = session.presented.stapledOCSPError { Output.error("certpath connect: warning: \(error); not used") }
 
         if arguments.has("json") {
-            var members = ResultView.json(result, evaluation, explain: explain)
+            var members = ResultView.json(result, evaluation, explain: explain) + CTView.json(result, evaluation)
             members.append(("connection", connectionJSON(session, host: host, port: port)))
+            members.append(CTView.handshakeJSON(session.presented, logs: evaluation.certificateTransparencyLogs))
             if showCerts { members.append(("presentedPEM", .strings(session.presented.certificates.map { PEM.encode($0.der) }))) }
             Output.line(JSON.object(members).pretty)
         } else {
             for line in connectionLines(session, host: host, port: port) { Output.line(line) }
+            for line in CTView.handshakeLines(session.presented, logs: evaluation.certificateTransparencyLogs) { Output.line(line) }
             if showCerts {
                 for certificate in session.presented.certificates {
                     let pem = PEM.encode(certificate.der)
@@ -104,6 +107,7 @@ enum ConnectCommand {
             for line in ResultView.humanLines(result, evaluation, explain: explain, anchorFiles: arguments.all("anchors")) {
                 Output.line(line)
             }
+            for line in CTView.lines(result, evaluation) { Output.line(line) }
         }
         Output.flush()
         if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile, recording: recording, command: "connect") }
@@ -218,6 +222,7 @@ struct TLSSession {
         defer { SSL_CTX_free(context) }
         _ = certpath_ssl_ctx_set_versions(context, TLS1_2_VERSION, 0)
         SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        TLSSignedCertificateTimestamps.request(on: context)  // the server's SCTs (RFC 6962 3.3.1)
         if let certificate, let key {
             guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1 else {
                 throw CLIError("--cert \(Output.echo(certificate)): not a readable PEM certificate chain (\(opensslErrors()))")

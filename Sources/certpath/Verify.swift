@@ -14,7 +14,7 @@ enum VerifyCommand {
             + "[--exceptions FILE] [--save-exceptions FILE] [--crl FILE]... [--ocsp FILE]... [--stapled-ocsp FILE|none] [--max-depth N] [--json] [--explain] "
             + "[--policy OID]... [--require-explicit-policy] [--inhibit-policy-mapping] [--inhibit-any-policy] "
             + "[--revocation MODE] [--crl-conformance HOW] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] "
-            + "[--public-suffix-list FILE] [--fetch [--fetch-timeout SECONDS]]",
+            + "[--public-suffix-list FILE] [--fetch [--fetch-timeout SECONDS]] [--ct-log-list FILE [--ct-policy apple|chromium] [--require-ct]]",
         summary: """
             Decides whether the end-entity certificate in LEAF can be trusted: builds certification paths
             to the trust anchors through the given intermediates, validates them (RFC 5280 section 6.1),
@@ -65,7 +65,7 @@ enum VerifyCommand {
             .value("public-suffix-list", "FILE",
                    "refuse wildcards directly under a public suffix (*.co.uk) listed in FILE, the Public Suffix List "
                    + "format (Debian: /usr/share/publicsuffix/public_suffix_list.dat)"),
-        ] + PolicyOptions.specs + FetchOptions.specs,
+        ] + PolicyOptions.specs + FetchOptions.specs + CTOptions.specs,
         positionalName: "LEAF",
         positionalCount: 1...Int.max,
         epilogue: """
@@ -90,11 +90,12 @@ enum VerifyCommand {
         let result = evaluation.evaluate()
         let explain = arguments.has("explain")
         if arguments.has("json") {
-            Output.line(JSON.object(ResultView.json(result, evaluation, explain: explain)).pretty)
+            Output.line(JSON.object(ResultView.json(result, evaluation, explain: explain) + CTView.json(result, evaluation)).pretty)
         } else {
             for line in ResultView.humanLines(result, evaluation, explain: explain, anchorFiles: arguments.all("anchors")) {
                 Output.line(line)
             }
+            for line in CTView.lines(result, evaluation) { Output.line(line) }
         }
         Output.flush()
         if let exceptionsFile { try saveExceptions(result, to: exceptionsFile, recording: recording) }
@@ -325,6 +326,7 @@ enum VerifyCommand {
                                          revocationEvidence: evidence, validationTime: time, collectAllAttempts: arguments.has("explain"))
         evaluation.stapledOCSPResponses = stapled
         try FetchOptions.apply(arguments, to: &evaluation)
+        try CTOptions.apply(arguments, to: &evaluation)
         return evaluation
     }
 

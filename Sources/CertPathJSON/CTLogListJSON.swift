@@ -1,4 +1,4 @@
-// CertPathFoundation: reads the Certificate Transparency log list v3 JSON (the schema Google and
+// CertPathJSON (re-exported by CertPathFoundation): reads the Certificate Transparency log list v3 JSON (the schema Google and
 // Apple publish, `log_list_schema.json`) into the library's Foundation-free ``CTLogList``.
 import CertPath
 #if canImport(FoundationEssentials)
