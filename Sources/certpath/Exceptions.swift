@@ -1,5 +1,4 @@
 import CertPath
-import Foundation
 
 /// `certpath exceptions list|remove|prune FILE`: trust exceptions people can manage (issue 33).
 ///
