@@ -51,7 +51,7 @@ struct PublicAPITests {
             .pathLengthExceeded(c), .maximumDepthExceeded(c, limit: 0), .keyUsageForbids(c, required: [], present: []),
             .extendedKeyUsageForbids(c, required: KnownOID.serverAuth, present: []),
             .unknownCriticalExtension(c, KnownOID.serverAuth), .profileViolation(c, .commonNameNotInSubjectAltName),
-            .issuerNameMismatch(c), .distrusted(c), .revocationUnknown(c, reason: "x"),
+            .issuerNameMismatch(c), .distrusted(c), .revocationUnknown(c, evidence: UndeterminedRevocation(coveredReasons: [], crlRejections: [])),
             .missingStapledOCSPResponse(c, requiredBy: c, reason: nil), .pinMismatch,
             .budgetExhausted(.buildSteps), .rejectedByCaller("x"),
         ]

@@ -1,7 +1,8 @@
 // Why an OCSP response could not settle a certificate's status (RFC 6960 4.2.2.2, 4.2.2.1).
 
-/// Why one OCSP response (or one of its SingleResponses) could not speak for a certificate.
-enum OCSPRejection: Error, Sendable, CustomStringConvertible {
+/// Why one OCSP response (or one of its SingleResponses) could not speak for a certificate (RFC 6960
+/// 3.2, 4.2.2): typed evidence of ``UndeterminedRevocation``, put in words by its description.
+public enum OCSPRejection: Error, Hashable, Sendable {
     /// responseStatus is not successful (RFC 6960 4.2.1: malformedRequest, internalError, tryLater,
     /// sigRequired, unauthorized): the response carries no status for any certificate.
     case unsuccessful(OCSPResponse)
@@ -22,6 +23,9 @@ enum OCSPRejection: Error, Sendable, CustomStringConvertible {
     /// The delegated responder's certificate is authorized but not valid at the validation time,
     /// or revoked, or its status is undetermined where that rejects.
     case responderCertificateInvalid(OCSPResponse, Certificate, ValidationFailure)
+    /// Checking the delegated responder's own status needed more nested responder statuses than
+    /// the revocation checker's `maximumNesting` (a responder vouched for by another responder's response…).
+    case responderNestingTooDeep(OCSPResponse, Certificate)
     /// The signature does not verify with the responder's key (RFC 6960 4.2.2.2; 3.2 (2)).
     case signature(OCSPResponse, Certificate, SignatureOutcome)
     /// thisUpdate is after the validation time plus the clock skew (RFC 6960 3.2 (5), 4.2.2.1).
@@ -35,10 +39,10 @@ enum OCSPRejection: Error, Sendable, CustomStringConvertible {
     /// The signature-check budget ran out while the response was being authenticated.
     case budgetExhausted(OCSPResponse)
     /// More SingleResponses naming the certificate needed authenticating than
-    /// ``RevocationChecker/maximumOCSPResponsesExamined``; `response` is the first not examined.
+    /// the revocation checker's `maximumOCSPResponsesExamined`; `response` is the first not examined.
     case examinationLimit(OCSPResponse)
     /// More certificates matching the responderID needed trying than
-    /// ``RevocationChecker/maximumResponderCandidates``.
+    /// the revocation checker's `maximumResponderCandidates`.
     case responderCandidatesLimit(OCSPResponse)
 
     /// Whether checking stopped before the evidence was examined (a limit, not the evidence): such
@@ -51,7 +55,7 @@ enum OCSPRejection: Error, Sendable, CustomStringConvertible {
     }
 
     /// Why a responder is not authorized (RFC 6960 4.2.2.2).
-    enum UnauthorizedResponder: Sendable, CustomStringConvertible {
+    public enum UnauthorizedResponder: Hashable, Sendable {
         /// Its issuer is not the certificate's issuer (name or signature).
         case notIssuedByIssuer
         /// Its extKeyUsage does not include id-kp-OCSPSigning (or it has none).
@@ -60,15 +64,6 @@ enum OCSPRejection: Error, Sendable, CustomStringConvertible {
         case vouchesForItself
         /// The evaluation's trust stores distrust it.
         case distrusted
-
-        var description: String {
-            switch self {
-            case .notIssuedByIssuer: return "it was not issued by the certificate's issuer"
-            case .missingOCSPSigning: return "its extKeyUsage does not include OCSPSigning"
-            case .vouchesForItself: return "a responder's response cannot show that the responder itself is not revoked"
-            case .distrusted: return "it is distrusted"
-            }
-        }
     }
 
     /// How telling the rejection is, to pick the one reported first (higher first).
@@ -76,7 +71,7 @@ enum OCSPRejection: Error, Sendable, CustomStringConvertible {
         switch self {
         case .budgetExhausted: return 100
         case .examinationLimit, .responderCandidatesLimit: return 95
-        case .responderCertificateInvalid: return 90
+        case .responderCertificateInvalid, .responderNestingTooDeep: return 90
         case .signature: return 88
         case .unauthorizedResponder: return 86
         case .defect: return 80
@@ -88,49 +83,5 @@ enum OCSPRejection: Error, Sendable, CustomStringConvertible {
         case .unsupportedCertIDHash: return 35
         case .unsuccessful: return 32
         }
-    }
-
-    var description: String {
-        switch self {
-        case .unsuccessful(let response):
-            return "an OCSP response was not successful (responseStatus \(response.responseStatus), RFC 6960 2.3)"
-        case .defect(let response, let defect): return "\(Self.name(response)) is unusable: \(defect)"
-        case .unsupportedCertIDHash(let response, let hash):
-            return "\(Self.name(response)) identifies certificates with \(hash), which CertPath does not compute"
-        case .disallowedAlgorithm(let response):
-            return "\(Self.name(response)) is signed with \(response.basicResponse?.signatureAlgorithm.description ?? "?"), which the policy does not accept"
-        case .responderNotFound(let response):
-            return "no certificate in \(Self.name(response)) or among the presented ones matches its responder (RFC 6960 4.2.2.3)"
-        case .unauthorizedResponder(let response, let responder, let why):
-            return "\(responder.subject) (serial \(responder.serialNumberHex)) is not authorized to sign \(Self.name(response)): \(why) (RFC 6960 4.2.2.2)"
-        case .responderCertificateInvalid(let response, let responder, let failure):
-            return "the responder certificate \(responder.subject) of \(Self.name(response)) cannot be relied on: \(Diagnostics.describe(failure))"
-        case .signature(let response, let responder, let outcome):
-            switch outcome {
-            case .unsupportedAlgorithm:
-                return "\(Self.name(response)) is signed with \(response.basicResponse?.signatureAlgorithm.description ?? "?"), which CertPath cannot verify"
-            case .unusableKey(let reason): return "the key of \(responder.subject) cannot verify \(Self.name(response)): \(reason)"
-            default: return "the signature of \(Self.name(response)) does not verify with the key of \(responder.subject) (RFC 6960 4.2.2.2)"
-            }
-        case .notYetValid(let response, let single):
-            return "\(Self.name(response)) is not yet valid (thisUpdate \(single.thisUpdate), after the validation time and the allowed clock skew)"
-        case .expired(let response, let single):
-            return "\(Self.name(response)) has expired (nextUpdate \(single.nextUpdate.map { "\($0)" } ?? "none"), RFC 6960 4.2.2.1)"
-        case .tooOld(let response, let single, let maximumAge):
-            return "\(Self.name(response)) has no nextUpdate and its thisUpdate \(single.thisUpdate) is more than \(maximumAge) seconds before the validation time"
-        case .unknownToResponder(let response, _):
-            return "\(Self.name(response)) says the responder does not know the certificate (status unknown)"
-        case .budgetExhausted(let response): return "the signature check budget ran out while checking \(Self.name(response))"
-        case .examinationLimit(let response):
-            return "\(RevocationChecker.maximumOCSPResponsesExamined) OCSP responses naming the certificate were examined; \(Self.name(response)) and later ones were not"
-        case .responderCandidatesLimit(let response):
-            return "\(RevocationChecker.maximumResponderCandidates) certificates matching the responder of \(Self.name(response)) were tried as its signer; the others were not"
-        }
-    }
-
-    /// `the OCSP response of CN=… produced at …` (or `of the responder with key SHA-1 0f80…`).
-    static func name(_ response: OCSPResponse) -> String {
-        guard let basic = response.basicResponse else { return "the OCSP response (\(response.responseStatus))" }
-        return RevocationSource(basic).description
     }
 }

@@ -110,3 +110,19 @@ extension SubjectPublicKey {
         return false
     }
 }
+
+/// The result of checking one signature (of a certificate, CRL or OCSP response) with one key
+/// (RFC 5280 6.1.3 (a)(1), 6.3.3 (g); RFC 6960 4.2.2.2).
+public enum SignatureOutcome: Hashable, Sendable {
+    /// The signature verifies.
+    case valid
+    /// The signature does not verify with the key.
+    case invalid
+    /// The signature algorithm is not one CertPath verifies.
+    case unsupportedAlgorithm
+    /// The key cannot be used for the algorithm; the payload says why.
+    case unusableKey(String)
+    /// The signature-check budget ran out before the check.
+    case budgetExhausted
+}
+
