@@ -41,7 +41,7 @@ struct RSASSAPSSRestrictionTests {
                                              policy: try .server(hostname: "pss.test"), validationTime: TestCertificates.validationTime,
                                              signatureVerifier: verifier).evaluate()
                 if let refusal {
-                    #expect(result.primaryFailure == .unusablePublicKey(leaf, reason: refusal))
+                    #expect(result.primaryFailure == .unusablePublicKey(leaf, reason: .rsassaPSSRestriction(refusal)))
                 } else {
                     #expect(result.primaryFailure == nil, "\(String(describing: result.primaryFailure))")
                 }

@@ -93,12 +93,14 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     case badSignature(Certificate, issuer: Name)
     /// The signature algorithm is not one CertPath can verify.
     case unsupportedSignatureAlgorithm(Certificate, SignatureAlgorithm)
-    /// The issuer's public key cannot be used (unsupported type, invalid encoding, wrong type for the algorithm).
-    case unusablePublicKey(Certificate, reason: String)
+    /// The issuer's public key cannot be used (unsupported type, invalid encoding, wrong type for
+    /// the algorithm, an RSASSA-PSS restriction); `reason` says which.
+    case unusablePublicKey(Certificate, reason: UnusableKey)
     /// The signature algorithm is refused by the policy's algorithm profile (SHA-1, …).
     case disallowedSignatureAlgorithm(Certificate, SignatureAlgorithm)
-    /// The public key is refused by the policy's key profile (RSA below the minimum, a curve not allowed, DSA…).
-    case weakKey(Certificate, key: String)
+    /// The public key is refused by the policy's key profile (RSA below the minimum, a curve not
+    /// allowed, DSA…); `key` says which rule of the profile refuses it.
+    case weakKey(Certificate, key: KeyRefusal)
     /// A certificate used as an issuer is not a CA: no basicConstraints cA, or a v1/v2 certificate
     /// (RFC 5280 6.1.4 (k)).
     case notACertificateAuthority(Certificate)
