@@ -282,6 +282,17 @@ struct CertificateRulesTests {
             """)
     }
 
+    @Test("The rules table has one row per rule, in declaration order, and a finding exactly where the strict reading fails and the profile does not")
+    func tableRows() {
+        #expect(ProfileRule.table.map(\.rule) == ProfileRule.allCases)
+        for row in ProfileRule.table {
+            for profile in [CertificateProfile.webPKI, .interoperable, .pathValidation] {
+                #expect((row.treatment(profile) == .finding) == (row.rfc5280 == .fail && row.treatment(profile) != .fail), "\(row.rule) \(profile)")
+            }
+            #expect(row.rfc5280 != .finding, "\(row.rule)")
+        }
+    }
+
     @Test("The generator finds the table and reports a changed row")
     func generatorDetectsDifference() throws {
         let generated = RulesTableDocument.table()

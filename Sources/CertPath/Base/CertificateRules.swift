@@ -245,43 +245,8 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
     /// The rule's name, the case name (`basicConstraintsNotCritical`): stable across releases.
     public var name: String { String(describing: self) }
 
-    /// The clause the rule comes from (`RFC 5280 4.2.1.9`, `CA/B BR 7.1.4.3`).
-    public var clause: String {
-        switch self {
-        case .signatureAlgorithmMismatch: return "RFC 5280 4.1.1.2"
-        case .uniqueIdentifierInVersion1: return "RFC 5280 4.1.2.8"
-        case .extensionsBeforeVersion3: return "RFC 5280 4.1.2.9"
-        case .duplicateExtension: return "RFC 5280 4.2"
-        case .pathLengthConstraintWithoutCA, .basicConstraintsNotCritical, .missingBasicConstraints, .keyCertSignWithoutCA:
-            return "RFC 5280 4.2.1.9"
-        case .keyUsageWithoutBits, .keyUsageUndefinedBits, .missingKeyUsage: return "RFC 5280 4.2.1.3"
-        case .duplicatePolicyIdentifier, .uninterpretedPolicyQualifier: return "RFC 5280 4.2.1.4"
-        case .emptyPolicyConstraints, .policyConstraintsNotCritical: return "RFC 5280 4.2.1.11"
-        case .emptyNameConstraints, .nameConstraintsInEndEntity, .nameConstraintsNotCritical, .malformedNameConstraints:
-            return "RFC 5280 4.2.1.10"
-        case .authorityKeyIdentifierIssuerWithoutSerial, .missingAuthorityKeyIdentifier, .authorityKeyIdentifierWithoutKeyIdentifier,
-             .authorityKeyIdentifierCritical:
-            return "RFC 5280 4.2.1.1"
-        case .emptyIssuer: return "RFC 5280 4.1.2.4"
-        case .emptySubject: return "RFC 5280 4.1.2.6"
-        case .missingSubjectKeyIdentifier, .subjectKeyIdentifierCritical: return "RFC 5280 4.2.1.2"
-        case .authorityInformationAccessCritical: return "RFC 5280 4.2.2.1"
-        case .inhibitAnyPolicyNotCritical: return "RFC 5280 4.2.1.14"
-        case .policyMappingWithAnyPolicy: return "RFC 5280 4.2.1.5, 6.1.4 (a)"
-        case .invalidDNSNameInSubjectAltName, .invalidRFC822NameInSubjectAltName, .invalidURIInSubjectAltName: return "RFC 5280 4.2.1.6"
-        case .invalidSmtpUTF8MailboxInSubjectAltName: return "RFC 9598 3"
-        case .invalidSerialNumber: return "RFC 5280 4.1.2.2"
-        case .generalizedTimeBefore2050: return "RFC 5280 4.1.2.5"
-        case .subjectAltNameCriticalWithSubject: return "CA/B BR 7.1.2.7.12"
-        case .notVersion3, .uniqueIdentifierPresent: return "CA/B BR 7.1.2"
-        case .certificateAuthorityAsEndEntity: return "CA/B BR 7.1.2.7.8"
-        case .invalidRootAuthorityKeyIdentifier: return "CA/B BR 7.1.2.1.3"
-        case .commonNameNotInSubjectAltName: return "CA/B BR 7.1.4.3"
-        case .extendedKeyUsageMissing, .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose: return "CA/B BR 7.1.2.7.10"
-        case .extendedKeyUsageCritical: return "CA/B BR 7.1.2.7.6"
-        case .extendedKeyUsageInRoot: return "CA/B BR 7.1.2.1.2"
-        }
-    }
+    /// The clause the rule comes from (`RFC 5280 4.2.1.9`, `CA/B BR 7.1.4.3`): the table's column.
+    public var clause: String { Self.table[Int(rawValue)].clause }
 
     /// Whether parsing records this rule (the certificate's encoding shows it) rather than validation
     /// finding it.
@@ -297,13 +262,7 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
 
     /// Whom the rule's MUST addresses: what decides whether the interoperable default fails a path
     /// for it or reports it as a ``ProfileFinding``.
-    public var addressee: RuleAddressee {
-        if Self.strictExtendedKeyUsageRules & bit != 0 { return .policy }
-        if Self.baselineRequirements & bit != 0 { return .publicCertificationAuthority }
-        if Self.relyingPartyRules & bit != 0 { return .relyingParty }
-        if Self.unreadableRules & bit != 0 { return .certificationAuthorityUnreadable }
-        return .certificationAuthority
-    }
+    public var addressee: RuleAddressee { Self.table[Int(rawValue)].binds }
 
     /// Whether a path under `profile` (resolved) reports the rule at `position` as a
     /// ``ProfileFinding`` instead of failing: an RFC 5280 section 4 row the strict ``CertificateProfile/rfc5280``
@@ -324,7 +283,214 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
         CertificatePosition.allCases.filter { applies(in: profile, at: $0) }
     }
 
-    // MARK: The table's columns as bit masks (one bit per rule, in declaration order)
+    // MARK: The table: one row per rule, in declaration order
+
+    /// What a profile does with a rule: fail the path, report a ``ProfileFinding``, or nothing.
+    enum Treatment: Hashable, Sendable {
+        case fail, finding, off
+    }
+
+    /// When a rule is found: recorded while the certificate is parsed, or computed by validation.
+    enum Discovery: Hashable, Sendable {
+        case parsing, validation
+    }
+
+    /// One row of the rules table: the rule, its clause, whom its MUST binds, when it is found, what
+    /// each profile does with it (a `.finding` is a row the strict ``CertificateProfile/rfc5280``
+    /// reading fails and the profile does not) and the positions of a path it applies at.
+    struct Row: Sendable {
+        let rule: ProfileRule
+        let clause: String
+        let binds: RuleAddressee
+        let foundBy: Discovery
+        let webPKI, interoperable, rfc5280, pathValidation: Treatment
+        /// The positions it applies at under every profile…
+        let positions: Set<CertificatePosition>
+        /// …but the anchor under ``CertificateProfile/webPKI``, where this says (the BRs ask no
+        /// authorityKeyIdentifier of a root, 7.1.2.1).
+        let webPKIAnchor: Bool
+
+        init(_ rule: ProfileRule, _ clause: String, binds: RuleAddressee, foundBy: Discovery, webPKI: Treatment,
+             interoperable: Treatment, rfc5280: Treatment, pathValidation: Treatment, at positions: Set<CertificatePosition>,
+             webPKIAnchor: Bool? = nil) {
+            self.rule = rule
+            self.clause = clause
+            self.binds = binds
+            self.foundBy = foundBy
+            self.webPKI = webPKI
+            self.interoperable = interoperable
+            self.rfc5280 = rfc5280
+            self.pathValidation = pathValidation
+            self.positions = positions
+            self.webPKIAnchor = webPKIAnchor ?? positions.contains(.anchor)
+        }
+
+        /// The column of `profile` (`automatic` reads as ``CertificateProfile/webPKI``, as its masks did).
+        func treatment(_ profile: CertificateProfile) -> Treatment {
+            switch profile {
+            case .webPKI, .automatic: return webPKI
+            case .interoperable: return interoperable
+            case .rfc5280: return rfc5280
+            case .pathValidation: return pathValidation
+            }
+        }
+
+        /// Whether it applies at `position` under `profile`.
+        func applies(at position: CertificatePosition, _ profile: CertificateProfile) -> Bool {
+            position == .anchor && profile == .webPKI ? webPKIAnchor : positions.contains(position)
+        }
+    }
+
+    /// The rules table. docs/RULES.md's table is generated from it (CertificateRulesTests), and the
+    /// masks below are computed from it; row `i` is the rule whose raw value is `i`. The strict
+    /// extended key usage rows (`binds: .policy`) are off under every profile: the policy's
+    /// ``ValidationPolicy/strictExtendedKeyUsage`` decides them. `commonNameNotInSubjectAltName` is
+    /// checked with the server purpose.
+    static let table: [Row] = [
+        Row(.signatureAlgorithmMismatch, "RFC 5280 4.1.1.2", binds: .certificationAuthorityUnreadable, foundBy: .parsing,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .fail,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.uniqueIdentifierInVersion1, "RFC 5280 4.1.2.8", binds: .certificationAuthorityUnreadable, foundBy: .parsing,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .fail,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.extensionsBeforeVersion3, "RFC 5280 4.1.2.9", binds: .certificationAuthorityUnreadable, foundBy: .parsing,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .fail,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.duplicateExtension, "RFC 5280 4.2", binds: .certificationAuthorityUnreadable, foundBy: .parsing,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .fail,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.pathLengthConstraintWithoutCA, "RFC 5280 4.2.1.9", binds: .certificationAuthority, foundBy: .parsing,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.keyUsageWithoutBits, "RFC 5280 4.2.1.3", binds: .certificationAuthorityUnreadable, foundBy: .parsing,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.keyUsageUndefinedBits, "RFC 5280 4.2.1.3", binds: .certificationAuthority, foundBy: .parsing,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.duplicatePolicyIdentifier, "RFC 5280 4.2.1.4", binds: .certificationAuthorityUnreadable, foundBy: .parsing,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.emptyPolicyConstraints, "RFC 5280 4.2.1.11", binds: .certificationAuthorityUnreadable, foundBy: .parsing,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.emptyNameConstraints, "RFC 5280 4.2.1.10", binds: .certificationAuthorityUnreadable, foundBy: .parsing,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.authorityKeyIdentifierIssuerWithoutSerial, "RFC 5280 4.2.1.1", binds: .certificationAuthority, foundBy: .parsing,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.emptyIssuer, "RFC 5280 4.1.2.4", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.emptySubject, "RFC 5280 4.1.2.6", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.basicConstraintsNotCritical, "RFC 5280 4.2.1.9", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.missingBasicConstraints, "RFC 5280 4.2.1.9", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.anchor]),
+        Row(.keyCertSignWithoutCA, "RFC 5280 4.2.1.9", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.missingKeyUsage, "RFC 5280 4.2.1.3", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.intermediate, .anchor]),
+        Row(.missingAuthorityKeyIdentifier, "RFC 5280 4.2.1.1", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor], webPKIAnchor: false),
+        Row(.authorityKeyIdentifierWithoutKeyIdentifier, "RFC 5280 4.2.1.1", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor], webPKIAnchor: false),
+        Row(.authorityKeyIdentifierCritical, "RFC 5280 4.2.1.1", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.missingSubjectKeyIdentifier, "RFC 5280 4.2.1.2", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.subjectKeyIdentifierCritical, "RFC 5280 4.2.1.2", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.authorityInformationAccessCritical, "RFC 5280 4.2.2.1", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.nameConstraintsInEndEntity, "RFC 5280 4.2.1.10", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.nameConstraintsNotCritical, "RFC 5280 4.2.1.10", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .finding, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.malformedNameConstraints, "RFC 5280 4.2.1.10", binds: .relyingParty, foundBy: .validation,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .fail,
+            at: [.intermediate, .anchor]),
+        Row(.policyConstraintsNotCritical, "RFC 5280 4.2.1.11", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.inhibitAnyPolicyNotCritical, "RFC 5280 4.2.1.14", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.uninterpretedPolicyQualifier, "RFC 5280 4.2.1.4", binds: .relyingParty, foundBy: .validation,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .fail,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.policyMappingWithAnyPolicy, "RFC 5280 4.2.1.5, 6.1.4 (a)", binds: .relyingParty, foundBy: .validation,
+            webPKI: .fail, interoperable: .fail, rfc5280: .fail, pathValidation: .fail,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.invalidDNSNameInSubjectAltName, "RFC 5280 4.2.1.6", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.invalidRFC822NameInSubjectAltName, "RFC 5280 4.2.1.6", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.invalidURIInSubjectAltName, "RFC 5280 4.2.1.6", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.invalidSmtpUTF8MailboxInSubjectAltName, "RFC 9598 3", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.invalidSerialNumber, "RFC 5280 4.1.2.2", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate]),
+        Row(.generalizedTimeBefore2050, "RFC 5280 4.1.2.5", binds: .certificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .finding, rfc5280: .fail, pathValidation: .finding,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.subjectAltNameCriticalWithSubject, "CA/B BR 7.1.2.7.12", binds: .publicCertificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.endEntity]),
+        Row(.notVersion3, "CA/B BR 7.1.2", binds: .publicCertificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.endEntity, .intermediate, .anchor]),
+        Row(.certificateAuthorityAsEndEntity, "CA/B BR 7.1.2.7.8", binds: .publicCertificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.endEntity]),
+        Row(.invalidRootAuthorityKeyIdentifier, "CA/B BR 7.1.2.1.3", binds: .publicCertificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.anchor]),
+        Row(.uniqueIdentifierPresent, "CA/B BR 7.1.2", binds: .publicCertificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.endEntity, .intermediate]),
+        Row(.commonNameNotInSubjectAltName, "CA/B BR 7.1.4.3", binds: .publicCertificationAuthority, foundBy: .validation,
+            webPKI: .fail, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.endEntity]),
+        Row(.extendedKeyUsageMissing, "CA/B BR 7.1.2.7.10", binds: .policy, foundBy: .validation,
+            webPKI: .off, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.endEntity]),
+        Row(.extendedKeyUsageAnyPurpose, "CA/B BR 7.1.2.7.10", binds: .policy, foundBy: .validation,
+            webPKI: .off, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.endEntity, .intermediate]),
+        Row(.extendedKeyUsageIncompatiblePurpose, "CA/B BR 7.1.2.7.10", binds: .policy, foundBy: .validation,
+            webPKI: .off, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.endEntity]),
+        Row(.extendedKeyUsageCritical, "CA/B BR 7.1.2.7.6", binds: .policy, foundBy: .validation,
+            webPKI: .off, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.endEntity]),
+        Row(.extendedKeyUsageInRoot, "CA/B BR 7.1.2.1.2", binds: .policy, foundBy: .validation,
+            webPKI: .off, interoperable: .off, rfc5280: .off, pathValidation: .off,
+            at: [.anchor]),
+    ]
+
+    // MARK: The table's columns as bit masks (one bit per rule, in declaration order), computed from it
 
     /// This rule's bit in the masks below and in ``Certificate``'s recorded findings (the raw value,
     /// the declaration order, is below 63: the memo's top bit marks it known).
@@ -333,82 +499,50 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
 
     static func bits(_ rules: [ProfileRule]) -> UInt64 { rules.reduce(0) { $0 | $1.bit } }
 
+    /// The rules of the rows `include` selects.
+    private static func rows(_ include: (Row) -> Bool) -> UInt64 { bits(table.filter(include).map(\.rule)) }
+
     /// Rules parsing records.
-    static let parseFound = bits([
-        .signatureAlgorithmMismatch, .uniqueIdentifierInVersion1, .extensionsBeforeVersion3, .duplicateExtension,
-        .pathLengthConstraintWithoutCA, .keyUsageWithoutBits, .keyUsageUndefinedBits, .duplicatePolicyIdentifier,
-        .emptyPolicyConstraints, .emptyNameConstraints, .authorityKeyIdentifierIssuerWithoutSerial,
-    ])
-
-    /// Rules every profile applies: what a certificate cannot mean (its structure is inconsistent)
-    /// and what RFC 5280 tells a validator to reject (4.2: a critical extension it cannot process,
-    /// which includes a critical certificatePolicies with qualifiers it cannot interpret, 4.2.1.4,
-    /// and a nameConstraints it cannot interpret, 4.2.1.10).
-    private static let everyProfile = relyingPartyRules | bits([
-        .signatureAlgorithmMismatch, .uniqueIdentifierInVersion1, .extensionsBeforeVersion3, .duplicateExtension,
-    ])
-
-    /// Rules addressed to the relying party (RFC 5280 section 6 and section 4's "MUST reject" or
-    /// "MUST process"): every profile fails them.
-    private static let relyingPartyRules = bits([
-        .malformedNameConstraints, .uninterpretedPolicyQualifier, .policyMappingWithAnyPolicy,
-    ])
-
-    /// Rules section 4 addresses to CAs whose breach leaves a certificate without one meaning, or that
-    /// a major parser refuses outright (OpenSSL and Chromium do not read extensions in a version 1
-    /// certificate, duplicate extensions, a keyUsage with no bit set, an empty name or policy
-    /// constraints, a repeated policy OID; which of two signature algorithms applies is ambiguous):
-    /// every profile but ``CertificateProfile/pathValidation`` fails them (PKITS, which that profile
-    /// serves, predates some of them), and that one fails those of ``everyProfile``.
-    private static let unreadableRules = bits([
-        .signatureAlgorithmMismatch, .uniqueIdentifierInVersion1, .extensionsBeforeVersion3, .duplicateExtension,
-        .keyUsageWithoutBits, .duplicatePolicyIdentifier, .emptyPolicyConstraints, .emptyNameConstraints,
-    ])
-
-    /// The interoperable default's failures: the relying party's obligations and what cannot be read
-    /// with one meaning. The rest of section 4 is reported as findings.
-    private static let interoperableRules = relyingPartyRules | unreadableRules
-
-    /// The CA/Browser Forum rules (Web PKI only).
-    private static let baselineRequirements = bits([
-        .subjectAltNameCriticalWithSubject, .notVersion3, .certificateAuthorityAsEndEntity, .invalidRootAuthorityKeyIdentifier,
-        .uniqueIdentifierPresent, .commonNameNotInSubjectAltName,
-    ])
+    static let parseFound = rows { $0.foundBy == .parsing }
 
     /// Strict extended key usage rows (decided by the policy).
-    static let strictExtendedKeyUsageRules = bits([
-        .extendedKeyUsageMissing, .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical,
-        .extendedKeyUsageInRoot,
-    ])
+    static let strictExtendedKeyUsageRules = rows { $0.binds == .policy }
 
-    /// The rules of RFC 5280 section 4 on certificates (both RFC 5280 and the Web PKI profile).
-    private static let section4 = ~(everyProfile | baselineRequirements | strictExtendedKeyUsageRules)
+    private static let webPKIRules = rows { $0.webPKI == .fail }
+    private static let interoperableRules = rows { $0.interoperable == .fail }
+    private static let rfc5280Rules = rows { $0.rfc5280 == .fail }
+    private static let pathValidationRules = rows { $0.pathValidation == .fail }
+    private static let webPKIFindings = rows { $0.webPKI == .finding }
+    private static let interoperableFindings = rows { $0.interoperable == .finding }
+    private static let pathValidationFindings = rows { $0.pathValidation == .finding }
 
     /// The rules `profile` applies.
     @inline(__always)
     static func mask(_ profile: CertificateProfile) -> UInt64 {
         switch profile {
-        case .pathValidation: return everyProfile
+        case .pathValidation: return pathValidationRules
         case .webPKI, .automatic: return webPKIRules
         case .interoperable: return interoperableRules
         case .rfc5280: return rfc5280Rules
         }
     }
 
-    /// The rules reported as findings at `position` under `profile`: those the strict reading fails
-    /// there and `profile` does not.
+    /// The rules reported as findings at `position` under `profile`: the rows whose column says
+    /// `finding` (the strict reading fails them there and `profile` does not).
     @inline(__always)
     static func findingMask(_ profile: CertificateProfile, _ position: CertificatePosition) -> UInt64 {
         // An anchor is trusted by the caller's choice: its conformance is checked only with
         // AnchorEnforcement.full, and what it breaks is not reported otherwise.
         guard position != .anchor else { return 0 }
-        return rfc5280Rules & mask(position, .rfc5280) & ~(mask(profile) & mask(position, profile))
+        let findings: UInt64
+        switch profile {
+        case .webPKI, .automatic: findings = webPKIFindings
+        case .interoperable: findings = interoperableFindings
+        case .rfc5280: findings = 0
+        case .pathValidation: findings = pathValidationFindings
+        }
+        return findings & mask(position, .rfc5280)
     }
-
-    // The Web PKI tolerates a non-critical nameConstraints (BR 7.1.2.10.8: "MAY" be non-critical, for
-    // clients that cannot process it).
-    private static let webPKIRules = (everyProfile | section4 | baselineRequirements) & ~bits([.nameConstraintsNotCritical])
-    private static let rfc5280Rules = everyProfile | section4
 
     /// The rules that apply at `position` under `profile`.
     @inline(__always)
@@ -420,19 +554,8 @@ public enum ProfileRule: UInt8, Hashable, Sendable, CaseIterable {
         }
     }
 
-    private static let endEntityRules = ~bits([.missingKeyUsage, .missingBasicConstraints, .invalidRootAuthorityKeyIdentifier,
-                                               .malformedNameConstraints, .extendedKeyUsageInRoot])
-    private static let intermediateRules = ~bits([
-        .certificateAuthorityAsEndEntity, .subjectAltNameCriticalWithSubject, .missingBasicConstraints, .invalidRootAuthorityKeyIdentifier,
-        .commonNameNotInSubjectAltName, .extendedKeyUsageMissing, .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical,
-        .extendedKeyUsageInRoot,
-    ])
-    // A root's serial number and unique identifiers are its own business (real roots have serial 0);
-    // a root needs no authorityKeyIdentifier under the BRs (7.1.2.1).
-    private static let anchorRules = ~bits([
-        .certificateAuthorityAsEndEntity, .subjectAltNameCriticalWithSubject, .invalidSerialNumber, .uniqueIdentifierPresent,
-        .commonNameNotInSubjectAltName, .extendedKeyUsageMissing, .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose,
-        .extendedKeyUsageCritical,
-    ])
-    private static let webPKIAnchorRules = anchorRules & ~bits([.missingAuthorityKeyIdentifier, .authorityKeyIdentifierWithoutKeyIdentifier])
+    private static let endEntityRules = rows { $0.applies(at: .endEntity, .rfc5280) }
+    private static let intermediateRules = rows { $0.applies(at: .intermediate, .rfc5280) }
+    private static let anchorRules = rows { $0.applies(at: .anchor, .rfc5280) }
+    private static let webPKIAnchorRules = rows { $0.applies(at: .anchor, .webPKI) }
 }
