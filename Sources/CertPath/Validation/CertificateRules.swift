@@ -1,5 +1,12 @@
-// The checks of the rules table (Base/CertificateRules.swift) that validation runs on a certificate
-// at a position of a path (RFC 5280 section 4, the CA/Browser Forum Baseline Requirements).
+// The checks of the rules table (``ProfileRule``, Base/ProfileRule.swift) that validation runs on a
+// certificate at a position of a path: RFC 5280 section 4 and the CA/Browser Forum Baseline
+// Requirements. Parsing records its rows as it reads (``Certificate``); the rest are computed here,
+// once per certificate.
+
+extension Certificate {
+    /// Every ``ProfileRule`` this certificate breaks wherever it stands, as rule bits, computed once.
+    var profileFindings: UInt64 { memoizedWord { CertificateRules.findings(of: self) } }
+}
 
 /// The profile checks of one certificate at one position (the rows of ``ProfileRule`` that
 /// validation finds, plus those parsing recorded), filtered by the table's profile and position
@@ -161,11 +168,6 @@ enum SubjectAltNameSyntax {
         }
         return value[(colon + 1)...].allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
-}
-
-extension Certificate {
-    /// Every ``ProfileRule`` this certificate breaks wherever it stands, as rule bits, computed once.
-    var profileFindings: UInt64 { memoizedWord { CertificateRules.findings(of: self) } }
 }
 
 extension ProfileFinding {

@@ -1,8 +1,10 @@
 // The certificate rules of RFC 5280 section 4 and of the CA/Browser Forum Baseline Requirements
-// that path validation enforces, as one table: each ``ProfileRule`` is a row naming its clause,
-// what it is about, whether parsing or validation finds it, and under which profile and at which
-// position of a path it applies. docs/RULES.md is the same table for readers (a test keeps the two
-// equal), and every row has a test that feeds a certificate breaking exactly that rule.
+// that path validation enforces, as one table: `ProfileRule.table`, one row per ``ProfileRule``
+// naming its clause, whom its MUST binds, whether parsing or validation finds it, what each profile
+// does with it and at which positions of a path it applies; the masks validation uses are computed
+// from the rows. docs/RULES.md's table is generated from them (CertificateRulesTests fails when it
+// differs), and every row has a test that feeds a certificate breaking exactly that rule. The checks
+// are Validation/CertificateRules.swift's.
 //
 // Parsing refuses only what is not DER or not the ASN.1 structure (a certificate that cannot be
 // read). A rule stated in prose ("MUST be critical", "at least one bit MUST be set", "MUST NOT
