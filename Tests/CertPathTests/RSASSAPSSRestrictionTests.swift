@@ -41,7 +41,11 @@ struct RSASSAPSSRestrictionTests {
                                              policy: try .server(hostname: "pss.test"), validationTime: TestCertificates.validationTime,
                                              signatureVerifier: verifier).evaluate()
                 if let refusal {
-                    #expect(result.primaryFailure == .unusablePublicKey(leaf, reason: .rsassaPSSRestriction(refusal)))
+                    guard case .unusablePublicKey(let certificate, .rsassaPSSRestriction(let found))? = result.primaryFailure else {
+                        Issue.record("expected unusablePublicKey, got \(String(describing: result.primaryFailure))")
+                        continue
+                    }
+                    #expect(certificate == leaf && found.description == refusal)
                 } else {
                     #expect(result.primaryFailure == nil, "\(String(describing: result.primaryFailure))")
                 }
@@ -95,6 +99,7 @@ struct RSASSAPSSRestrictionTests {
     func unsupportedKeyParameters() {
         let refusal = SubjectPublicKeyInfo.refusal(of: .rsaPSS(hash: .sha256, saltLength: 32), restrictedToRSASSAPSS: true,
                                                    parameters: .unsupported(KnownOID.rsassaPSS))
-        #expect(refusal == Self.unsupportedParameters)
+        #expect(refusal == .unsupportedParameters)
+        #expect(refusal?.description == Self.unsupportedParameters)
     }
 }

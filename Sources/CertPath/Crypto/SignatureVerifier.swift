@@ -70,7 +70,7 @@ public struct SignatureVerifier: Sendable {
     /// `issuerKey`, made only then) and the check; a success is stored in the signature cache.
     /// A DSA key inheriting its parameters depends on the path above it and bypasses both caches.
     private func check(signature: ArraySlice<UInt8>, unusedBits: UInt8, message: ArraySlice<UInt8>, algorithm: SignatureAlgorithm,
-                       spkiDER: ArraySlice<UInt8>, keyRefusal: String?, inheritsDSAParameters: Bool,
+                       spkiDER: ArraySlice<UInt8>, keyRefusal: RSASSAPSSRefusal?, inheritsDSAParameters: Bool,
                        issuerKey: () -> SubjectPublicKeyInfo, inheritedDSAParameters: DSAParameters?,
                        preloadedKey: () -> PublicKey?) -> SignatureOutcome {
         // Every supported algorithm signs whole bytes: padding bits mean a corrupted signature.
@@ -131,8 +131,8 @@ public enum SignatureOutcome: Hashable, Sendable {
 public enum UnusableKey: Hashable, Sendable {
     /// The key is restricted to RSASSA-PSS (RFC 4055 1.2, 3.1: id-RSASSA-PSS with parameters) and
     /// the signature's algorithm or parameters are not the ones it allows; the payload is the
-    /// restriction broken, as the certificate model states it.
-    case rsassaPSSRestriction(String)
+    /// restriction broken.
+    case rsassaPSSRestriction(RSASSAPSSRefusal)
     /// The key cannot be loaded: an unsupported type or size, invalid components, a libcrypto failure.
     case invalid(PublicKeyError)
     /// The key's type does not fit the signature algorithm (an EC key for an RSA signature…).

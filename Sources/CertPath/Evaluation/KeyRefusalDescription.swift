@@ -21,7 +21,7 @@ extension UnusableKey: CustomStringConvertible {
     /// Why the key cannot be used, in words: e.g. `the issuer's EC P-256 key cannot verify RSA-PKCS1-SHA256`.
     public var description: String {
         switch self {
-        case .rsassaPSSRestriction(let restriction): return restriction
+        case .rsassaPSSRestriction(let restriction): return restriction.description
         case .invalid(let error): return error.description
         case .algorithmMismatch(let key, let algorithm): return "the issuer's \(key.summary) key cannot verify \(algorithm)"
         }
