@@ -293,6 +293,18 @@ struct CertificateRulesTests {
         }
     }
 
+    @Test("Every row validation finds from the certificate alone has one check, in table order")
+    func oneCheckPerRow() {
+        let checked = CertificateRules.checks.map(\.0)
+        // Decided elsewhere: the anchor's AKI form (by position), commonName and strict EKU (purpose
+        // checks), and a policy qualifier parsing recorded (critical certificatePolicies only).
+        let elsewhere: Set<ProfileRule> = [.invalidRootAuthorityKeyIdentifier, .commonNameNotInSubjectAltName, .extendedKeyUsageMissing,
+                                           .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical,
+                                           .extendedKeyUsageInRoot, .uninterpretedPolicyQualifier]
+        let validationRows = ProfileRule.table.filter { $0.foundBy == .validation && !elsewhere.contains($0.rule) }.map(\.rule)
+        #expect(checked == validationRows)
+    }
+
     @Test("The generator finds the table and reports a changed row")
     func generatorDetectsDifference() throws {
         let generated = RulesTableDocument.table()

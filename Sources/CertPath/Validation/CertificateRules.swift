@@ -33,106 +33,201 @@ enum CertificateRules {
     }
 
     /// Every rule of the table `certificate` breaks wherever it stands (what ``Certificate`` keeps,
-    /// computed once): parse findings and the checks that depend on the certificate alone.
+    /// computed once): the rows parsing recorded, then each validation row's check (``checks``).
     static func findings(of certificate: Certificate) -> UInt64 {
-        var found: UInt64 = 0
-        if certificate.fields.findings.findings != 0 {
-            for finding in certificate.findings {
-                switch finding {
-                case .signatureAlgorithmMismatch: found |= ProfileRule.signatureAlgorithmMismatch.bit
-                case .uniqueIdentifierInVersion1: found |= ProfileRule.uniqueIdentifierInVersion1.bit
-                case .extensionsBeforeVersion3: found |= ProfileRule.extensionsBeforeVersion3.bit
-                case .duplicateExtension: found |= ProfileRule.duplicateExtension.bit
-                case .pathLengthConstraintWithoutCA: found |= ProfileRule.pathLengthConstraintWithoutCA.bit
-                case .keyUsageWithoutBits: found |= ProfileRule.keyUsageWithoutBits.bit
-                case .keyUsageUndefinedBits: found |= ProfileRule.keyUsageUndefinedBits.bit
-                case .duplicatePolicyIdentifier: found |= ProfileRule.duplicatePolicyIdentifier.bit
-                case .emptyPolicyConstraints: found |= ProfileRule.emptyPolicyConstraints.bit
-                case .emptyNameConstraints: found |= ProfileRule.emptyNameConstraints.bit
-                case .authorityKeyIdentifierIssuerWithoutSerial: found |= ProfileRule.authorityKeyIdentifierIssuerWithoutSerial.bit
-                case .uninterpretedPolicyQualifier:
-                    // RFC 5280 4.2.1.4: a reason to refuse only in a critical certificatePolicies.
-                    if certificate.isCritical(.certificatePolicies) == true { found |= ProfileRule.uninterpretedPolicyQualifier.bit }
-                }
-            }
-        }
-        let isCA = certificate.isCertificateAuthority
-        let version3 = certificate.version == .v3
+        var found = parseFindings(certificate)
+        for (rule, check) in checks where check(certificate) { found |= rule.bit }
+        return found
+    }
 
-        if certificate.hasEmptyIssuer { found |= ProfileRule.emptyIssuer.bit }
-        if certificate.hasEmptySubject {
-            let sanCritical = certificate.isCritical(.subjectAltName) ?? false
-            if isCA || !sanCritical { found |= ProfileRule.emptySubject.bit }
-        } else if certificate.isCritical(.subjectAltName) == true {
-            found |= ProfileRule.subjectAltNameCriticalWithSubject.bit
-        }
-        if isCA {
-            if certificate.isCritical(.basicConstraints) == false { found |= ProfileRule.basicConstraintsNotCritical.bit }
-            if certificate.keyUsage == nil { found |= ProfileRule.missingKeyUsage.bit }
-            if certificate.subjectKeyIdentifier == nil { found |= ProfileRule.missingSubjectKeyIdentifier.bit }
-            found |= ProfileRule.certificateAuthorityAsEndEntity.bit
-        } else {
-            if let keyUsage = certificate.keyUsage, keyUsage.contains(.keyCertSign) { found |= ProfileRule.keyCertSignWithoutCA.bit }
-            if certificate.isCritical(.nameConstraints) != nil { found |= ProfileRule.nameConstraintsInEndEntity.bit }
-            if version3 && certificate.basicConstraints == nil { found |= ProfileRule.missingBasicConstraints.bit }
-        }
-        // Whether issuer and subject are one name is asked only where a rule depends on it (the
-        // comparison is the costly part, and an end entity is usually not self-issued).
-        if let akiCritical = certificate.isCritical(.authorityKeyIdentifier) {
-            if akiCritical { found |= ProfileRule.authorityKeyIdentifierCritical.bit }
-            if certificate.authorityKeyIdentifierKeyID == nil && !certificate.isSelfIssued {
-                found |= ProfileRule.authorityKeyIdentifierWithoutKeyIdentifier.bit
-            }
-        } else if version3 && !certificate.isSelfIssued {
-            found |= ProfileRule.missingAuthorityKeyIdentifier.bit
-        }
-        if certificate.isCritical(.subjectKeyIdentifier) == true { found |= ProfileRule.subjectKeyIdentifierCritical.bit }
-        if certificate.isCritical(.authorityInfoAccess) == true { found |= ProfileRule.authorityInformationAccessCritical.bit }
-        if let critical = certificate.isCritical(.nameConstraints) {
-            if !critical { found |= ProfileRule.nameConstraintsNotCritical.bit }
-            if certificate.nameConstraints?.firstMalformedSubtree() != nil { found |= ProfileRule.malformedNameConstraints.bit }
-        }
-        if certificate.isCritical(.policyConstraints) == false { found |= ProfileRule.policyConstraintsNotCritical.bit }
-        if certificate.isCritical(.inhibitAnyPolicy) == false { found |= ProfileRule.inhibitAnyPolicyNotCritical.bit }
-        if let mappings = certificate.policyMappings,
-           mappings.contains(where: { $0.issuerDomainPolicy == KnownOID.anyPolicy || $0.subjectDomainPolicy == KnownOID.anyPolicy }) {
-            found |= ProfileRule.policyMappingWithAnyPolicy.bit
-        }
-        var names: UInt64 = 0
-        var hasOtherName = false
-        _ = certificate.forEachSubjectAlternativeName { tag, contents in
-            switch tag {
-            case 0: hasOtherName = true
-            case 1: if !SubjectAltNameSyntax.isMailbox(certificate.der[contents]) { names |= ProfileRule.invalidRFC822NameInSubjectAltName.bit }
-            case 2:
-                if DNSNameSyntax.check(certificate.der[contents], allowWildcard: true) != nil {
-                    names |= ProfileRule.invalidDNSNameInSubjectAltName.bit
-                }
-            case 6: if !SubjectAltNameSyntax.isAbsoluteURI(certificate.der[contents]) { names |= ProfileRule.invalidURIInSubjectAltName.bit }
-            default: break
-            }
-            return true
-        }
-        found |= names
-        // SmtpUTF8Mailbox otherNames (RFC 9598 3), read only when the SAN has an otherName at all.
-        if hasOtherName, let alternativeNames = certificate.subjectAlternativeNames {
-            for case .otherName(let typeID, let value) in alternativeNames
-            where typeID == KnownOID.smtpUTF8Mailbox && NameConstraintSyntax.splitSmtpUTF8Mailbox(value) == nil {
-                found |= ProfileRule.invalidSmtpUTF8MailboxInSubjectAltName.bit
+    /// The rows parsing recorded (``Certificate/findings``), as rule bits.
+    static func parseFindings(_ certificate: Certificate) -> UInt64 {
+        guard certificate.fields.findings.findings != 0 else { return 0 }
+        var found: UInt64 = 0
+        for finding in certificate.findings {
+            switch finding {
+            case .signatureAlgorithmMismatch: found |= ProfileRule.signatureAlgorithmMismatch.bit
+            case .uniqueIdentifierInVersion1: found |= ProfileRule.uniqueIdentifierInVersion1.bit
+            case .extensionsBeforeVersion3: found |= ProfileRule.extensionsBeforeVersion3.bit
+            case .duplicateExtension: found |= ProfileRule.duplicateExtension.bit
+            case .pathLengthConstraintWithoutCA: found |= ProfileRule.pathLengthConstraintWithoutCA.bit
+            case .keyUsageWithoutBits: found |= ProfileRule.keyUsageWithoutBits.bit
+            case .keyUsageUndefinedBits: found |= ProfileRule.keyUsageUndefinedBits.bit
+            case .duplicatePolicyIdentifier: found |= ProfileRule.duplicatePolicyIdentifier.bit
+            case .emptyPolicyConstraints: found |= ProfileRule.emptyPolicyConstraints.bit
+            case .emptyNameConstraints: found |= ProfileRule.emptyNameConstraints.bit
+            case .authorityKeyIdentifierIssuerWithoutSerial: found |= ProfileRule.authorityKeyIdentifierIssuerWithoutSerial.bit
+            case .uninterpretedPolicyQualifier:
+                // RFC 5280 4.2.1.4: a reason to refuse only in a critical certificatePolicies.
+                if certificate.isCritical(.certificatePolicies) == true { found |= ProfileRule.uninterpretedPolicyQualifier.bit }
             }
         }
-        let serial = certificate.serialNumber
+        return found
+    }
+
+    /// The check of each row validation finds from the certificate alone, in table order: each a
+    /// small function named after its row (the anchor's authorityKeyIdentifier form, which depends
+    /// on the position, is ``breaksRootAuthorityKeyIdentifierForm(_:)``; the commonName and strict
+    /// extended key usage rows are the purpose checks').
+    static let checks: [(ProfileRule, @Sendable (Certificate) -> Bool)] = [
+        (.emptyIssuer, emptyIssuer), (.emptySubject, emptySubject), (.basicConstraintsNotCritical, basicConstraintsNotCritical),
+        (.missingBasicConstraints, missingBasicConstraints), (.keyCertSignWithoutCA, keyCertSignWithoutCA),
+        (.missingKeyUsage, missingKeyUsage), (.missingAuthorityKeyIdentifier, missingAuthorityKeyIdentifier),
+        (.authorityKeyIdentifierWithoutKeyIdentifier, authorityKeyIdentifierWithoutKeyIdentifier),
+        (.authorityKeyIdentifierCritical, authorityKeyIdentifierCritical), (.missingSubjectKeyIdentifier, missingSubjectKeyIdentifier),
+        (.subjectKeyIdentifierCritical, subjectKeyIdentifierCritical),
+        (.authorityInformationAccessCritical, authorityInformationAccessCritical), (.nameConstraintsInEndEntity, nameConstraintsInEndEntity),
+        (.nameConstraintsNotCritical, nameConstraintsNotCritical), (.malformedNameConstraints, malformedNameConstraints),
+        (.policyConstraintsNotCritical, policyConstraintsNotCritical), (.inhibitAnyPolicyNotCritical, inhibitAnyPolicyNotCritical),
+        (.policyMappingWithAnyPolicy, policyMappingWithAnyPolicy), (.invalidDNSNameInSubjectAltName, invalidDNSNameInSubjectAltName),
+        (.invalidRFC822NameInSubjectAltName, invalidRFC822NameInSubjectAltName), (.invalidURIInSubjectAltName, invalidURIInSubjectAltName),
+        (.invalidSmtpUTF8MailboxInSubjectAltName, invalidSmtpUTF8MailboxInSubjectAltName), (.invalidSerialNumber, invalidSerialNumber),
+        (.generalizedTimeBefore2050, generalizedTimeBefore2050), (.subjectAltNameCriticalWithSubject, subjectAltNameCriticalWithSubject),
+        (.notVersion3, notVersion3), (.certificateAuthorityAsEndEntity, certificateAuthorityAsEndEntity),
+        (.uniqueIdentifierPresent, uniqueIdentifierPresent),
+    ]
+
+    // MARK: One check per row (the clause and whom it binds: ProfileRule.table)
+
+    /// RFC 5280 4.1.2.4: the issuer field MUST contain a non-empty name.
+    static func emptyIssuer(_ c: Certificate) -> Bool { c.hasEmptyIssuer }
+
+    /// RFC 5280 4.1.2.6: a CA's subject MUST be non-empty; an end entity with an empty subject MUST
+    /// have a critical subjectAltName.
+    static func emptySubject(_ c: Certificate) -> Bool {
+        c.hasEmptySubject && (c.isCertificateAuthority || !(c.isCritical(.subjectAltName) ?? false))
+    }
+
+    /// RFC 5280 4.2.1.9: a CA's basicConstraints MUST be critical.
+    static func basicConstraintsNotCritical(_ c: Certificate) -> Bool {
+        c.isCertificateAuthority && c.isCritical(.basicConstraints) == false
+    }
+
+    /// RFC 5280 4.2.1.9: a CA's certificate MUST include basicConstraints (a v3 certificate that is
+    /// not a CA by its basicConstraints lacks them).
+    static func missingBasicConstraints(_ c: Certificate) -> Bool {
+        !c.isCertificateAuthority && c.version == .v3 && c.basicConstraints == nil
+    }
+
+    /// RFC 5280 4.2.1.9: keyCertSign MUST NOT be asserted without cA.
+    static func keyCertSignWithoutCA(_ c: Certificate) -> Bool {
+        !c.isCertificateAuthority && c.keyUsage?.contains(.keyCertSign) == true
+    }
+
+    /// RFC 5280 4.2.1.3: a CA's certificate MUST include keyUsage.
+    static func missingKeyUsage(_ c: Certificate) -> Bool { c.isCertificateAuthority && c.keyUsage == nil }
+
+    /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be included, except in a self-signed
+    /// certificate (asked of a self-issued one only when it is absent: the comparison costs).
+    static func missingAuthorityKeyIdentifier(_ c: Certificate) -> Bool {
+        c.isCritical(.authorityKeyIdentifier) == nil && c.version == .v3 && !c.isSelfIssued
+    }
+
+    /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST include keyIdentifier (but in a self-signed certificate).
+    static func authorityKeyIdentifierWithoutKeyIdentifier(_ c: Certificate) -> Bool {
+        c.isCritical(.authorityKeyIdentifier) != nil && c.authorityKeyIdentifierKeyID == nil && !c.isSelfIssued
+    }
+
+    /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be non-critical.
+    static func authorityKeyIdentifierCritical(_ c: Certificate) -> Bool { c.isCritical(.authorityKeyIdentifier) == true }
+
+    /// RFC 5280 4.2.1.2: a CA's certificate MUST include subjectKeyIdentifier.
+    static func missingSubjectKeyIdentifier(_ c: Certificate) -> Bool { c.isCertificateAuthority && c.subjectKeyIdentifier == nil }
+
+    /// RFC 5280 4.2.1.2: subjectKeyIdentifier MUST be non-critical.
+    static func subjectKeyIdentifierCritical(_ c: Certificate) -> Bool { c.isCritical(.subjectKeyIdentifier) == true }
+
+    /// RFC 5280 4.2.2.1: authorityInfoAccess MUST be non-critical.
+    static func authorityInformationAccessCritical(_ c: Certificate) -> Bool { c.isCritical(.authorityInfoAccess) == true }
+
+    /// RFC 5280 4.2.1.10: nameConstraints MUST be used only in a CA certificate.
+    static func nameConstraintsInEndEntity(_ c: Certificate) -> Bool {
+        !c.isCertificateAuthority && c.isCritical(.nameConstraints) != nil
+    }
+
+    /// RFC 5280 4.2.1.10: nameConstraints MUST be critical.
+    static func nameConstraintsNotCritical(_ c: Certificate) -> Bool { c.isCritical(.nameConstraints) == false }
+
+    /// RFC 5280 4.2.1.10: a subtree that is not a well-formed name of its form cannot be applied.
+    static func malformedNameConstraints(_ c: Certificate) -> Bool {
+        c.isCritical(.nameConstraints) != nil && c.nameConstraints?.firstMalformedSubtree() != nil
+    }
+
+    /// RFC 5280 4.2.1.11: policyConstraints MUST be critical.
+    static func policyConstraintsNotCritical(_ c: Certificate) -> Bool { c.isCritical(.policyConstraints) == false }
+
+    /// RFC 5280 4.2.1.14: inhibitAnyPolicy MUST be critical.
+    static func inhibitAnyPolicyNotCritical(_ c: Certificate) -> Bool { c.isCritical(.inhibitAnyPolicy) == false }
+
+    /// RFC 5280 4.2.1.5, 6.1.4 (a): policies MUST NOT be mapped to or from anyPolicy.
+    static func policyMappingWithAnyPolicy(_ c: Certificate) -> Bool {
+        c.policyMappings?.contains { $0.issuerDomainPolicy == KnownOID.anyPolicy || $0.subjectDomainPolicy == KnownOID.anyPolicy } == true
+    }
+
+    /// Whether a subjectAltName entry of context tag `wanted` (RFC 5280 4.2.1.6) does not satisfy
+    /// `isValid` (given the entry's contents).
+    private static func hasSubjectAltName(_ c: Certificate, tag wanted: Int, notSatisfying isValid: (ArraySlice<UInt8>) -> Bool) -> Bool {
+        var found = false
+        _ = c.forEachSubjectAlternativeName { tag, contents in
+            if tag == wanted && !isValid(c.der[contents]) { found = true }
+            return !found
+        }
+        return found
+    }
+
+    /// RFC 5280 4.2.1.6: a dNSName MUST be in the preferred name syntax.
+    static func invalidDNSNameInSubjectAltName(_ c: Certificate) -> Bool {
+        hasSubjectAltName(c, tag: 2) { DNSNameSyntax.check($0, allowWildcard: true) == nil }
+    }
+
+    /// RFC 5280 4.2.1.6: an rfc822Name MUST be a mailbox (RFC 5322 addr-spec).
+    static func invalidRFC822NameInSubjectAltName(_ c: Certificate) -> Bool {
+        hasSubjectAltName(c, tag: 1, notSatisfying: SubjectAltNameSyntax.isMailbox)
+    }
+
+    /// RFC 5280 4.2.1.6: a uniformResourceIdentifier MUST be an absolute URI.
+    static func invalidURIInSubjectAltName(_ c: Certificate) -> Bool {
+        hasSubjectAltName(c, tag: 6, notSatisfying: SubjectAltNameSyntax.isAbsoluteURI)
+    }
+
+    /// RFC 9598 3: an SmtpUTF8Mailbox otherName MUST be a UTF8String mailbox with a non-ASCII
+    /// Local-part and an A-label domain (the names are decoded only when there is an otherName at all).
+    static func invalidSmtpUTF8MailboxInSubjectAltName(_ c: Certificate) -> Bool {
+        guard hasSubjectAltName(c, tag: 0, notSatisfying: { _ in false }), let names = c.subjectAlternativeNames else { return false }
+        return names.contains { name in
+            guard case .otherName(let typeID, let value) = name else { return false }
+            return typeID == KnownOID.smtpUTF8Mailbox && NameConstraintSyntax.splitSmtpUTF8Mailbox(value) == nil
+        }
+    }
+
+    /// RFC 5280 4.1.2.2: the serial number MUST be a positive integer of at most 20 octets.
+    static func invalidSerialNumber(_ c: Certificate) -> Bool {
+        let serial = c.serialNumber
         let first = serial.first ?? 0
         let octets = first == 0 ? serial.count - 1 : serial.count
-        if first & 0x80 != 0 || octets > 20 || serial.allSatisfy({ $0 == 0 }) { found |= ProfileRule.invalidSerialNumber.bit }
-        let generalized = certificate.validityUsesGeneralizedTime
-        if (generalized.notBefore && certificate.notBefore.components.year < 2050)
-            || (generalized.notAfter && certificate.notAfter.components.year < 2050) {
-            found |= ProfileRule.generalizedTimeBefore2050.bit
-        }
-        if !version3 { found |= ProfileRule.notVersion3.bit }
-        if certificate.layout.issuerUniqueID != nil || certificate.layout.subjectUniqueID != nil { found |= ProfileRule.uniqueIdentifierPresent.bit }
-        return found
+        return first & 0x80 != 0 || octets > 20 || serial.allSatisfy { $0 == 0 }
+    }
+
+    /// RFC 5280 4.1.2.5: validity dates through 2049 MUST be encoded as UTCTime.
+    static func generalizedTimeBefore2050(_ c: Certificate) -> Bool {
+        let generalized = c.validityUsesGeneralizedTime
+        return (generalized.notBefore && c.notBefore.components.year < 2050) || (generalized.notAfter && c.notAfter.components.year < 2050)
+    }
+
+    /// CA/B BR 7.1.2.7.12: subjectAltName MUST NOT be critical when the subject is not empty.
+    static func subjectAltNameCriticalWithSubject(_ c: Certificate) -> Bool {
+        !c.hasEmptySubject && c.isCritical(.subjectAltName) == true
+    }
+
+    /// CA/B BR 7.1.2: certificates MUST be version 3.
+    static func notVersion3(_ c: Certificate) -> Bool { c.version != .v3 }
+
+    /// CA/B BR 7.1.2.7.8: a CA certificate is not a subscriber (end-entity) certificate.
+    static func certificateAuthorityAsEndEntity(_ c: Certificate) -> Bool { c.isCertificateAuthority }
+
+    /// CA/B BR 7.1.2: issuerUniqueID and subjectUniqueID MUST NOT be present.
+    static func uniqueIdentifierPresent(_ c: Certificate) -> Bool {
+        c.layout.issuerUniqueID != nil || c.layout.subjectUniqueID != nil
     }
 
     /// CA/B BR 7.1.2.1.3: a self-issued anchor's authorityKeyIdentifier, when present, holds only a
