@@ -153,32 +153,24 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     /// Why this key may not verify a signature made with `algorithm` under RFC 4055, or `nil`:
     /// an id-RSASSA-PSS key verifies only RSASSA-PSS signatures (1.2), and one with parameters only
     /// signatures with its hash and mask generation function and a salt at least as long (3.3).
-    package func refusal(of algorithm: SignatureAlgorithm) -> String? {
+    package func refusal(of algorithm: SignatureAlgorithm) -> RSASSAPSSRefusal? {
         Self.refusal(of: algorithm, restrictedToRSASSAPSS: isRestrictedToRSASSAPSS, parameters: rsassaPSSParameters)
     }
 
     /// ``refusal(of:)`` for a key described by its restriction and parameters.
-    package static func refusal(of algorithm: SignatureAlgorithm, restrictedToRSASSAPSS: Bool, parameters: SignatureAlgorithm?) -> String? {
+    package static func refusal(of algorithm: SignatureAlgorithm, restrictedToRSASSAPSS: Bool,
+                                parameters: SignatureAlgorithm?) -> RSASSAPSSRefusal? {
         guard restrictedToRSASSAPSS else { return nil }
-        guard case .rsaPSS(let hash, let saltLength) = algorithm else {
-            return "the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)"
-        }
+        guard case .rsaPSS(let hash, let saltLength) = algorithm else { return .notRSASSAPSS }
         switch parameters {
         case nil:
             return nil
         case .rsaPSS(let keyHash, let minimumSaltLength)?:
-            if hash != keyHash {
-                return "the issuer's key is restricted to RSASSA-PSS with \(keyHash.rawValue) and MGF1-\(keyHash.rawValue), "
-                    + "the signature uses \(hash.rawValue) (RFC 4055 3.3)"
-            }
-            if saltLength < minimumSaltLength {
-                return "the issuer's key requires an RSASSA-PSS salt of at least \(minimumSaltLength) octets, "
-                    + "the signature's is \(saltLength) (RFC 4055 3.3)"
-            }
+            if hash != keyHash { return .hashMismatch(key: keyHash, signature: hash) }
+            if saltLength < minimumSaltLength { return .saltTooShort(minimum: minimumSaltLength, signature: saltLength) }
             return nil
         case _?:
-            return "the issuer's key is restricted to RSASSA-PSS parameters CertPath does not verify (it verifies SHA-1, "
-                + "SHA-224, SHA-256, SHA-384 or SHA-512 with MGF1 of the same hash), which every signature must match (RFC 4055 3.3)"
+            return .unsupportedParameters
         }
     }
 
@@ -411,5 +403,33 @@ package struct SubjectPublicKeyLayout: Hashable, Sendable {
     package func materialize(_ bytes: ArraySlice<UInt8>) -> SubjectPublicKeyInfo {
         SubjectPublicKeyInfo(der: bytes[der], key: subjectPublicKey(bytes), isRestrictedToRSASSAPSS: isRestrictedToRSASSAPSS,
                              rsassaPSSParameters: rsassaPSSParameters(bytes))
+    }
+}
+
+/// Why a key restricted to RSASSA-PSS (id-RSASSA-PSS, RFC 4055 1.2) may not verify a signature.
+public enum RSASSAPSSRefusal: Hashable, Sendable, CustomStringConvertible {
+    /// The signature is not an RSASSA-PSS signature (RFC 4055 1.2).
+    case notRSASSAPSS
+    /// The key's parameters name the hash (and MGF1 hash) `key`; the signature uses `signature` (RFC 4055 3.3).
+    case hashMismatch(key: HashAlgorithm, signature: HashAlgorithm)
+    /// The key's parameters require a salt of at least `minimum` octets; the signature's is `signature` (RFC 4055 3.3).
+    case saltTooShort(minimum: Int, signature: Int)
+    /// The key's parameters are ones CertPath does not verify (MGF1 over another hash, another
+    /// mask generation function), which every signature must match (RFC 4055 3.3).
+    case unsupportedParameters
+
+    /// The refusal in words, with its clause.
+    public var description: String {
+        switch self {
+        case .notRSASSAPSS: return "the issuer's key is restricted to RSASSA-PSS (RFC 4055 1.2)"
+        case .hashMismatch(let key, let signature):
+            return "the issuer's key is restricted to RSASSA-PSS with \(key.rawValue) and MGF1-\(key.rawValue), "
+                + "the signature uses \(signature.rawValue) (RFC 4055 3.3)"
+        case .saltTooShort(let minimum, let signature):
+            return "the issuer's key requires an RSASSA-PSS salt of at least \(minimum) octets, the signature's is \(signature) (RFC 4055 3.3)"
+        case .unsupportedParameters:
+            return "the issuer's key is restricted to RSASSA-PSS parameters CertPath does not verify (it verifies SHA-1, "
+                + "SHA-224, SHA-256, SHA-384 or SHA-512 with MGF1 of the same hash), which every signature must match (RFC 4055 3.3)"
+        }
     }
 }

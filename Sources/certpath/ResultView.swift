@@ -115,7 +115,7 @@ enum ResultView {
             }
             evidence = .object([("kind", .string("ocsp")), ("responderID", id), ("producedAt", .string(producedAt.description))])
         }
-        return .object([("date", .string(date.description)), ("reason", .string(reason)), ("source", evidence)])
+        return .object([("date", .string(date.description)), ("reason", .string(reason.description)), ("source", evidence)])
     }
 
     /// Whether `certificate` reads as a root: its issuer is its subject and its authorityKeyIdentifier,

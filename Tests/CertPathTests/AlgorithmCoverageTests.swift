@@ -221,14 +221,13 @@ struct AlgorithmCoverageTests {
         let trusted = try Self.evaluate(leaf, intermediates: [intermediate], anchor: root)
         #expect(trusted.primaryFailure == nil, "\(String(describing: trusted.primaryFailure))")
         let webPKI = try Self.evaluate(leaf, intermediates: [intermediate], anchor: root) { $0.profile = .webPKI }
-        #expect(webPKI.primaryFailure == .weakKey(intermediate, key: "the curve \(curve.rawValue) is not allowed in the Web PKI "
-            + "(CA/B BR 6.1.5: P-256, P-384 and P-521 only)"))
+        #expect(webPKI.primaryFailure == .weakKey(intermediate, key: .curveNotAllowedInWebPKI(curve)))
         let nistOnly = try Self.evaluate(leaf, intermediates: [intermediate], anchor: root) { $0.algorithms.allowedCurves = [.p256, .p384, .p521] }
-        #expect(nistOnly.primaryFailure == .weakKey(intermediate, key: "the curve \(curve.rawValue) is not allowed"))
+        #expect(nistOnly.primaryFailure == .weakKey(intermediate, key: .curveNotAllowed(curve)))
         // A Brainpool anchor is refused under the Web PKI too.
         let (brainpoolRoot, brainpoolLeaf) = try Self.chain(caKey)
         #expect(try Self.evaluate(brainpoolLeaf, anchor: brainpoolRoot) { $0.profile = .webPKI }.primaryFailure
-            == .weakKey(brainpoolRoot, key: "the curve \(curve.rawValue) is not allowed in the Web PKI (CA/B BR 6.1.5: P-256, P-384 and P-521 only)"))
+            == .weakKey(brainpoolRoot, key: .curveNotAllowedInWebPKI(curve)))
     }
 
     @Test("The Brainpool OIDs are those of RFC 5639 4.1")

@@ -66,7 +66,7 @@ struct CRLPartitionTests {
             #expect(Self.isUnknown(result, chain.leaf), "\(form) \(mode): \(result)")
             if case .untrusted(let report) = result,
                let reason = report.failures.lazy.compactMap({ failure -> String? in
-                   if case .revocationUnknown(let certificate, let reason) = failure, certificate == chain.leaf { return reason }
+                   if case .revocationUnknown(let certificate, let evidence) = failure, certificate == chain.leaf { return evidence.description }
                    return nil
                }).first {
                 #expect(reason.contains("does not match the certificate's distribution point"), "\(reason)")

@@ -269,18 +269,18 @@ struct CRLStatusTests {
     func explanations() throws {
         let stale = try crl(number: 1, nextUpdate: "200201000000Z")
         let delta = try crl(number: 2, base: 5)
-        let text = RevocationChecker.explain(covered: [], [.deltaWithoutCompleteCRL(delta), .stale(stale)])
+        let text = UndeterminedRevocation(coveredReasons: [], crlRejections: [.deltaWithoutCompleteCRL(delta), .stale(stale)]).description
         #expect(text == "the CRL of CN=CA,O=Test (number 1) is out of date (nextUpdate 2020-02-01T00:00:00Z) and no current delta CRL extends it; "
                 + "the delta CRL of CN=CA,O=Test (number 2) is a delta CRL and no complete CRL it could extend was supplied (RFC 5280 5.2.4)")
-        let notApplicable = RevocationChecker.explain(covered: [], [.deltaNotApplicable(delta, .completeCRLTooOld(complete: CRLNumber(1), base: CRLNumber(5)))])
+        let notApplicable = UndeterminedRevocation(coveredReasons: [], crlRejections: [.deltaNotApplicable(delta, .completeCRLTooOld(complete: CRLNumber(1), base: CRLNumber(5)))]).description
         #expect(notApplicable == "the delta CRL of CN=CA,O=Test (number 2) cannot extend the complete CRL: "
                 + "it extends base CRL number 5, newer than the complete CRL's 1 (RFC 5280 5.2.4)")
-        #expect(RevocationChecker.explain(covered: [], []) == "no supplied CRL or OCSP response covers it")
-        #expect(RevocationChecker.explain(covered: [.keyCompromise], []) == "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)")
+        #expect(UndeterminedRevocation(coveredReasons: [], crlRejections: []).description == "no supplied CRL or OCSP response covers it")
+        #expect(UndeterminedRevocation(coveredReasons: [.keyCompromise], crlRejections: []).description == "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)")
         // With rejections too, partial coverage comes first (it said only a rejection, which read as
         // the whole cause: "does not match the certificate's distribution point").
-        #expect(RevocationChecker.explain(covered: [.keyCompromise], [.deltaWithoutCompleteCRL(delta)])
+        #expect(UndeterminedRevocation(coveredReasons: [.keyCompromise], crlRejections: [.deltaWithoutCompleteCRL(delta)]).description
                 == "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3); "
-                + RevocationChecker.explain(covered: [], [.deltaWithoutCompleteCRL(delta)]))
+                + UndeterminedRevocation(coveredReasons: [], crlRejections: [.deltaWithoutCompleteCRL(delta)]).description)
     }
 }

@@ -260,29 +260,95 @@ struct CertificateRulesTests {
         #expect(Set(ProfileRule.allCases).subtracting(covered).isEmpty, "untested rows: \(Set(ProfileRule.allCases).subtracting(covered))")
     }
 
-    @Test("docs/RULES.md is the table: one line per rule with its clause, profiles and positions")
+    @Test("docs/RULES.md is the table: its rules section is generated from ProfileRule, row for row, in order")
     func documentedTable() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let url = root.appendingPathComponent("docs/RULES.md")
-        if ProcessInfo.processInfo.environment["CERTPATH_PRINT_RULES"] == "1" {
-            for rule in ProfileRule.allCases { print(RulesTableDocument.line(rule)) }
-        }
         let text = try String(contentsOf: url, encoding: .utf8)
-        for rule in ProfileRule.allCases {
-            #expect(text.contains(RulesTableDocument.line(rule)), "docs/RULES.md lacks or misstates: \(RulesTableDocument.line(rule))")
+        let generated = RulesTableDocument.table()
+        guard let range = RulesTableDocument.tableRange(in: text) else {
+            Issue.record("docs/RULES.md has no line starting \(RulesTableDocument.header)")
+            return
         }
-        // And nothing else in the table: every row naming a rule is one of those lines (a stale row
-        // of an older column layout was left once).
-        let expected = Set(ProfileRule.allCases.map(RulesTableDocument.line))
-        let ruleNames = Set(ProfileRule.allCases.map { "| `\($0.name)` |" })
-        for line in text.split(separator: "\n").map(String.init) where ruleNames.contains(where: { line.hasPrefix($0) }) {
-            #expect(expected.contains(line), "docs/RULES.md has a row that is not the table's: \(line)")
+        if ProcessInfo.processInfo.environment["CERTPATH_WRITE_RULES"] == "1" {
+            try text.replacingCharacters(in: range, with: generated).write(to: url, atomically: true, encoding: .utf8)
+            return
         }
+        let documented = String(text[range])
+        #expect(documented == generated, """
+            docs/RULES.md's table differs from ProfileRule's rows; regenerate it with \
+            CERTPATH_WRITE_RULES=1 swift test --skip-build --filter CertificateRulesTests/documentedTable
+            first differing line: \(RulesTableDocument.firstDifference(documented, generated) ?? "(none)")
+            """)
+    }
+
+    @Test("The rules table has one row per rule, in declaration order, and a finding exactly where the strict reading fails and the profile does not")
+    func tableRows() {
+        #expect(ProfileRule.table.map(\.rule) == ProfileRule.allCases)
+        for row in ProfileRule.table {
+            for profile in [CertificateProfile.webPKI, .interoperable, .pathValidation] {
+                #expect((row.treatment(profile) == .finding) == (row.rfc5280 == .fail && row.treatment(profile) != .fail), "\(row.rule) \(profile)")
+            }
+            #expect(row.rfc5280 != .finding, "\(row.rule)")
+        }
+    }
+
+    @Test("Every row validation finds from the certificate alone has one check, in table order")
+    func oneCheckPerRow() {
+        let checked = CertificateRules.checks.map(\.0)
+        // Decided elsewhere: the anchor's AKI form (by position), commonName and strict EKU (purpose
+        // checks), and a policy qualifier parsing recorded (critical certificatePolicies only).
+        let elsewhere: Set<ProfileRule> = [.invalidRootAuthorityKeyIdentifier, .commonNameNotInSubjectAltName, .extendedKeyUsageMissing,
+                                           .extendedKeyUsageAnyPurpose, .extendedKeyUsageIncompatiblePurpose, .extendedKeyUsageCritical,
+                                           .extendedKeyUsageInRoot, .uninterpretedPolicyQualifier]
+        let validationRows = ProfileRule.table.filter { $0.foundBy == .validation && !elsewhere.contains($0.rule) }.map(\.rule)
+        #expect(checked == validationRows)
+    }
+
+    @Test("The generator finds the table and reports a changed row")
+    func generatorDetectsDifference() throws {
+        let generated = RulesTableDocument.table()
+        let page = "intro\n\n" + generated + "\n\nafter\n"
+        let range = try #require(RulesTableDocument.tableRange(in: page))
+        #expect(String(page[range]) == generated)
+        let stale = page.replacingOccurrences(of: "| `duplicateExtension` | RFC 5280 4.2 |", with: "| `duplicateExtension` | RFC 5280 4.1 |")
+        let staleRange = try #require(RulesTableDocument.tableRange(in: stale))
+        #expect(RulesTableDocument.firstDifference(String(stale[staleRange]), generated)?.contains("duplicateExtension") == true)
     }
 }
 
-/// The Markdown rows of docs/RULES.md, as the table says them.
+/// The Markdown rows of docs/RULES.md, as the table says them: the generator of the page's rules
+/// section (``table()``), which `documentedTable` compares with the page and rewrites on request.
 enum RulesTableDocument {
+    static let header = "| rule | clause | binds | found by | webpki | interoperable | rfc5280 | path-validation |"
+
+    /// The rules section: header, separator, one row per ``ProfileRule`` in declaration order.
+    static func table() -> String {
+        ([header, "|---|---|---|---|---|---|---|---|"] + ProfileRule.allCases.map(line)).joined(separator: "\n")
+    }
+
+    /// The range of the table in `page`: from its header line through the last table line after it.
+    static func tableRange(in page: String) -> Range<String.Index>? {
+        guard let start = page.range(of: header + "\n")?.lowerBound else { return nil }
+        var end = start
+        var cursor = start
+        while cursor < page.endIndex, page[cursor] == "|" {
+            let lineEnd = page[cursor...].firstIndex(of: "\n") ?? page.endIndex
+            end = lineEnd
+            cursor = lineEnd < page.endIndex ? page.index(after: lineEnd) : page.endIndex
+        }
+        return start..<end
+    }
+
+    /// The first line of `documented` that differs from `generated`'s, or its first missing line.
+    static func firstDifference(_ documented: String, _ generated: String) -> String? {
+        let a = documented.split(separator: "\n", omittingEmptySubsequences: false), b = generated.split(separator: "\n", omittingEmptySubsequences: false)
+        for i in 0..<max(a.count, b.count) where i >= a.count || i >= b.count || a[i] != b[i] {
+            return i < a.count ? "docs: \(a[i]) / generated: \(i < b.count ? String(b[i]) : "(nothing)")" : "missing: \(b[i])"
+        }
+        return nil
+    }
+
     static func line(_ rule: ProfileRule) -> String {
         func positions(_ list: [CertificatePosition]) -> String {
             if list.count == CertificatePosition.allCases.count { return "all" }

@@ -55,8 +55,8 @@ struct DoomedLeafTests {
         // The full path, judged as the search judges it: the same failures of the leaf.
         var policy = try ValidationPolicy.server(hostname: "www.doomed.test")
         policy.profile = .pathValidation
-        let context = EvaluationContext(budget: .default, validationTime: SignedCertificates.time, crypto: .shared, revocation: nil)
-        let pipeline = PathPipeline(policy: policy, context: context, additionalCheck: nil, attemptsKept: 0)
+        let context = EvaluationContext(budget: .default, validationTime: SignedCertificates.time, crypto: .shared)
+        let pipeline = PathPipeline(policy: policy, context: context, revocation: nil, additionalCheck: nil, attemptsKept: 0)
         let full = pipeline.judge([chain.leaf, chain.real], anchor: chain.root, anchorIsPublicWebPKI: false, terminal: nil)
         #expect(report.bestAttempt.failures(of: chain.leaf) == full.failures(of: chain.leaf))
         #expect(report.primaryFailure == full.primaryFailure)

@@ -222,16 +222,17 @@ struct HostileSizeTests {
         var policy = ValidationPolicy(profile: .rfc5280)
         policy.undeterminedRevocationStatus = mode
         let anchor = F.certificate(issuer: F.name("CA"), subject: F.name("CA"), isCA: true)
-        let context = EvaluationContext(budget: policy.budget, validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!, crypto: .shared,
-                                        revocation: RevocationChecker.checking(RevocationEvidence(crls: CRLStore(crls)), policy: policy,
-                                                                               certificates: []))
-        let pipeline = PathPipeline(policy: policy, context: context, additionalCheck: nil, attemptsKept: 0)
+        let context = EvaluationContext(budget: policy.budget, validationTime: UnixTime(rfc3339: "2026-06-01T00:00:00Z")!, crypto: .shared)
+        let pipeline = PathPipeline(policy: policy, context: context,
+                                    revocation: RevocationChecker.checking(RevocationEvidence(crls: CRLStore(crls)), policy: policy,
+                                                                           certificates: []),
+                                    additionalCheck: nil, attemptsKept: 0)
         var findings: [CRLConformanceFinding] = []
-        guard let failure = context.revocation?.failure(for: leaf, above: [][...], anchor: anchor, context: context, issuerPaths: pipeline,
+        guard let failure = pipeline.revocation?.failure(for: leaf, above: [][...], anchor: anchor, context: context, issuerPaths: pipeline,
                                                         strictCRLConformance: policy.crlConformance.isStrict(under: .rfc5280),
                                                         findings: &findings),
-              case .revocationUnknown(_, let reason) = failure else { return [] }
-        return [reason]
+              case .revocationUnknown(_, let evidence) = failure else { return [] }
+        return [evidence.description]
     }
 
     @Test("Past 128 examined CRLs for one point (here CRLs of a CRL issuer with no certificate) the rest are not examined, and the report says so")

@@ -68,7 +68,7 @@ struct OCSPValidationTests {
             }
             #expect(certificate == (try Self.certificate("leaf-revoked.pem")))
             #expect(date == UnixTime(year: 2025, month: 6, day: 1))
-            #expect(reason == "keyCompromise")
+            #expect(reason == .keyCompromise)
             let responder = try Self.certificate("responder.pem")
             guard case .ocsp(.byName(let name), _) = source else {
                 Issue.record("expected an OCSP source, got \(source)")
@@ -241,7 +241,7 @@ struct OCSPValidationTests {
             Issue.record("expected revoked, got \(Self.verdict(result))")
             return
         }
-        #expect(reason == "keyCompromise")
+        #expect(reason == .keyCompromise)
         guard case .crl(let issuer, _, _, false) = source else {
             Issue.record("expected a CRL source, got \(source)")
             return

@@ -56,7 +56,7 @@ struct RevocationEvidenceTests {
     /// The reason of the leaf's revocationUnknown failure, when the result has one.
     static func unknownReason(_ result: TrustResult, _ leaf: Certificate) -> String? {
         guard case .untrusted(let report) = result else { return nil }
-        for case .revocationUnknown(let certificate, let reason) in report.failures where certificate == leaf { return reason }
+        for case .revocationUnknown(let certificate, let evidence) in report.failures where certificate == leaf { return evidence.description }
         return nil
     }
 

@@ -207,7 +207,7 @@ struct TLSPolicyTests {
     func rsa1024() throws {
         let leaf = try Self.cert("rsa-1024.pem")
         #expect(try Self.evaluate("rsa-1024.pem", try Self.server("rsa1024.tls.test")).primaryFailure
-                == .weakKey(leaf, key: "RSA-1024 is below the minimum of 2048 bits"))
+                == .weakKey(leaf, key: .rsaModulusTooSmall(bits: 1024, minimum: 2048)))
         try Self.expectTrusted(try Self.evaluate("rsa-1024.pem", try Self.server("rsa1024.tls.test") {
             $0.algorithms.minimumRSAModulusBits = 1024
         }))
@@ -217,7 +217,7 @@ struct TLSPolicyTests {
     func rsaMinimumConfigurable() throws {
         let leaf = try Self.cert("rsa-key-encipherment.pem")
         #expect(try Self.evaluate("rsa-key-encipherment.pem", try Self.server("rsa.tls.test") { $0.algorithms.minimumRSAModulusBits = 3072 })
-                .primaryFailure == .weakKey(leaf, key: "RSA-2048 is below the minimum of 3072 bits"))
+                .primaryFailure == .weakKey(leaf, key: .rsaModulusTooSmall(bits: 2048, minimum: 3072)))
     }
 
     @Test("SHA-1 signature: disallowedSignatureAlgorithm by default, accepted when SHA-1 is allowed")
@@ -234,9 +234,9 @@ struct TLSPolicyTests {
     func keyProfileConfigurable() throws {
         let p384 = try Self.cert("p384.pem"), ed25519 = try Self.cert("ed25519.pem")
         #expect(try Self.evaluate("p384.pem", try Self.server("p384.tls.test") { $0.algorithms.allowedCurves = [.p256] }).primaryFailure
-                == .weakKey(p384, key: "the curve P-384 is not allowed"))
+                == .weakKey(p384, key: .curveNotAllowed(.p384)))
         #expect(try Self.evaluate("ed25519.pem", try Self.server("ed25519.tls.test") { $0.algorithms.allowEdDSA = false }).primaryFailure
-                == .weakKey(ed25519, key: "EdDSA keys are not allowed"))
+                == .weakKey(ed25519, key: .eddsaNotAllowed))
     }
 
     // MARK: Client policy
@@ -296,6 +296,6 @@ struct TLSPolicyTests {
             $0.checkTLSKeyUsage = false
             $0.algorithms.minimumRSAModulusBits = 3072
         })
-        #expect(result.primaryFailure == .weakKey(rsa, key: "RSA-2048 is below the minimum of 3072 bits"))
+        #expect(result.primaryFailure == .weakKey(rsa, key: .rsaModulusTooSmall(bits: 2048, minimum: 3072)))
     }
 }

@@ -96,7 +96,7 @@ struct ValidationPolicyValueTests {
         var p256Only = p384Base
         p256Only.algorithms.allowedCurves = [.p256]
         #expect(try Self.evaluate("p384.pem", p384Base).isTrusted)
-        #expect(try Self.evaluate("p384.pem", p256Only).primaryFailure == .weakKey(try Self.tls("p384.pem"), key: "the curve P-384 is not allowed"))
+        #expect(try Self.evaluate("p384.pem", p256Only).primaryFailure == .weakKey(try Self.tls("p384.pem"), key: .curveNotAllowed(.p384)))
         var removed = p384Base
         removed.algorithms.allowedCurves.remove(.p384)
         #expect(try Self.evaluate("p384.pem", removed).primaryFailure?.code == "weakKey")

@@ -45,7 +45,7 @@ import CertPathDER
             return
         }
         #expect(certificate.subject.description == "CN=Invalid Missing CRL EE Certificate Test1,O=Test Certificates 2011,C=US")
-        #expect(reason == "no supplied CRL or OCSP response covers it")
+        #expect(reason.description == "no supplied CRL or OCSP response covers it")
     }
 
     @Test("4.4.3: a listed certificate is revoked whatever the option, with its date and reason")
@@ -59,7 +59,7 @@ import CertPathDER
             }
             #expect(certificate == evaluation.leaf)
             #expect(date == UnixTime(year: 2010, month: 1, day: 1, hour: 8, minute: 30, second: 1))
-            #expect(reason == "keyCompromise")
+            #expect(reason == .keyCompromise)
             #expect(failure!.rank == 900 && !failure!.isRecoverable)
         }
     }
@@ -71,7 +71,7 @@ import CertPathDER
             Issue.record("expected revocationUnknown")
             return
         }
-        #expect(reason == "the CRL of CN=Old CRL nextUpdate CA,O=Test Certificates 2011,C=US (number 1) is out of date "
+        #expect(reason.description == "the CRL of CN=Old CRL nextUpdate CA,O=Test Certificates 2011,C=US (number 1) is out of date "
                 + "(nextUpdate 2010-01-02T08:30:00Z) and no current delta CRL extends it")
         #expect(Self.failure(try Self.pkits("4.4.11", .accept)!) == nil)
     }
@@ -84,7 +84,7 @@ import CertPathDER
             return
         }
         // The only certificate named as the CRL issuer is the certificate-signing CA, whose keyUsage lacks cRLSign.
-        #expect(reason == "the keyUsage of CN=Separate Certificate and CRL Keys CA1,O=Test Certificates 2011,C=US does not allow cRLSign, "
+        #expect(reason.description == "the keyUsage of CN=Separate Certificate and CRL Keys CA1,O=Test Certificates 2011,C=US does not allow cRLSign, "
                 + "so it cannot issue the CRL of CN=Separate Certificate and CRL Keys CA1,O=Test Certificates 2011,C=US (number 1) (RFC 5280 6.3.3 (f))")
         #expect(Self.failure(try Self.pkits("4.4.19", .rejectWhenIssuerHasCRLs)!) == nil)
     }
@@ -96,13 +96,13 @@ import CertPathDER
             Issue.record("expected revocationUnknown")
             return
         }
-        #expect(reason == "the delta CRL of CN=deltaCRLIndicator No Base CA,O=Test Certificates 2011,C=US (number 5) is a delta CRL "
+        #expect(reason.description == "the delta CRL of CN=deltaCRLIndicator No Base CA,O=Test Certificates 2011,C=US (number 5) is a delta CRL "
                 + "and no complete CRL it could extend was supplied (RFC 5280 5.2.4)")
         guard case .revocationUnknown(_, let staleReason) = Self.failure(try Self.pkits("4.15.10", .rejectWhenIssuerHasCRLs)!) else {
             Issue.record("expected revocationUnknown")
             return
         }
-        #expect(staleReason == "the CRL of CN=deltaCRL CA3,O=Test Certificates 2011,C=US (number 1) is out of date "
+        #expect(staleReason.description == "the CRL of CN=deltaCRL CA3,O=Test Certificates 2011,C=US (number 1) is out of date "
                 + "(nextUpdate 2010-06-01T08:30:00Z) and no current delta CRL extends it; the delta CRL of CN=deltaCRL CA3,"
                 + "O=Test Certificates 2011,C=US (number 3) cannot extend the complete CRL: it extends base CRL number 2, newer than "
                 + "the complete CRL's 1 (RFC 5280 5.2.4)")
@@ -121,7 +121,7 @@ import CertPathDER
             Issue.record("expected revocationUnknown, got \(String(describing: Self.failure(evaluation)))")
             return
         }
-        #expect(reason.contains("distrusted"), "\(reason)")
+        #expect(reason.description.contains("distrusted"), "\(reason)")
     }
 
     @Test("CRL signatures spend the evaluation's signature budget")
@@ -234,6 +234,6 @@ import CertPathDER
             Issue.record("expected revoked, got \(revoked)")
             return
         }
-        #expect(certificate == server && reason == "keyCompromise")
+        #expect(certificate == server && reason == .keyCompromise)
     }
 }

@@ -34,7 +34,7 @@ import Testing
         guard case .revoked(_, _, let reason, _) = evaluation.evaluate().primaryFailure else {
             throw ExampleError("server-revoked.der did not revoke: \(evaluation.evaluate())")
         }
-        #expect(reason == "superseded")
+        #expect(reason == .superseded)
     }
 
     @Test func crls() throws {

@@ -125,8 +125,8 @@ public enum Diagnostics {
             return "\(name(c)) is distrusted"
         case .revoked(let c, let date, let reason, let source):
             return "\(name(c)) was revoked at \(date) (\(reason)), per \(source)"
-        case .revocationUnknown(let c, let reason):
-            return "the revocation status of \(name(c)) is unknown: \(reason)"
+        case .revocationUnknown(let c, let evidence):
+            return "the revocation status of \(name(c)) is unknown: \(evidence)"
         case .missingStapledOCSPResponse(let c, let requiredBy, let reason):
             let whose = requiredBy == c ? "its TLS feature extension" : "the TLS feature extension of \(name(requiredBy)), a CA of its path,"
             let problem = reason.map { "the OCSP response the server stapled does not settle its status: \($0)" }

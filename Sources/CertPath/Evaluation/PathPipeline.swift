@@ -14,6 +14,9 @@
 struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
     let policy: ValidationPolicy
     let context: EvaluationContext
+    /// RFC 5280 6.3 revocation checking of the evaluation's evidence, nested CRL-issuer paths
+    /// included; `nil` when none is checked.
+    let revocation: RevocationChecker?
     /// The caller's last check on a path that passed everything else (``TrustEvaluation/additionalCheck``).
     let additionalCheck: (@Sendable ([Certificate]) -> String?)?
     /// Attempts kept for the report (0: none).
@@ -71,7 +74,7 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         // OCSP work for it). CRLs are read as the policy's CRLConformance says (strictly under the
         // strict profile by default: RFC 5280 5.2.3 and 5.1.2.5 bind the CRL issuer).
         var crlFindings: [CRLConformanceFinding] = []
-        if let anchor, let revocation = context.revocation,
+        if let anchor, let revocation,
            failures.allSatisfy(\.isRecoverable) && purposeFailures.allSatisfy(\.isRecoverable) {
             let chain = Array(path.reversed())  // RFC order: the one the anchor issued first
             let strict = strictCRLConformance ?? policy.crlConformance.isStrict(under: validated.profile)
@@ -167,7 +170,7 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
                                      maximumIntermediates: policy.maximumIntermediates, checkTLSKeyUsage: false,
                                      budget: policy.budget, undeterminedRevocationStatus: policy.undeterminedRevocationStatus,
                                      ocspFreshness: policy.ocspFreshness)
-        let nested = PathPipeline(policy: rules, context: context, additionalCheck: nil, attemptsKept: 0,
+        let nested = PathPipeline(policy: rules, context: context, revocation: revocation, additionalCheck: nil, attemptsKept: 0,
                                   strictCRLConformance: strictCRLConformance)
         let outcome = nested.search(from: signer, index: IssuerIndex(stores: SmallList(CollectionOfOne(store)), intermediates: intermediates))
         return (outcome.trusted, outcome.best)

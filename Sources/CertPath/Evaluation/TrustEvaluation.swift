@@ -123,7 +123,7 @@ public struct TrustEvaluation: Sendable {
 
     /// The current time from the system clock.
     public static func now() -> UnixTime {
-        UnixTime(secondsSinceEpoch: Int64(time(nil)))
+        WallClock.now()
     }
 
     /// Builds and validates paths; returns the first valid one or the explained failure, after
@@ -189,9 +189,12 @@ public struct TrustEvaluation: Sendable {
         for response in stapledOCSPResponses ?? [] where !evidence.ocspResponses.contains(where: { $0 === response || $0.der == response.der }) {
             evidence.ocspResponses.append(response)
         }
+        let stores = stores()
         let context = EvaluationContext(budget: policy.budget, validationTime: validationTime ?? Self.now(), crypto: signatureVerifier,
-                                        revocation: RevocationChecker.checking(evidence, policy: policy, certificates: intermediates))
-        var pipeline = PathPipeline(policy: policy, context: context, additionalCheck: additionalCheck,
+                                        anchorStores: stores)
+        var pipeline = PathPipeline(policy: policy, context: context,
+                                    revocation: RevocationChecker.checking(evidence, policy: policy, certificates: intermediates),
+                                    additionalCheck: additionalCheck,
                                     attemptsKept: collectAllAttempts ? Self.recordedAttemptsLimit : 0)
         if let stapled = stapledOCSPResponses, case .serverAuthentication = policy.purpose {
             pipeline.tlsFeatures = TLSFeatureRequirement(stapled: stapled, policy: policy, certificates: intermediates)
@@ -200,8 +203,6 @@ public struct TrustEvaluation: Sendable {
             pipeline.certificateTransparency = CTEvidence(logs: certificateTransparencyLogs, tlsSCTLists: signedCertificateTimestampLists,
                                                           ocspResponses: stapledOCSPResponses ?? [])
         }
-        let stores = stores()
-        context.anchorStores = stores
 
         if stores.contains(where: { $0.isDistrusted(leaf) }) {
             let attempt = pipeline.judge([leaf], anchor: nil, anchorIsPublicWebPKI: false, terminal: .distrusted(leaf))

@@ -62,7 +62,8 @@ struct TLSFeatureRequirement {
             return nil
         case .undetermined(let covered, let crlRejections, let ocspRejections):
             return .missingStapledOCSPResponse(leaf, requiredBy: requiredBy,
-                                               reason: RevocationChecker.explain(covered: covered, crlRejections, ocspRejections))
+                                               reason: UndeterminedRevocation(coveredReasons: covered, crlRejections: crlRejections,
+                                                                              ocspRejections: ocspRejections))
         }
     }
 }

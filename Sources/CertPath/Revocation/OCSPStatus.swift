@@ -298,8 +298,7 @@ extension RevocationChecker {
                                         issuerPaths: any CRLIssuerPathValidation) -> OCSPRejection? {
         if responder.hasOCSPNoCheck { return nil }
         guard respondersInProgress.count < Self.maximumNesting else {
-            return .responderCertificateInvalid(response, responder, .revocationUnknown(
-                responder, reason: "checking it needs more than \(Self.maximumNesting) nested responder statuses"))
+            return .responderNestingTooDeep(response, responder)
         }
         respondersInProgress.insert(ObjectIdentifier(responder))
         let status = status(of: responder, above: above, anchor: anchor, context: context, issuerPaths: issuerPaths)
@@ -314,7 +313,7 @@ extension RevocationChecker {
             if status.stoppedEarly { return .examinationLimit(response) }
             guard rejectsUndetermined(responder) else { return nil }
             return .responderCertificateInvalid(response, responder, .revocationUnknown(
-                responder, reason: Self.explain(covered: covered, crlRejections, ocspRejections)))
+                responder, evidence: UndeterminedRevocation(coveredReasons: covered, crlRejections: crlRejections, ocspRejections: ocspRejections)))
         }
     }
 }

@@ -1,105 +1,6 @@
 // RFC 5280 6.3 CRL processing for the certificates of a path: which CRLs apply, whether each can be
 // trusted (6.3.3 (f), (g): its issuer's own path, its signature), and the resulting status.
 
-/// Why one CRL could not settle a certificate's revocation status.
-enum CRLRejection: Error, Sendable, CustomStringConvertible {
-    /// RFC 5280 forbids using the CRL at all.
-    case defect(CertificateRevocationList, CRLDefect)
-    /// The CRL does not conform (``CRLDefect/forbidsUse`` false) and does not list the certificate:
-    /// it could show a revocation, but cannot show good standing.
-    case nonconforming(CertificateRevocationList, CRLDefect)
-    /// The CRL's scope does not include the certificate.
-    case outOfScope(CertificateRevocationList, CRLScopeMismatch)
-    /// A delta CRL with no complete CRL in scope to extend (RFC 5280 5.2.4).
-    case deltaWithoutCompleteCRL(CertificateRevocationList)
-    /// A delta CRL that cannot extend the complete CRL in scope (RFC 5280 5.2.4, 6.3.3 (c)).
-    case deltaNotApplicable(CertificateRevocationList, DeltaCRLMismatch)
-    /// thisUpdate is after the validation time.
-    case notYetIssued(CertificateRevocationList)
-    /// nextUpdate is before the validation time and no current delta CRL extends it (RFC 5280 6.3.3 (a)).
-    case stale(CertificateRevocationList)
-    /// No nextUpdate, and thisUpdate more than `maximumAge` seconds before the validation time
-    /// (``RevocationChecker/maximumCRLAgeWithoutNextUpdate``), with no current delta CRL extending it.
-    case tooOld(CertificateRevocationList, maximumAge: Int64)
-    /// Its signature algorithm is refused by the policy's algorithm profile.
-    case disallowedAlgorithm(CertificateRevocationList)
-    /// No certificate names the CRL issuer as its subject (RFC 5280 6.3.3 (f)).
-    case noIssuerCertificate(CertificateRevocationList)
-    /// The CRL issuer's certificate has a keyUsage without cRLSign (RFC 5280 6.3.3 (f)).
-    case issuerCannotSignCRLs(CertificateRevocationList, Certificate)
-    /// The signature does not verify with the candidate issuer's key (RFC 5280 6.3.3 (g)).
-    case signature(CertificateRevocationList, Certificate, SignatureOutcome)
-    /// The CRL issuer's certificate does not validate to the same trust anchor (RFC 5280 6.3.3 (f)).
-    case issuerPathInvalid(CertificateRevocationList, Certificate, ValidationFailure)
-    /// Validating the CRL issuer needed more nested CRL issuer paths than allowed.
-    case nestingTooDeep(CertificateRevocationList)
-    /// The signature-check budget ran out.
-    case budgetExhausted(CertificateRevocationList)
-    /// More CRLs than ``RevocationChecker/maximumCRLsExaminedPerPoint`` reached the costly steps
-    /// for one distribution point; `crl` is the first not examined.
-    case examinationLimit(CertificateRevocationList)
-
-    /// How telling the rejection is, to pick the one reported first (higher first).
-    var rank: Int {
-        switch self {
-        case .budgetExhausted: return 100
-        case .examinationLimit: return 95
-        case .issuerPathInvalid: return 90
-        case .signature: return 85
-        case .issuerCannotSignCRLs: return 80
-        case .defect: return 75
-        case .nonconforming: return 74
-        case .stale, .tooOld: return 70
-        case .notYetIssued: return 65
-        case .disallowedAlgorithm: return 60
-        case .nestingTooDeep: return 55
-        case .noIssuerCertificate: return 50
-        case .deltaNotApplicable: return 45
-        case .deltaWithoutCompleteCRL: return 40
-        case .outOfScope: return 30
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .defect(let crl, let defect): return "\(Self.name(crl)) is unusable: \(defect)"
-        case .nonconforming(let crl, let defect):
-            return "\(Self.name(crl)) does not conform (\(defect)): it would show a revocation, but cannot show that a certificate it does not list is good"
-        case .outOfScope(let crl, let mismatch): return "\(Self.name(crl)) does not cover it: \(mismatch)"
-        case .deltaWithoutCompleteCRL(let crl):
-            return "\(Self.name(crl)) is a delta CRL and no complete CRL it could extend was supplied (RFC 5280 5.2.4)"
-        case .deltaNotApplicable(let crl, let mismatch): return "\(Self.name(crl)) cannot extend the complete CRL: \(mismatch)"
-        case .tooOld(let crl, let maximumAge):
-            return "\(Self.name(crl)) has no nextUpdate and was issued more than \(maximumAge / 86_400) days before the validation time (thisUpdate \(crl.thisUpdate)); no current delta CRL extends it"
-        case .notYetIssued(let crl): return "\(Self.name(crl)) was issued after the validation time (thisUpdate \(crl.thisUpdate))"
-        case .stale(let crl):
-            return "\(Self.name(crl)) is out of date (nextUpdate \(crl.nextUpdate.map { "\($0)" } ?? "none")) and no current delta CRL extends it"
-        case .disallowedAlgorithm(let crl): return "\(Self.name(crl)) is signed with \(crl.signatureAlgorithm), which the policy does not accept"
-        case .noIssuerCertificate(let crl): return "no certificate was supplied for the issuer of \(Self.name(crl))"
-        case .issuerCannotSignCRLs(let crl, let issuer):
-            return "the keyUsage of \(issuer.subject) does not allow cRLSign, so it cannot issue \(Self.name(crl)) (RFC 5280 6.3.3 (f))"
-        case .signature(let crl, let issuer, let outcome):
-            switch outcome {
-            case .unsupportedAlgorithm: return "\(Self.name(crl)) is signed with \(crl.signatureAlgorithm), which CertPath cannot verify"
-            case .unusableKey(let reason): return "the key of \(issuer.subject) cannot verify \(Self.name(crl)): \(reason)"
-            default: return "the signature of \(Self.name(crl)) does not verify with the key of \(issuer.subject) (RFC 5280 6.3.3 (g))"
-            }
-        case .issuerPathInvalid(let crl, let issuer, let failure):
-            return "the CRL issuer certificate \(issuer.subject) of \(Self.name(crl)) does not validate to the same trust anchor: \(Diagnostics.describe(failure))"
-        case .nestingTooDeep(let crl):
-            return "validating the issuer of \(Self.name(crl)) needs more than \(RevocationChecker.maximumNesting) nested CRL issuer paths"
-        case .budgetExhausted(let crl): return "the signature check budget ran out while checking \(Self.name(crl))"
-        case .examinationLimit(let crl):
-            return "\(RevocationChecker.maximumCRLsExaminedPerPoint) CRLs were examined for one distribution point; \(Self.name(crl)) and older ones were not"
-        }
-    }
-
-    /// `the CRL of C=US, O=…, CN=… (number 0x01)`.
-    static func name(_ crl: CertificateRevocationList) -> String {
-        "the \(crl.isDeltaCRL ? "delta " : "")CRL of \(crl.issuer)\(crl.crlNumber.map { " (number \($0))" } ?? "")"
-    }
-}
-
 /// The status RFC 5280 6.3.3 (CRLs) and RFC 6960 (OCSP) arrive at for one certificate.
 enum RevocationOutcome: Sendable {
     /// Every reason is covered by usable CRLs and none lists the certificate, or an authentic current
@@ -107,14 +8,14 @@ enum RevocationOutcome: Sendable {
     /// departure from the CRL profile that binds their issuer (not under a strict reading).
     case notRevoked(findings: [CRLConformanceFinding])
     /// Revoked at `date` for `reason`, per `source`.
-    case revoked(date: UnixTime, reason: String, source: RevocationSource)
+    case revoked(date: UnixTime, reason: RevocationReason, source: RevocationSource)
     /// UNDETERMINED: usable CRLs covered only `coveredReasons`; the rejections say why other CRLs and
     /// OCSP responses were not used.
     case undetermined(coveredReasons: ReasonFlags, crlRejections: [CRLRejection], ocspRejections: [OCSPRejection])
 
     /// The outcome of an entry of `crl`.
     static func revoked(_ entry: RevokedCertificate, _ crl: CertificateRevocationList) -> RevocationOutcome {
-        .revoked(date: entry.revocationDate, reason: entry.effectiveReason.description, source: RevocationSource(crl))
+        .revoked(date: entry.revocationDate, reason: entry.effectiveReason, source: RevocationSource(crl))
     }
 
     /// Whether checking stopped because a budget ran out.
@@ -257,7 +158,7 @@ final class RevocationChecker {
     ///   - findings: receives, when the status is not revoked, the CRLs that showed it despite a
     ///     departure from the CRL profile (never under a strict reading).
     /// - Returns: ``ValidationFailure/revoked(_:date:reason:source:)`` for a revoked certificate;
-    ///   ``ValidationFailure/revocationUnknown(_:reason:)`` for an undetermined status that
+    ///   ``ValidationFailure/revocationUnknown(_:evidence:)`` for an undetermined status that
     ///   ``mode`` rejects; `nil` otherwise.
     func failure(for certificate: Certificate, above: ArraySlice<Certificate>, anchor: Certificate,
                  context: EvaluationContext, issuerPaths: any CRLIssuerPathValidation, strictCRLConformance strict: Bool,
@@ -282,12 +183,10 @@ final class RevocationChecker {
             // So does one left open at an examination limit: a revoking CRL or response behind many
             // others (anyone can make a CRL or a response naming a certificate) must not pass.
             guard outcome.stoppedEarly || rejectsUndetermined(certificate) else { return nil }
-            var reason = Self.explain(covered: covered, crlRejections, ocspRejections)
             let points = certificate.cRLDistributionPoints?.count ?? 0
-            if points > StatusDistributionPoint.maximumDistributionPoints {
-                reason += " (only the first \(StatusDistributionPoint.maximumDistributionPoints) of its \(points) cRLDistributionPoints were considered)"
-            }
-            return .revocationUnknown(certificate, reason: reason)
+            return .revocationUnknown(certificate, evidence: UndeterminedRevocation(
+                coveredReasons: covered, crlRejections: crlRejections, ocspRejections: ocspRejections, distributionPoints: points,
+                distributionPointsConsidered: min(points, StatusDistributionPoint.maximumDistributionPoints)))
         }
     }
 
@@ -326,7 +225,7 @@ final class RevocationChecker {
             switch ocspStatus(of: certificate, issuer: above.last ?? anchor, above: above, anchor: anchor, context: context,
                               issuerPaths: issuerPaths) {
             case .revoked(let info, let basic):
-                let outcome = RevocationOutcome.revoked(date: info.revocationTime, reason: (info.revocationReason ?? .unspecified).description,
+                let outcome = RevocationOutcome.revoked(date: info.revocationTime, reason: info.revocationReason ?? .unspecified,
                                                         source: RevocationSource(basic))
                 if memoize && inProgress.isEmpty && respondersInProgress.isEmpty { statusMemo[key] = outcome }
                 return outcome
@@ -681,24 +580,6 @@ final class RevocationChecker {
                 && RevocationState.revocation(of: certificate, in: candidate, permanentOnly: true) != nil
                 && verified(candidate)
         }
-    }
-
-    /// The reason text of an undetermined status: the most telling rejections first (at most four),
-    /// or what was missing.
-    static func explain(covered: ReasonFlags, _ crlRejections: [CRLRejection], _ ocspRejections: [OCSPRejection] = []) -> String {
-        if crlRejections.isEmpty && ocspRejections.isEmpty {
-            return covered.isEmpty ? "no supplied CRL or OCSP response covers it"
-                : "the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)"
-        }
-        let ranked = crlRejections.map { ($0.rank, $0.description) } + ocspRejections.map { ($0.rank, $0.description) }
-        // Some reasons covered: that is the answer's first cause, then why the rest was not.
-        var lines: [String] = covered.isEmpty ? [] : ["the usable CRLs cover only some revocation reasons (RFC 5280 6.3.3)"]
-        for rejection in ranked.enumerated().sorted(by: { ($0.element.0, -$0.offset) > ($1.element.0, -$1.offset) }) {
-            let line = rejection.element.1
-            if !lines.contains(line) { lines.append(line) }
-            if lines.count == 4 { break }
-        }
-        return lines.joined(separator: "; ")
     }
 }
 

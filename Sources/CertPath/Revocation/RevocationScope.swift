@@ -93,38 +93,6 @@ struct StatusDistributionPoint: Sendable {
     }
 }
 
-/// Why a complete CRL's scope does not cover a certificate through a distribution point (RFC 5280 6.3.3 (b)).
-enum CRLScopeMismatch: Hashable, Sendable, CustomStringConvertible {
-    /// (b)(1): the distribution point names no cRLIssuer and the CRL issuer is not the certificate issuer.
-    case issuerMismatch
-    /// (b)(1): the CRL issuer is not among the distribution point's cRLIssuer names.
-    case notTheNamedCRLIssuer
-    /// (b)(1): the distribution point names a cRLIssuer but the CRL does not assert indirectCRL.
-    case notIndirect
-    /// (b)(2)(i): no name of the CRL's issuing distribution point matches the certificate's distribution point.
-    case distributionPointMismatch
-    /// (b)(2)(ii): the CRL covers only end-entity certificates and the certificate is a CA.
-    case onlyUserCertificates
-    /// (b)(2)(iii): the CRL covers only CA certificates and the certificate is not a CA.
-    case onlyCACertificates
-    /// (b)(2)(iv): the CRL covers only attribute certificates.
-    case onlyAttributeCertificates
-
-    var description: String {
-        switch self {
-        case .issuerMismatch: return "its issuer is not the certificate's issuer (RFC 5280 6.3.3 (b)(1))"
-        case .notTheNamedCRLIssuer: return "its issuer is not the cRLIssuer the certificate names (RFC 5280 6.3.3 (b)(1))"
-        case .notIndirect: return "the certificate names it as cRLIssuer but it is not an indirect CRL (RFC 5280 6.3.3 (b)(1))"
-        case .distributionPointMismatch:
-            return "its issuingDistributionPoint does not match the certificate's distribution point (RFC 5280 6.3.3 (b)(2)(i))"
-        case .onlyUserCertificates: return "it covers only end-entity certificates (onlyContainsUserCerts, RFC 5280 6.3.3 (b)(2)(ii))"
-        case .onlyCACertificates: return "it covers only CA certificates (onlyContainsCACerts, RFC 5280 6.3.3 (b)(2)(iii))"
-        case .onlyAttributeCertificates:
-            return "it covers only attribute certificates (onlyContainsAttributeCerts, RFC 5280 6.3.3 (b)(2)(iv))"
-        }
-    }
-}
-
 /// The scope rules of RFC 5280 6.3.3 (b) and (d).
 enum CRLScope {
     /// Why `crl` does not cover `certificate` through `point` (RFC 5280 6.3.3 (b)); `nil` when it does.

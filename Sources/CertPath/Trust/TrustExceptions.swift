@@ -318,7 +318,7 @@ public struct TrustExceptions: Hashable, Sendable {
     /// particular host, now: host-bound and expired entries do not apply
     /// (``covers(leaf:failures:host:at:)``).
     public func covers(leaf: Certificate, failures: [ValidationFailure]) -> Bool {
-        covers(leaf: leaf, failures: failures, host: nil, at: TrustEvaluation.now())
+        covers(leaf: leaf, failures: failures, host: nil, at: WallClock.now())
     }
 
     /// Whether some entry applies (``TrustException/applies(leaf:failures:host:at:)``) to an

@@ -20,10 +20,7 @@ final class EvaluationContext {
     /// Results scanned before the rest are hashed.
     private static let scannedSignatures = 16
     /// The stores consulted, whose anchors' keys are already loaded (see ``TrustStore``).
-    var anchorStores = SmallList<TrustStore>()
-    /// RFC 5280 6.3 revocation checking of the evaluation's evidence, nested CRL-issuer paths
-    /// included; `nil` when none is checked.
-    let revocation: RevocationChecker?
+    let anchorStores: SmallList<TrustStore>
 
     /// A signed object (certificate or CRL) and the key checking its signature.
     struct SignatureKey: Hashable {
@@ -32,13 +29,13 @@ final class EvaluationContext {
     }
 
     /// - Parameters:
-    ///   - revocation: the RFC 5280 6.3 checker of the evaluation's evidence; `nil` when none is checked.
-    init(budget: Budget, validationTime: UnixTime, crypto: SignatureVerifier, revocation: RevocationChecker?) {
+    ///   - anchorStores: the trust stores consulted, whose anchors' keys are already loaded.
+    init(budget: Budget, validationTime: UnixTime, crypto: SignatureVerifier, anchorStores: SmallList<TrustStore> = SmallList()) {
         self.budget = budget
         self.validationTime = validationTime
         self.crypto = crypto
         remaining = budget
-        self.revocation = revocation
+        self.anchorStores = anchorStores
     }
 
     /// Spends one build step, and its ``buildStepCost`` of the cost budget; `false` (and the search
@@ -209,13 +206,4 @@ final class EvaluationContext {
         }
     }
 
-}
-
-/// The result of checking one certificate's signature with one issuer key.
-enum SignatureOutcome: Hashable, Sendable {
-    case valid
-    case invalid
-    case unsupportedAlgorithm
-    case unusableKey(String)
-    case budgetExhausted
 }

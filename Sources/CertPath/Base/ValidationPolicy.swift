@@ -107,22 +107,19 @@ public struct AlgorithmProfile: Hashable, Sendable {
         allowedHashes: [.sha1, .sha224, .sha256, .sha384, .sha512])
 
     /// Why `key` is refused, or `nil` when accepted.
-    func refusal(of key: SubjectPublicKey) -> String? {
+    func refusal(of key: SubjectPublicKey) -> KeyRefusal? {
         switch key {
         case .rsa: return refusal(rsaModulusBits: key.bitLength ?? 0)
         case .ec(let curve, _): return refusal(curve)
         case .ed25519, .ed448: return eddsaRefusal
-        case .dsa: return allowDSA ? nil : "DSA keys are not allowed"
-        case .unsupported(let algorithm, let curve?):
-            return "keys of algorithm \(algorithm) on the curve \(curve) are not supported "
-                + "(CertPath verifies P-256, P-384, P-521, brainpoolP256r1, brainpoolP384r1 and brainpoolP512r1)"
-        case .unsupported(let algorithm, nil): return "keys of algorithm \(algorithm) are not supported"
+        case .dsa: return allowDSA ? nil : .dsaNotAllowed
+        case .unsupported(let algorithm, let curve): return .unsupported(algorithm: algorithm, curve: curve)
         }
     }
 
     /// Why the subject key of `certificate` is refused, or `nil` when accepted: ``refusal(of:)``,
     /// with RSA, EC and EdDSA keys judged from the parsed layout (no key value is made).
-    func refusal(ofKeyOf certificate: Certificate) -> String? {
+    func refusal(ofKeyOf certificate: Certificate) -> KeyRefusal? {
         switch certificate.layout.subjectPublicKeyInfo.key {
         case .rsa: return refusal(rsaModulusBits: certificate.rsaModulusBits ?? 0)
         case .ec(let curve, _): return refusal(curve)
@@ -135,25 +132,25 @@ public struct AlgorithmProfile: Hashable, Sendable {
     /// `nil`: ``refusal(ofKeyOf:)``, and under ``CertificateProfile/webPKI`` a Brainpool key whatever
     /// the profile allows (CA/B BR 6.1.5: P-256, P-384 and P-521 only; Chromium and the Mozilla root
     /// store policy 5.1 accept no other curve).
-    func refusal(ofKeyOf certificate: Certificate, under profile: CertificateProfile) -> String? {
+    func refusal(ofKeyOf certificate: Certificate, under profile: CertificateProfile) -> KeyRefusal? {
         if profile == .webPKI, case .ec(let curve, _) = certificate.layout.subjectPublicKeyInfo.key, curve.isBrainpool {
-            return "the curve \(curve.rawValue) is not allowed in the Web PKI (CA/B BR 6.1.5: P-256, P-384 and P-521 only)"
+            return .curveNotAllowedInWebPKI(curve)
         }
         return refusal(ofKeyOf: certificate)
     }
 
-    private func refusal(rsaModulusBits bits: Int) -> String? {
-        if bits < minimumRSAModulusBits { return "RSA-\(bits) is below the minimum of \(minimumRSAModulusBits) bits" }
-        if requireRSAModulusMultipleOf8 && bits % 8 != 0 { return "RSA-\(bits) is not a multiple of 8 bits" }
+    private func refusal(rsaModulusBits bits: Int) -> KeyRefusal? {
+        if bits < minimumRSAModulusBits { return .rsaModulusTooSmall(bits: bits, minimum: minimumRSAModulusBits) }
+        if requireRSAModulusMultipleOf8 && bits % 8 != 0 { return .rsaModulusNotMultipleOf8(bits: bits) }
         return nil
     }
 
-    private func refusal(_ curve: NamedCurve) -> String? {
-        curveBits & curve.profileBit != 0 ? nil : "the curve \(curve.rawValue) is not allowed"
+    private func refusal(_ curve: NamedCurve) -> KeyRefusal? {
+        curveBits & curve.profileBit != 0 ? nil : .curveNotAllowed(curve)
     }
 
-    private var eddsaRefusal: String? {
-        allowEdDSA ? nil : "EdDSA keys are not allowed"
+    private var eddsaRefusal: KeyRefusal? {
+        allowEdDSA ? nil : .eddsaNotAllowed
     }
 
     /// Whether signatures with `algorithm` are accepted.

@@ -93,12 +93,14 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     case badSignature(Certificate, issuer: Name)
     /// The signature algorithm is not one CertPath can verify.
     case unsupportedSignatureAlgorithm(Certificate, SignatureAlgorithm)
-    /// The issuer's public key cannot be used (unsupported type, invalid encoding, wrong type for the algorithm).
-    case unusablePublicKey(Certificate, reason: String)
+    /// The issuer's public key cannot be used (unsupported type, invalid encoding, wrong type for
+    /// the algorithm, an RSASSA-PSS restriction); `reason` says which.
+    case unusablePublicKey(Certificate, reason: UnusableKey)
     /// The signature algorithm is refused by the policy's algorithm profile (SHA-1, …).
     case disallowedSignatureAlgorithm(Certificate, SignatureAlgorithm)
-    /// The public key is refused by the policy's key profile (RSA below the minimum, a curve not allowed, DSA…).
-    case weakKey(Certificate, key: String)
+    /// The public key is refused by the policy's key profile (RSA below the minimum, a curve not
+    /// allowed, DSA…); `key` says which rule of the profile refuses it.
+    case weakKey(Certificate, key: KeyRefusal)
     /// A certificate used as an issuer is not a CA: no basicConstraints cA, or a v1/v2 certificate
     /// (RFC 5280 6.1.4 (k)).
     case notACertificateAuthority(Certificate)
@@ -128,17 +130,20 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     /// The trust store marks the certificate (or its key) distrusted.
     case distrusted(Certificate)
     /// The certificate has been revoked (RFC 5280 6.3, RFC 6960): at `date` (revocationDate,
-    /// revocationTime), for `reason` (its CRLReason name, `unspecified` when none is given), per `source`.
-    case revoked(Certificate, date: UnixTime, reason: String, source: RevocationSource)
-    /// Revocation status could not be determined while CRLs for that issuer were supplied.
-    case revocationUnknown(Certificate, reason: String)
+    /// revocationTime), for `reason` (the CRL entry's reasonCode, RFC 5280 5.3.1, or the OCSP
+    /// revocationReason, RFC 6960 4.2.1; ``RevocationReason/unspecified`` when none is given), per `source`.
+    case revoked(Certificate, date: UnixTime, reason: RevocationReason, source: RevocationSource)
+    /// The revocation status could not be determined where the policy's
+    /// ``ValidationPolicy/undeterminedRevocationStatus`` rejects that (RFC 5280 6.3.3 (k)): `evidence`
+    /// says what was tried and why each CRL and OCSP response could not settle it.
+    case revocationUnknown(Certificate, evidence: UndeterminedRevocation)
     /// A TLS server certificate requires a stapled OCSP response ("must-staple": the TLS feature
     /// extension lists status_request, RFC 7633 4.3.3 with RFC 6066 8) and the handshake's stapled
     /// responses (``TrustEvaluation/stapledOCSPResponses``) do not settle its status. `requiredBy`
     /// is the certificate whose TLS feature extension lists it: the server certificate, or a CA of
-    /// its path (RFC 7633 4.2.2.1); `reason` says why the stapled responses do not do, `nil` when
-    /// the server stapled none. Fatal, as in Firefox: a staple withheld is what must-staple defends against.
-    case missingStapledOCSPResponse(Certificate, requiredBy: Certificate, reason: String?)
+    /// its path (RFC 7633 4.2.2.1); `reason` is why the stapled responses do not settle it (the
+    /// evidence, as for ``revocationUnknown(_:evidence:)``), `nil` when the server stapled none. Fatal, as in Firefox: a staple withheld is what must-staple defends against.
+    case missingStapledOCSPResponse(Certificate, requiredBy: Certificate, reason: UndeterminedRevocation?)
     /// No certificate of the path matches one of the policy's ``ValidationPolicy/requiredPins`` (a
     /// certificate pin or a public-key pin).
     case pinMismatch

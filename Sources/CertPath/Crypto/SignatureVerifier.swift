@@ -70,13 +70,13 @@ public struct SignatureVerifier: Sendable {
     /// `issuerKey`, made only then) and the check; a success is stored in the signature cache.
     /// A DSA key inheriting its parameters depends on the path above it and bypasses both caches.
     private func check(signature: ArraySlice<UInt8>, unusedBits: UInt8, message: ArraySlice<UInt8>, algorithm: SignatureAlgorithm,
-                       spkiDER: ArraySlice<UInt8>, keyRefusal: String?, inheritsDSAParameters: Bool,
+                       spkiDER: ArraySlice<UInt8>, keyRefusal: RSASSAPSSRefusal?, inheritsDSAParameters: Bool,
                        issuerKey: () -> SubjectPublicKeyInfo, inheritedDSAParameters: DSAParameters?,
                        preloadedKey: () -> PublicKey?) -> SignatureOutcome {
         // Every supported algorithm signs whole bytes: padding bits mean a corrupted signature.
         guard unusedBits == 0 else { return .invalid }
         if case .unsupported = algorithm { return .unsupportedAlgorithm }
-        if let keyRefusal { return .unusableKey(keyRefusal) }
+        if let keyRefusal { return .unusableKey(.rsassaPSSRestriction(keyRefusal)) }
         // A local function, not a closure value: nothing is allocated to capture the context.
         func load() throws(PublicKeyError) -> PublicKey {
             if inheritsDSAParameters { return try PublicKey(issuerKey().key, inheritedDSAParameters: inheritedDSAParameters) }
@@ -92,13 +92,13 @@ public struct SignatureVerifier: Sendable {
                 result = try load().verify(signature: signature, message: message, algorithm: algorithm)
             }
         } catch {
-            return .unusableKey(error.description)
+            return .unusableKey(.invalid(error))
         }
         switch result {
         case .verified: return .valid
         case .invalidSignature, .malformedSignature: return .invalid
         case .unsupportedAlgorithm: return .unsupportedAlgorithm
-        case .algorithmKeyMismatch: return .unusableKey("the issuer's \(issuerKey().key.summary) key cannot verify \(algorithm)")
+        case .algorithmKeyMismatch: return .unusableKey(.algorithmMismatch(key: issuerKey().key, algorithm: algorithm))
         }
     }
 }
@@ -109,4 +109,32 @@ extension SubjectPublicKey {
         if case .dsa(nil, _) = self { return true }
         return false
     }
+}
+
+/// The result of checking one signature (of a certificate, CRL or OCSP response) with one key
+/// (RFC 5280 6.1.3 (a)(1), 6.3.3 (g); RFC 6960 4.2.2.2).
+public enum SignatureOutcome: Hashable, Sendable {
+    /// The signature verifies.
+    case valid
+    /// The signature does not verify with the key.
+    case invalid
+    /// The signature algorithm is not one CertPath verifies.
+    case unsupportedAlgorithm
+    /// The key cannot be used for the algorithm; the payload says why.
+    case unusableKey(UnusableKey)
+    /// The signature-check budget ran out before the check.
+    case budgetExhausted
+}
+
+/// Why an issuer's public key cannot verify a signature (``ValidationFailure/unusablePublicKey(_:reason:)``,
+/// RFC 5280 6.1.3 (a)(1)); its description is the Evaluation layer's.
+public enum UnusableKey: Hashable, Sendable {
+    /// The key is restricted to RSASSA-PSS (RFC 4055 1.2, 3.1: id-RSASSA-PSS with parameters) and
+    /// the signature's algorithm or parameters are not the ones it allows; the payload is the
+    /// restriction broken.
+    case rsassaPSSRestriction(RSASSAPSSRefusal)
+    /// The key cannot be loaded: an unsupported type or size, invalid components, a libcrypto failure.
+    case invalid(PublicKeyError)
+    /// The key's type does not fit the signature algorithm (an EC key for an RSA signature…).
+    case algorithmMismatch(key: SubjectPublicKey, algorithm: SignatureAlgorithm)
 }

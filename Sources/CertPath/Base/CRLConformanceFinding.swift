@@ -10,7 +10,7 @@
 /// Reported for every profile but ``CertificateProfile/rfc5280``, which reads these departures
 /// strictly: there such a CRL is evidence of revocation only, never of good standing. A CRL with a
 /// defect that forbids its use (``CRLDefect/forbidsUse``) is never used, and never a finding.
-public struct CRLConformanceFinding: Hashable, Sendable, CustomStringConvertible {
+public struct CRLConformanceFinding: Hashable, Sendable {
     /// The certificate whose status the CRL showed.
     public let certificate: Certificate
     /// The complete CRL used.
@@ -18,9 +18,4 @@ public struct CRLConformanceFinding: Hashable, Sendable, CustomStringConvertible
     /// Its departures, in the order ``CertificateRevocationList/defects`` lists them: each one of
     /// ``CRLDefect/missingCRLNumber``, ``CRLDefect/criticalCRLNumber``, ``CRLDefect/missingNextUpdate``.
     public let defects: [CRLDefect]
-
-    /// `the CRL of … used for … although …`.
-    public var description: String {
-        "\(CRLRejection.name(crl)) was used for \(certificate.subject) although \(defects.map(\.description).joined(separator: "; "))"
-    }
 }
