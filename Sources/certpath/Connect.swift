@@ -110,7 +110,8 @@ enum ConnectCommand {
             for line in CTView.lines(result, evaluation) { Output.line(line) }
         }
         Output.flush()
-        if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile, recording: recording, command: "connect") }
+        if let exceptionsFile { try VerifyCommand.saveExceptions(result, to: exceptionsFile, recording: recording,
+                                                                     purpose: evaluation.policy.purpose, command: "connect") }
         // The server refusing us after the handshake is no connection, whatever the chain's verdict.
         if session.clientAuthentication.refusal != nil { return ExitStatus.usage }
         return result.isTrusted ? ExitStatus.success : ExitStatus.untrusted

@@ -83,6 +83,7 @@ enum ExceptionsCommand {
                                  ("detail", .optional(failure.detail))])
                     })),
                     ("recorded", .optional(entry.recorded?.description)),
+                    ("purpose", .optional(entry.purpose)),
                     ("host", .optional(entry.host?.description)),
                     ("expires", .optional(entry.expires?.description)),
                     ("expired", .bool(entry.expires.map { !(now < $0) } ?? false)),
@@ -111,6 +112,7 @@ enum ExceptionsCommand {
                     Output.line("  accepts:  \(failure.code)\(failure.detail.map { " for \(Output.safe($0))" } ?? "") (\(whose))")
                 }
                 Output.line("  recorded: \(entry.recorded?.description ?? "unknown (version 1)")")
+                Output.line("  purpose:  \(entry.purpose ?? "server (none recorded: TLS server only)")")
                 Output.line("  host:     \(entry.host?.description ?? "any")")
                 let expired = entry.expires.map { !(now < $0) } ?? false
                 Output.line("  expires:  \(entry.expires.map { $0.description + (expired ? " (expired: 'certpath exceptions prune' removes it)" : "") } ?? "never")")
@@ -196,7 +198,7 @@ enum ExceptionsFile {
         var migrated = false
     }
 
-    /// `existing` (or a new file) with `entry` added; an entry for the same certificate and host is
+    /// `existing` (or a new file) with `entry` added; an entry for the same certificate, purpose and host is
     /// replaced. A version 2 file keeps its comments, rejected entries and other entries as they
     /// are; a version 1 file is rewritten as version 2.
     ///
@@ -204,7 +206,7 @@ enum ExceptionsFile {
     static func adding(_ entry: TrustException, to existing: String?) throws(TrustExceptionsError) -> Saved {
         guard let existing else { return Saved(text: TrustExceptions([entry]).text) }
         let earlier = try TrustExceptions(text: existing)
-        let replaced = earlier.entries.filter { $0.leaf == entry.leaf && $0.host == entry.host }
+        let replaced = earlier.entries.filter { $0.leaf == entry.leaf && $0.purpose == entry.purpose && $0.host == entry.host }
         let kept = earlier.entries.count - replaced.count
         var text = removing(ids: Set(replaced.map(\.id)), from: existing, exceptions: earlier)
         let migrated = TrustExceptions.version(of: existing) == 1

@@ -298,15 +298,19 @@ enum ResultView {
         case .boundToOtherHost:
             return "the trust exception \(exception.id) for this certificate is bound to the host \(exception.host.map(\.description) ?? "?"); "
                 + "it does not apply to this evaluation"
+        case .recordedForOtherPurpose:
+            return "the trust exception \(exception.id) for this certificate was recorded for the purpose \(exception.purpose ?? "server (TLS server; no purpose recorded)"); "
+                + "it does not apply to an evaluation for another purpose"
         }
     }
 
-    /// `otherCertificateOfSameName`, `expired`, `boundToOtherHost` (JSON).
+    /// `otherCertificateOfSameName`, `expired`, `boundToOtherHost`, `recordedForOtherPurpose` (JSON).
     static func inapplicableCode(_ reason: InapplicableTrustException.Reason) -> String {
         switch reason {
         case .otherCertificateOfSameName: return "otherCertificateOfSameName"
         case .expired: return "expired"
         case .boundToOtherHost: return "boundToOtherHost"
+        case .recordedForOtherPurpose: return "recordedForOtherPurpose"
         }
     }
 

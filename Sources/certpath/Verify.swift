@@ -98,7 +98,7 @@ enum VerifyCommand {
             for line in CTView.lines(result, evaluation) { Output.line(line) }
         }
         Output.flush()
-        if let exceptionsFile { try saveExceptions(result, to: exceptionsFile, recording: recording) }
+        if let exceptionsFile { try saveExceptions(result, to: exceptionsFile, recording: recording, purpose: evaluation.policy.purpose) }
         return result.isTrusted ? ExitStatus.success : ExitStatus.untrusted
     }
 
@@ -150,7 +150,7 @@ enum VerifyCommand {
                     Output.line("  " + line)
                 }
             }
-            if let exceptionsFile { try saveExceptions(result, to: exceptionsFile, recording: recording) }
+            if let exceptionsFile { try saveExceptions(result, to: exceptionsFile, recording: recording, purpose: evaluation.policy.purpose) }
             status = max(status, result.isTrusted ? ExitStatus.success : ExitStatus.untrusted)
         }
         if json { Output.line(JSON.array(objects).pretty) }
@@ -161,10 +161,10 @@ enum VerifyCommand {
     /// Writes the trust exception of an untrusted result to `path`, or explains on stderr why nothing was saved.
     ///
     /// The entry records the certificate's subject, issuer, names and key, the time now, and the
-    /// host and expiry of `recording`. A version 2 file keeps its comments and other entries (an
-    /// entry for the same certificate and host is replaced); a version 1 file is migrated to version 2.
+    /// purpose of the evaluation (the only purpose it will apply to) and the host and expiry of `recording`. A version 2 file keeps its comments and other entries (an
+    /// entry for the same certificate, purpose and host is replaced); a version 1 file is migrated to version 2.
     static func saveExceptions(_ result: TrustResult, to file: OutputFile, recording: ExceptionRecording,
-                               command: String = "verify") throws(CLIError) {
+                               purpose: ValidationPurpose, command: String = "verify") throws(CLIError) {
         let path = file.path
         switch result {
         case .trusted(let trusted):
@@ -179,7 +179,7 @@ enum VerifyCommand {
                 return
             }
             let entry = TrustException(certificate: leaf, failures: offered.failures, recorded: TrustEvaluation.now(),
-                                       host: recording.host, expires: recording.expires)
+                                       purpose: purpose, host: recording.host, expires: recording.expires)
             var existing: String? = nil
             if access(path, F_OK) == 0, let text = try? Input.text(path), !text.isEmpty { existing = text }
             let saved: ExceptionsFile.Saved
@@ -194,9 +194,9 @@ enum VerifyCommand {
             let codes = Set(report.failures.map(\.code)).sorted().joined(separator: ", ")
             var notes: [String] = []
             if saved.kept > 0 { notes.append("kept the file's \(saved.kept) other \(saved.kept == 1 ? "entry" : "entries")") }
-            if saved.replaced > 0 { notes.append("replaced \(saved.replaced) earlier \(saved.replaced == 1 ? "entry" : "entries") for this certificate and host") }
+            if saved.replaced > 0 { notes.append("replaced \(saved.replaced) earlier \(saved.replaced == 1 ? "entry" : "entries") for this certificate, purpose and host") }
             if saved.migrated { notes.append("migrated the file from version 1 to version 2") }
-            let bound = (entry.host.map { ", bound to \($0)" } ?? "") + (entry.expires.map { ", until \($0)" } ?? "")
+            let bound = " for the purpose \(entry.purpose ?? "server")" + (entry.host.map { ", bound to \($0)" } ?? "") + (entry.expires.map { ", until \($0)" } ?? "")
             Output.error("certpath \(command): saved trust exception \(entry.id) for this leaf accepting \(codes)\(bound) to \(Output.echo(path))"
                 + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"))
         }

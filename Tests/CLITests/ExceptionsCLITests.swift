@@ -35,7 +35,7 @@ import Testing
         #expect(human.stdout.contains("  names:    DNS:server.customer1.example, IP:192.0.2.10\n"))
         #expect(human.stdout.contains("  accepts:  expired (this certificate)\n"))
         #expect(human.stdout.contains("  accepts:  selfSignedNotTrusted (this certificate)\n"))
-        #expect(human.stdout.contains("  host:     any\n  expires:  never\n"))
+        #expect(human.stdout.contains("  purpose:  server\n  host:     any\n  expires:  never\n"))
         let json = try CLI.run(["exceptions", "list", file, "--json"]).json()
         #expect(try field(json, "schema", as: String.self) == "certpath-exceptions")
         let entries = try field(json, "entries", as: [[String: Any]].self)
@@ -44,6 +44,31 @@ import Testing
         #expect(entries[0]["leafSHA256"] as? String == SHA256Digest(hashing: leaf.der).hex)
         #expect((entries[0]["failures"] as? [[String: Any]])?.first?["code"] as? String == "expired")
         #expect(entries[0]["recorded"] is String)
+    }
+
+    /// Reviewer finding (high): a self-signed certificate accepted once for `--server` became
+    /// trusted for code signing, S/MIME, client and time stamping. The entry records its purpose.
+    @Test func anExceptionSavedForAServerDoesNotApplyToOtherPurposes() throws {
+        let (folder, file) = try Self.twoEntries()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let selfSigned = ["verify", "rsa/selfsigned-server.pem", "--anchors", "rsa/root.pem", "--at", CLI.time, "--exceptions", file]
+        #expect(try CLI.run(selfSigned + ["--server", "selfsigned.customer1.example"]).status == 0)
+        for purpose in [["--purpose", "code-signing"], ["--purpose", "smime"], ["--client"], ["--purpose", "time-stamping"],
+                        ["--purpose", "any"], ["--purpose", "1.3.6.1.5.5.7.3.3"]] {
+            let run = try CLI.run(selfSigned + purpose + ["--json"])
+            #expect(run.status == 1, "\(purpose)")
+            let inapplicable = try field(try run.json(), "inapplicableExceptions", as: [[String: Any]].self)
+            #expect(inapplicable.map { $0["reason"] as? String } == ["recordedForOtherPurpose"], "\(purpose)")
+        }
+        let list = try CLI.run(["exceptions", "list", file])
+        #expect(list.stdout.contains("  purpose:  server\n"))
+        // Saved for plain path validation (`--purpose any`): applies there, and not to a TLS server.
+        let anyFile = folder.appendingPathComponent("any.txt").path
+        let base = ["verify", "rsa/selfsigned-server.pem", "--anchors", "rsa/root.pem", "--at", CLI.time]
+        let saved = try CLI.run(base + ["--purpose", "any", "--save-exceptions", anyFile])
+        #expect(saved.stderr.contains(" for the purpose any to "), "\(saved.stderr)")
+        #expect(try CLI.run(base + ["--purpose", "any", "--exceptions", anyFile]).status == 0)
+        #expect(try CLI.run(base + ["--server", "selfsigned.customer1.example", "--exceptions", anyFile]).status == 1)
     }
 
     @Test func anEditedEntryIsReportedAndTheOtherStillApplies() throws {

@@ -451,12 +451,12 @@ import TestSupport
         #expect(try CLI.run(expired + ["--save-exceptions", file]).status == 1)
         let second = try CLI.run(selfSigned + ["--save-exceptions", file])
         #expect(second.stderr.hasPrefix("certpath verify: saved trust exception "), "\(second.stderr)")
-        #expect(second.stderr.hasSuffix(" for this leaf accepting selfSignedNotTrusted to \(file) (kept the file's 1 other entry)\n"), "\(second.stderr)")
+        #expect(second.stderr.hasSuffix(" for this leaf accepting selfSignedNotTrusted for the purpose server to \(file) (kept the file's 1 other entry)\n"), "\(second.stderr)")
         #expect(try CLI.run(expired + ["--exceptions", file]).status == 0)
         #expect(try CLI.run(selfSigned + ["--exceptions", file]).status == 0)
         // Saving the same leaf again replaces its own entry, and keeps the other.
         #expect(try CLI.run(expired + ["--save-exceptions", file]).stderr
-            .hasSuffix("(kept the file's 1 other entry; replaced 1 earlier entry for this certificate and host)\n"))
+            .hasSuffix("(kept the file's 1 other entry; replaced 1 earlier entry for this certificate, purpose and host)\n"))
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.components(separatedBy: "\nleaf ").count == 3)
         // Not a trust exceptions file: left as it is.
@@ -478,7 +478,7 @@ import TestSupport
         let first = try CLI.run(expired + ["--server", "server.customer1.example", "--save-exceptions", file])
         #expect(first.status == 1)
         #expect(first.stderr.hasPrefix("certpath verify: saved trust exception "), "\(first.stderr)")
-        #expect(first.stderr.hasSuffix(" for this leaf accepting expired to \(file)\n"), "\(first.stderr)")
+        #expect(first.stderr.hasSuffix(" for this leaf accepting expired for the purpose server to \(file)\n"), "\(first.stderr)")
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.hasPrefix("certpath-trust-exceptions 2\n"))
         let leaf = try #require(try CLI.certificates("rsa/server-expired.pem").first)

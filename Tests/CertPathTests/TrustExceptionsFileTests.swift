@@ -141,6 +141,39 @@ import Testing
         #expect(!exceptions.covers(leaf: Self.expired, failures: report.failures))
     }
 
+    /// Reviewer finding (high): an exception saved for a TLS server applied to every purpose. An
+    /// entry applies only to evaluations of the purpose it records (SecTrust's exceptions are per
+    /// policy); an entry without one (version 1, or written before purposes) to TLS server only.
+    @Test func anExceptionAppliesOnlyToThePurposeItWasRecordedFor() throws {
+        let offered = try #require(SamplePKI.server(Self.expired).evaluate().report?.exceptions?.entries.first)
+        let server = TrustException(certificate: Self.expired, failures: offered.failures, recorded: Self.recordedAt,
+                                    purpose: .serverAuthentication(nil))
+        #expect(server.purpose == "server")
+        #expect(TrustExceptions.entryText(server).contains("\npurpose server\n"))
+        // The purpose is covered by the integrity digest: changing it by hand rejects the entry.
+        let text = TrustExceptions([server]).text
+        let widened = try TrustExceptions(text: text.replacingOccurrences(of: "\npurpose server\n", with: "\npurpose code-signing\n"))
+        #expect(widened.entries.isEmpty)
+        #expect(widened.rejected.first?.reason.hasPrefix("integrity check failed") == true)
+        let failures = try #require(SamplePKI.server(Self.expired).evaluate().report?.failures)
+        let time = UnixTime(rfc3339: "2026-06-01T00:00:00Z")!
+        let unrecorded = TrustException(certificate: Self.expired, failures: offered.failures, recorded: Self.recordedAt)
+        #expect(unrecorded.purpose == nil)
+        for entry in [server, unrecorded] {
+            let exceptions = TrustExceptions([try TrustExceptions(text: TrustExceptions([entry]).text).entries[0]])
+            #expect(exceptions.covers(leaf: Self.expired, failures: failures, purpose: .serverAuthentication(nil), at: time))
+            for other: ValidationPurpose in [.codeSigning, .timeStamping, .any, .clientAuthentication(expectedNames: []),
+                                             .emailProtection(mailbox: nil, use: .any)] {
+                #expect(!exceptions.covers(leaf: Self.expired, failures: failures, purpose: other, at: time), "\(other)")
+                #expect(exceptions.inapplicable(to: Self.expired, purpose: other, at: time).map(\.reason) == [.recordedForOtherPurpose])
+            }
+        }
+        // Recorded for code signing: applies to code signing, not to a TLS server.
+        let codeSigning = TrustException(certificate: Self.expired, failures: offered.failures, purpose: .codeSigning)
+        #expect(TrustExceptions([codeSigning]).covers(leaf: Self.expired, failures: failures, purpose: .codeSigning, at: time))
+        #expect(!TrustExceptions([codeSigning]).covers(leaf: Self.expired, failures: failures, purpose: .serverAuthentication(nil), at: time))
+    }
+
     @Test func anotherCertificateOfTheSameNameIsReportedWithANote() throws {
         var evaluation = SamplePKI.server(SamplePKI.rsaServer, intermediates: [])  // issuerNotFound
         evaluation.exceptions = TrustExceptions([try Self.expiredException()])

@@ -226,7 +226,7 @@ struct TrustExceptionTests {
         #expect(text.hasPrefix("certpath-trust-exceptions 2\n# "))
         #expect(text.contains("\nexception\nleaf \(SHA256Digest(hashing: SamplePKI.rsaExpired.der).hex)\nkey "))
         #expect(text.contains("\nsubject \(SamplePKI.rsaExpired.subject)\n"))
-        #expect(text.contains("\nfailure expired \(SHA256Digest(hashing: SamplePKI.rsaExpired.der).hex)\nintegrity "))
+        #expect(text.contains("\nfailure expired \(SHA256Digest(hashing: SamplePKI.rsaExpired.der).hex)\npurpose server\nintegrity "))
         let parsed = try TrustExceptions(text: text)
         #expect(parsed == exceptions)
         var evaluation = Self.expiredEvaluation

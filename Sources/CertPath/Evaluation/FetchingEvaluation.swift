@@ -294,6 +294,7 @@ extension TrustResult {
                                                    attempts: report.attempts)
                     replaced.statistics = report.statistics
                     replaced.fetches = fetches
+                    replaced.purpose = report.purpose
                     report = replaced
                 default:
                     break

@@ -132,18 +132,19 @@ public struct TrustEvaluation: Sendable {
     public func evaluate() -> TrustResult {
         if let networkFetching { return evaluateFetching(networkFetching) }
         let result = evaluatePaths()
-        guard case .untrusted(var report) = result, let exceptions else { return result }
-        // An exception bound to a host applies only to an evaluation for that TLS server name; one
-        // with an expiry only before it, at the validation time.
-        var host: ReferenceIdentifier? = nil
-        if case .serverAuthentication(let reference) = policy.purpose { host = reference }
+        guard case .untrusted(var report) = result else { return result }
+        report.purpose = policy.purpose
+        guard let exceptions else { return .untrusted(report) }
+        // An exception applies only to an evaluation for the purpose it was recorded under; one bound
+        // to a host only for that TLS server name; one with an expiry only before it, at the validation time.
+        let purpose = policy.purpose
         let time = validationTime ?? Self.now()
-        guard report.isRecoverable, exceptions.covers(leaf: leaf, failures: report.failures, host: host, at: time) else {
+        guard report.isRecoverable, exceptions.covers(leaf: leaf, failures: report.failures, purpose: purpose, at: time) else {
             // Exceptions that concern this leaf or its name but do not apply are named in the report.
-            report.inapplicableExceptions = exceptions.inapplicable(to: leaf, host: host, at: time)
+            report.inapplicableExceptions = exceptions.inapplicable(to: leaf, purpose: purpose, at: time)
             // Some failures accepted, not all: the report names first what the exceptions do not
             // accept (the accepted failure was the verdict, and read as the cause).
-            let excepted = report.failures.filter { exceptions.covers(leaf: leaf, failures: [$0], host: host, at: time) }
+            let excepted = report.failures.filter { exceptions.covers(leaf: leaf, failures: [$0], purpose: purpose, at: time) }
             guard !excepted.isEmpty else { return .untrusted(report) }
             report.exceptedFailures = excepted
             if excepted.contains(report.primaryFailure),

@@ -79,6 +79,8 @@ public struct UntrustedReport: Error, Sendable, CustomStringConvertible {
     /// bound to another host, and those for another certificate with the same subject (a note that
     /// an exception exists for a different certificate of that name).
     public internal(set) var inapplicableExceptions: [InapplicableTrustException] = []
+    /// The purpose evaluated (``ValidationPolicy/purpose``): the one ``exceptions`` records.
+    var purpose: ValidationPurpose? = nil
 
     /// Every failure of the best attempt.
     public var failures: [ValidationFailure] { bestAttempt.failures }
@@ -105,13 +107,14 @@ public struct UntrustedReport: Error, Sendable, CustomStringConvertible {
     /// Failures not about one certificate (policy, budget, pins).
     public var pathFailures: [ValidationFailure] { failures.filter { $0.certificate == nil } }
 
-    /// The trust exception that would accept exactly this outcome, or `nil` when some failure is fatal
-    /// (bad signature, malformed, constraint violation, revoked…), which can never be excepted.
+    /// The trust exception that would accept exactly this outcome, for the purpose evaluated (it
+    /// applies to no other, ``TrustException/purpose``), or `nil` when some failure is fatal (bad
+    /// signature, malformed, constraint violation, revoked…), which can never be excepted.
     public var exceptions: TrustExceptions? {
         guard isRecoverable, let leaf = bestAttempt.certificates.first else { return nil }
         let recorded = Set(failures.compactMap(ExceptedFailure.init))
         guard !recorded.isEmpty else { return nil }
-        return TrustExceptions([TrustException(certificate: leaf, failures: recorded)])
+        return TrustExceptions([TrustException(certificate: leaf, failures: recorded, purpose: purpose)])
     }
 
     /// ``summary``.

@@ -98,6 +98,14 @@ public struct TrustException: Hashable, Sendable {
     public var key: SHA256Digest?
     /// When the exception was recorded, or `nil` when not recorded (version 1).
     public var recorded: UnixTime?
+    /// The purpose the exception was recorded under (``purposeName(of:)``: `server`, `client`,
+    /// `smime`, `code-signing`, `time-stamping`, `any`, or the dotted extKeyUsage OIDs joined by
+    /// `,`): it applies only to evaluations for that same purpose, as SecTrust's exceptions are per
+    /// policy. `nil` (version 1, or a version 2 entry written before purposes were recorded): the
+    /// exception applies to TLS server evaluations only (``ValidationPurpose/serverAuthentication(_:)``),
+    /// the use such files were made for, and never widens to client, S/MIME, code-signing or
+    /// time-stamping trust.
+    public var purpose: String?
     /// The host the exception is bound to: it applies only to an evaluation for a TLS server with
     /// this reference identifier (``ValidationPurpose/serverAuthentication(_:)``); `nil`: any.
     public var host: ReferenceIdentifier?
@@ -119,18 +127,45 @@ public struct TrustException: Hashable, Sendable {
     ///   - certificate: the end-entity certificate accepted.
     ///   - failures: the failures accepted for it (``UntrustedReport/exceptions`` offers them).
     ///   - recorded: when it is recorded (the CLI passes the current time).
+    ///   - purpose: the purpose of the evaluation it accepts (``purpose``); `nil` records none
+    ///     (then it applies to TLS server evaluations only).
     ///   - host: the host it is bound to, or `nil` for any.
     ///   - expires: when it stops applying, or `nil` for never.
     public init(certificate: Certificate, failures: Set<ExceptedFailure>, recorded: UnixTime? = nil,
-                host: ReferenceIdentifier? = nil, expires: UnixTime? = nil) {
+                purpose: ValidationPurpose? = nil, host: ReferenceIdentifier? = nil, expires: UnixTime? = nil) {
         self.init(leaf: SHA256Digest(hashing: certificate.der), failures: failures)
         subject = certificate.subject.description
         issuer = certificate.issuer.description
         names = (certificate.subjectAlternativeNames ?? []).map(\.description)
         key = SHA256Digest(hashing: certificate.subjectPublicKeyInfoDER)
         self.recorded = recorded
+        self.purpose = purpose.map(Self.purposeName(of:))
         self.host = host
         self.expires = expires
+    }
+
+    /// The name under which an exception for an evaluation of `purpose` is recorded (``purpose``):
+    /// `server`, `client`, `smime` (every ``EmailProtectionUse``), `code-signing`, `time-stamping`,
+    /// `any`, or for ``ValidationPurpose/extendedKeyUsage(purposes:expectedNames:)`` the dotted OIDs
+    /// joined by `,`. The reference identifier and expected names are not part of it: failures that
+    /// concern a name record it (``ExceptedFailure/detail``), and ``host`` binds a server's.
+    public static func purposeName(of purpose: ValidationPurpose) -> String {
+        switch purpose {
+        case .serverAuthentication: return "server"
+        case .clientAuthentication: return "client"
+        case .emailProtection: return "smime"
+        case .codeSigning: return "code-signing"
+        case .timeStamping: return "time-stamping"
+        case .any: return "any"
+        case .extendedKeyUsage(let purposes, _): return purposes.map(\.description).joined(separator: ",")
+        }
+    }
+
+    /// Whether `text` is a name ``purposeName(of:)`` returns (the form a `purpose` line must have).
+    static func isPurposeName(_ text: String) -> Bool {
+        if ["server", "client", "smime", "code-signing", "time-stamping", "any"].contains(text) { return true }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.allSatisfy { part in OID(dotted: String(part)).map { $0.description == part && part.contains(".") } ?? false }
     }
 
     /// Whether this exception covers an evaluation of `leaf` that failed with `failures`: the same
@@ -141,19 +176,26 @@ public struct TrustException: Hashable, Sendable {
         return covers(observed.map(ExceptedFailure.init))
     }
 
-    /// Whether this exception accepts an evaluation of `certificate` for `host` at `time` that failed
-    /// with `failures`: ``covers(leaf:failures:)``, not expired (`time` before ``expires``), and,
-    /// when it is bound to a host, `host` is that host.
-    public func applies(leaf certificate: Certificate, failures observed: [ValidationFailure], host: ReferenceIdentifier?,
+    /// Whether this exception accepts an evaluation of `certificate` for `purpose` at `time` that
+    /// failed with `failures`: ``covers(leaf:failures:)``, recorded for that purpose (``purpose``; an
+    /// entry without one: TLS server only), not expired (`time` before ``expires``), and, when it is
+    /// bound to a host, `purpose` is a TLS server evaluation for that host.
+    public func applies(leaf certificate: Certificate, failures observed: [ValidationFailure], purpose: ValidationPurpose,
                         at time: UnixTime) -> Bool {
-        isInForce(host: host, at: time) && covers(leaf: certificate, failures: observed)
+        isInForce(purpose: purpose, at: time) == nil && covers(leaf: certificate, failures: observed)
     }
 
-    /// Whether the host binding and the expiry allow this exception for `host` at `time`.
-    func isInForce(host evaluated: ReferenceIdentifier?, at time: UnixTime) -> Bool {
-        if let expires, !(time < expires) { return false }
-        if let host, host != evaluated { return false }
-        return true
+    /// Why the purpose, the host binding or the expiry keep this exception from an evaluation for
+    /// `purpose` at `time`, or `nil` when they allow it.
+    func isInForce(purpose evaluated: ValidationPurpose, at time: UnixTime) -> InapplicableTrustException.Reason? {
+        if let expires, !(time < expires) { return .expired }
+        // Exceptions are per purpose (as SecTrust's are per policy): one accepted for a TLS server
+        // never makes the certificate trusted for signing code or mail. No purpose recorded: TLS server.
+        if (purpose ?? "server") != Self.purposeName(of: evaluated) { return .recordedForOtherPurpose }
+        if let host {
+            guard case .serverAuthentication(let reference) = evaluated, reference == host else { return .boundToOtherHost }
+        }
+        return nil
     }
 
     /// Whether every failure, in the form an exception records (`nil`: one no exception can
@@ -174,6 +216,7 @@ public struct TrustException: Hashable, Sendable {
             lines.append("failure \(failure.code) \(failure.certificate.hex)\(failure.detail.map { " " + TrustExceptions.percentEncode($0) } ?? "")")
         }
         if let recorded { lines.append("recorded \(recorded)") }
+        if let purpose { lines.append("purpose \(purpose)") }
         if let host { lines.append("host \(host)") }
         if let expires { lines.append("expires \(expires)") }
         return lines
@@ -200,6 +243,9 @@ public struct InapplicableTrustException: Hashable, Sendable {
         case expired
         /// The exception for this certificate is bound to another host (``TrustException/host``).
         case boundToOtherHost
+        /// The exception for this certificate was recorded for another purpose (``TrustException/purpose``;
+        /// one without a purpose applies to TLS server evaluations only).
+        case recordedForOtherPurpose
     }
 
     /// The exception.
@@ -245,14 +291,19 @@ public struct TrustExceptionsError: Error, Hashable, Sendable, CustomStringConve
 /// entry     = "exception" LF "leaf " sha256 LF [ "key " sha256 LF ]
 ///             [ "subject " value LF ] [ "issuer " value LF ] *( "name " value LF )
 ///             1*( "failure " code " " sha256 [ " " detail ] LF )
-///             [ "recorded " time LF ] [ "host " reference LF ] [ "expires " time LF ]
+///             [ "recorded " time LF ] [ "purpose " purpose LF ] [ "host " reference LF ]
+///             [ "expires " time LF ]
 ///             "integrity " sha256 LF
 /// value     = text with "%", control characters and DEL as "%" 2HEXDIG
 /// time      = RFC 3339 UTC, seconds, "Z" (2026-12-07T05:16:30Z)
+/// purpose   = "server" / "client" / "smime" / "code-signing" / "time-stamping" / "any"
+///           / oid *( "," oid )                          ; dotted extKeyUsage OIDs
 /// ```
 /// `leaf` is the SHA-256 of the certificate's DER, `key` of its subjectPublicKeyInfo; `subject`,
 /// `issuer` and `name` (one per subjectAltName entry) describe it; `failure` is as in version 1
-/// below; `host` binds the exception to one TLS server name; `expires` ends it. The fields appear in
+/// below; `purpose` is the purpose the exception was recorded under and the only one it applies to
+/// (an entry without it, and every version 1 entry, applies to TLS server evaluations only);
+/// `host` binds the exception to one TLS server name; `expires` ends it. The fields appear in
 /// this order, once each (`name` and `failure` may repeat). `integrity` is the SHA-256 of
 /// `"certpath-trust-exceptions 2 entry" LF` followed by the entry's lines from `exception` to the
 /// line before `integrity`, each with its LF, comments excluded (``integrityDigest(of:)``); its first
@@ -314,43 +365,42 @@ public struct TrustExceptions: Hashable, Sendable {
         return nil
     }
 
-    /// Whether some entry covers an evaluation of `leaf` that failed with `failures`, for no
-    /// particular host, now: host-bound and expired entries do not apply
-    /// (``covers(leaf:failures:host:at:)``).
+    /// Whether some entry covers an evaluation of `leaf` that failed with `failures`, for a TLS
+    /// server of no particular host, now: entries for other purposes, host-bound and expired
+    /// entries do not apply (``covers(leaf:failures:purpose:at:)``).
     public func covers(leaf: Certificate, failures: [ValidationFailure]) -> Bool {
-        covers(leaf: leaf, failures: failures, host: nil, at: WallClock.now())
+        covers(leaf: leaf, failures: failures, purpose: .serverAuthentication(nil), at: WallClock.now())
     }
 
-    /// Whether some entry applies (``TrustException/applies(leaf:failures:host:at:)``) to an
-    /// evaluation of `leaf` for `host` (the TLS server's reference identifier, `nil` for any other
-    /// purpose) at the validation time `time` that failed with `failures`.
-    public func covers(leaf: Certificate, failures: [ValidationFailure], host: ReferenceIdentifier?, at time: UnixTime) -> Bool {
+    /// Whether some entry applies (``TrustException/applies(leaf:failures:purpose:at:)``) to an
+    /// evaluation of `leaf` for `purpose` (its reference identifier is the host a bound entry
+    /// needs) at the validation time `time` that failed with `failures`.
+    public func covers(leaf: Certificate, failures: [ValidationFailure], purpose: ValidationPurpose, at time: UnixTime) -> Bool {
         // The leaf and each failure's certificate are hashed once, not once per entry (10,000
         // entries and a 2 MB leaf took 11.5 s; 10,000 entries for that leaf, 23.7 s).
         let digest = SHA256Digest(hashing: leaf.der)
         var observed: [ExceptedFailure?]? = nil
         return entries.contains { entry in
-            guard entry.leaf == digest, entry.isInForce(host: host, at: time) else { return false }
+            guard entry.leaf == digest, entry.isInForce(purpose: purpose, at: time) == nil else { return false }
             let list = observed ?? failures.map(ExceptedFailure.init)
             observed = list
             return entry.covers(list)
         }
     }
 
-    /// The entries that concern `leaf` but do not apply to an evaluation for `host` at `time`: this
-    /// certificate's expired or bound to another host, and those for another certificate with the
-    /// same subject (a reissued certificate, or one impersonating the excepted one).
-    public func inapplicable(to leaf: Certificate, host: ReferenceIdentifier?, at time: UnixTime) -> [InapplicableTrustException] {
+    /// The entries that concern `leaf` but do not apply to an evaluation for `purpose` at `time`:
+    /// this certificate's expired, recorded for another purpose or bound to another host, and those
+    /// for another certificate with the same subject (a reissued certificate, or one impersonating
+    /// the excepted one).
+    public func inapplicable(to leaf: Certificate, purpose: ValidationPurpose, at time: UnixTime) -> [InapplicableTrustException] {
         let digest = SHA256Digest(hashing: leaf.der)
         var found: [InapplicableTrustException] = []
         var subject: String? = nil
         var key: SHA256Digest? = nil
         for entry in entries {
             if entry.leaf == digest {
-                if let expires = entry.expires, !(time < expires) {
-                    found.append(InapplicableTrustException(exception: entry, reason: .expired))
-                } else if let bound = entry.host, bound != host {
-                    found.append(InapplicableTrustException(exception: entry, reason: .boundToOtherHost))
+                if let reason = entry.isInForce(purpose: purpose, at: time) {
+                    found.append(InapplicableTrustException(exception: entry, reason: reason))
                 }
                 continue
             }
@@ -493,7 +543,7 @@ public struct TrustExceptions: Hashable, Sendable {
         var leaf: SHA256Digest? = nil, key: SHA256Digest? = nil
         var subject: String? = nil, issuer: String? = nil, names: [String] = []
         var failures = Set<ExceptedFailure>()
-        var recorded: UnixTime? = nil, host: ReferenceIdentifier? = nil, expires: UnixTime? = nil
+        var recorded: UnixTime? = nil, host: ReferenceIdentifier? = nil, expires: UnixTime? = nil, purpose: String? = nil
         for (number, text) in lines.dropFirst() {
             guard let space = text.firstIndex(of: " ") else { throw TrustExceptionsError(line: number, reason: "expected \"<field> <value>\"") }
             let field = String(text[..<space]), value = String(text[text.index(after: space)...])
@@ -515,6 +565,11 @@ public struct TrustExceptions: Hashable, Sendable {
                 failures.insert(try failure(value.split(separator: " ", omittingEmptySubsequences: false).map(String.init), line: number))
             case "recorded": recorded = try time()
             case "expires": expires = try time()
+            case "purpose":
+                guard TrustException.isPurposeName(value) else {
+                    throw bad("expected server, client, smime, code-signing, time-stamping, any or dotted extKeyUsage OIDs joined by \",\"")
+                }
+                purpose = value
             case "host":
                 guard let parsed = try? ReferenceIdentifier(value), parsed.description == value else {
                     throw bad("not a host name or IP address in canonical form")
@@ -532,6 +587,7 @@ public struct TrustExceptions: Hashable, Sendable {
         entry.issuer = issuer
         entry.names = names
         entry.recorded = recorded
+        entry.purpose = purpose
         entry.host = host
         entry.expires = expires
         // One text per entry, the form this type writes: the listed identifier is the stated one.
