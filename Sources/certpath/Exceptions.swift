@@ -133,7 +133,7 @@ enum ExceptionsCommand {
             throw CLIError("\(Output.echo(path)): no entry with ID '\(Output.echo(id))' (see 'certpath exceptions list \(Output.echo(path))')")
         }
         let updated = ExceptionsFile.removing(ids: Set(ids), from: text, exceptions: exceptions)
-        try file.write(updated.utf8, what: "the trust exceptions")
+        try file.write(updated.utf8, what: "the trust exceptions", newFileMode: 0o600)
         for id in ids { Output.line("removed \(id)") }
         if TrustExceptions.version(of: text) == 1 { Output.line("migrated \(Output.safe(path)) from version 1 to version 2") }
         return ExitStatus.success
@@ -148,7 +148,7 @@ enum ExceptionsCommand {
             return ExitStatus.success
         }
         let updated = ExceptionsFile.removing(ids: Set(expired.map(\.id)), from: text, exceptions: exceptions)
-        try file.write(updated.utf8, what: "the trust exceptions")
+        try file.write(updated.utf8, what: "the trust exceptions", newFileMode: 0o600)
         for entry in expired { Output.line("removed \(entry.id) (expired at \(entry.expires?.description ?? "?"))") }
         return ExitStatus.success
     }

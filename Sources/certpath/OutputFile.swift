@@ -13,7 +13,10 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ coun
 /// with nothing on standard output: it must name a regular file (symbolic links are followed) or a
 /// new file in an existing directory, never a directory, device, FIFO or socket. The contents are
 /// then written to a temporary file beside the target and renamed over it, so that a reader never
-/// sees half a file; a symbolic link stays a link (its target is replaced). POSIX calls only: the
+/// sees half a file; a symbolic link stays a link (its target is replaced). The replaced file keeps
+/// its permission bits and (when the process may set them) its owner and group: the temporary file
+/// gets them before the rename, so a 0600 file never becomes readable by others. A new file gets
+/// `newFileMode` (0600 for trust exceptions). POSIX calls only: the
 /// CLI does not link Foundation's file APIs (issue 32).
 struct OutputFile {
     /// The path as given (for messages).
@@ -55,10 +58,11 @@ struct OutputFile {
         resolved = (directory == "/" ? "" : directory) + "/" + name
     }
 
-    /// Writes `bytes` to the file (temporary file, then rename).
+    /// Writes `bytes` to the file (temporary file, then rename), keeping an existing file's mode and
+    /// owner; a new file is created with `newFileMode`.
     ///
     /// - Throws: ``CLIError`` naming the path and the system's reason (permission denied, no space…).
-    func write(_ bytes: some Sequence<UInt8>, what: String) throws(CLIError) {
+    func write(_ bytes: some Sequence<UInt8>, what: String, newFileMode: mode_t = 0o644) throws(CLIError) {
         func failure() -> CLIError {
             CLIError("\(Output.echo(path)): cannot write \(what): \(String(cString: strerror(errno)))")
         }
@@ -69,7 +73,17 @@ struct OutputFile {
         // mkstemp replaced the six X (ASCII) in place.
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var contents = Array(bytes)[...]
-        var ok = fchmod(descriptor, 0o644) == 0
+        // The replaced file's permissions and owner, else newFileMode: set on the temporary file
+        // before any byte is written and before the rename (mkstemp made it 0600).
+        var existing = stat()
+        var ok: Bool
+        if stat(resolved, &existing) == 0 {
+            // chown may be refused (another owner, not root): the mode is still kept.
+            if existing.st_uid != geteuid() || existing.st_gid != getegid() { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }
+            ok = fchmod(descriptor, existing.st_mode & 0o7777) == 0
+        } else {
+            ok = fchmod(descriptor, newFileMode) == 0
+        }
         while ok && !contents.isEmpty {
             let written = contents.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }

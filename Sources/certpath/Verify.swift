@@ -190,7 +190,7 @@ enum VerifyCommand {
                     + "(\(error)); remove it or choose another file")
                 return
             }
-            try file.write(saved.text.utf8, what: "the trust exception")
+            try file.write(saved.text.utf8, what: "the trust exception", newFileMode: 0o600)
             let codes = Set(report.failures.map(\.code)).sorted().joined(separator: ", ")
             var notes: [String] = []
             if saved.kept > 0 { notes.append("kept the file's \(saved.kept) other \(saved.kept == 1 ? "entry" : "entries")") }

@@ -71,6 +71,26 @@ import Testing
         #expect(try CLI.run(base + ["--server", "selfsigned.customer1.example", "--exceptions", anyFile]).status == 1)
     }
 
+    /// Reviewer finding: rewriting an exceptions file (temporary file renamed over it) gave it the
+    /// umask's permissions, so a 0600 file became 0644. A new file is 0600; an existing one keeps its mode.
+    @Test func savingAndEditingKeepTheFilesPermissions() throws {
+        let (folder, file) = try Self.twoEntries()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func mode() throws -> Int { try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) }
+        #expect(try mode() == 0o600)  // created by --save-exceptions
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file)
+        #expect(try CLI.run(Self.expired + ["--save-exceptions", file]).status == 1)
+        #expect(try mode() == 0o640)
+        let ids = try Self.ids(file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        #expect(try CLI.run(["exceptions", "remove", file, ids[0]]).status == 0)
+        #expect(try mode() == 0o600)
+        // Saving again (replacing this leaf's entry) keeps an unusual mode too.
+        try FileManager.default.setAttributes([.posixPermissions: 0o604], ofItemAtPath: file)
+        #expect(try CLI.run(Self.expired + ["--save-exceptions", file]).status == 1)
+        #expect(try mode() == 0o604)
+    }
+
     @Test func anEditedEntryIsReportedAndTheOtherStillApplies() throws {
         let (folder, file) = try Self.twoEntries()
         defer { try? FileManager.default.removeItem(at: folder) }
