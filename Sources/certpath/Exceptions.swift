@@ -165,7 +165,8 @@ struct ExceptionRecording {
 
     /// Reads the options; checked before any work.
     ///
-    /// - Throws: ``CLIError`` (status 2) for a bad host or time, or either without `--save-exceptions`.
+    /// - Throws: ``CLIError`` (status 2) for a bad host or time, an expiry not in the future, or
+    ///   either option without `--save-exceptions`.
     init(_ arguments: ParsedArguments) throws(CLIError) {
         for name in ["exception-host", "exception-expires"] where arguments.has(name) && !arguments.has("save-exceptions") {
             throw CLIError("--\(name) goes with --save-exceptions")
@@ -183,6 +184,12 @@ struct ExceptionRecording {
             } else {
                 throw CLIError("--exception-expires '\(Output.echo(text))': expected an RFC 3339 time (2027-01-01T00:00:00Z), a date (2027-01-01) "
                     + "or a number of days (30d)")
+            }
+            // An exception that has already expired would be saved and never apply: refused.
+            let now = TrustEvaluation.now()
+            if let expires, !(now < expires) {
+                throw CLIError("--exception-expires '\(Output.echo(text))': \(expires) is not in the future (now is \(now)); "
+                    + "the exception would never apply")
             }
         }
     }

@@ -172,6 +172,13 @@ import Testing
         #expect(try CLI.run(Self.expired + ["--exception-host", "a.example"]).stderr
             == "certpath verify: --exception-host goes with --save-exceptions\n")
         #expect(try CLI.run(Self.expired + ["--save-exceptions", file, "--exception-expires", "soon"]).status == 2)
+        // Reviewer finding: an expiry in the past saved an exception that could never apply. Refused, nothing written.
+        let before = try String(contentsOfFile: file, encoding: .utf8)
+        let past = try CLI.run(Self.expired + ["--save-exceptions", file, "--exception-expires", "2020-01-01"])
+        #expect(past.status == 2)
+        #expect(past.stderr.hasPrefix("certpath verify: --exception-expires '2020-01-01': 2020-01-01T00:00:00Z is not in the future (now is "), "\(past.stderr)")
+        #expect(past.stdout.isEmpty)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == before)
     }
 
     @Test func aCertificateWithTheSameNameButAnotherKeyGetsANote() throws {

@@ -257,4 +257,12 @@ import Testing
         let offset = 8 + 2 + Int(der[9])
         return der[offset] == 0x02 && der[offset + 1] >= 2 && der[offset + 2] & 0x80 == 0 ? offset : nil
     }
+
+    /// Reviewer finding: docs/CLI.md's "unknown command" row did not list `exceptions`. The row
+    /// shows exactly what the CLI prints.
+    @Test func theDocumentedUnknownCommandMessageIsTheCLIs() throws {
+        let printed = try CLI.run(["frob"]).stderr.trimmingCharacters(in: .newlines)
+        let manual = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/CLI.md"), encoding: .utf8)
+        #expect(manual.contains("| unknown command | `\(printed)`"), "\(printed)")
+    }
 }
