@@ -57,6 +57,8 @@ public final class MutualTLSServer: Sendable {
     private let timing: VerificationTiming
     private let outcomes = Locked<[MutualTLSConnectionOutcome]>([])
     private let running = Locked<Int>(0)
+    /// The most one handshake may take, in total (``init(chainFile:keyFile:anchors:expectedNames:port:handshakeTimeout:)``).
+    public let handshakeTimeout: Duration
 
     /// Loads the server's certificate chain and key, installs CertPath as the client verifier and
     /// listens on 127.0.0.1:`port` (0: any free port, then ``port``).
@@ -66,9 +68,19 @@ public final class MutualTLSServer: Sendable {
     ///   - keyFile: its private key (PEM).
     ///   - anchors: the CAs client certificates must chain to (anchors only).
     ///   - expectedNames: names every client certificate must carry (subjectAltName), if any.
+    ///   - handshakeTimeout: the total time one handshake may take (not per read: a client sending
+    ///     a byte now and then cannot hold a worker longer); past it the connection is refused with
+    ///     the outcome alert `handshake timed out`.
     /// - Throws: ``MutualTLSError`` when the files cannot be loaded or the port cannot be bound.
+    ///
+    /// Ignores SIGPIPE for the process: a client that goes away while the server writes to it
+    /// (a queued client that gave up) is an EPIPE error for that connection, never the end of the server.
     public init(chainFile: String, keyFile: String, anchors: [Certificate], expectedNames: [ExpectedName] = [],
-                port requestedPort: UInt16 = 0) throws(MutualTLSError) {
+                port requestedPort: UInt16 = 0, handshakeTimeout: Duration = .seconds(10)) throws(MutualTLSError) {
+        // Writing to a socket whose peer has closed raises SIGPIPE, whose default action ends the
+        // process (exit status 141): the server must survive any client.
+        signal(SIGPIPE, SIG_IGN)
+        self.handshakeTimeout = handshakeTimeout
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw MutualTLSError("SSL_CTX_new failed") }
         guard SSL_CTX_use_certificate_chain_file(context, chainFile) == 1, SSL_CTX_use_PrivateKey_file(context, keyFile, SSL_FILETYPE_PEM) == 1,
               SSL_CTX_check_private_key(context) == 1 else {
@@ -157,7 +169,9 @@ public final class MutualTLSServer: Sendable {
         defer { SSL_free(ssl) }
         SSL_set_fd(ssl, fd)
         ERR_clear_error()
-        let completed = SSL_accept(ssl) == 1
+        guard let completed = Self.handshake(ssl, fd: fd, deadline: .now + handshakeTimeout) else {
+            return MutualTLSConnectionOutcome(accepted: false, client: nil, failure: nil, alert: "handshake timed out")
+        }
         let verification = TLSVerifier.verification(of: ssl)
         guard completed, let verification, verification.isTrusted else {
             let reason = OpenSSLErrors.drain()
@@ -169,6 +183,30 @@ public final class MutualTLSServer: Sendable {
         _ = greeting.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
         SSL_shutdown(ssl)
         return MutualTLSConnectionOutcome(accepted: true, client: subject, failure: nil, alert: nil)
+    }
+}
+
+extension MutualTLSServer {
+    /// SSL_accept on a non-blocking `fd`, waiting with poll(2) for what it wants until `deadline`:
+    /// `true` when the handshake completed, `false` when it failed, `nil` when the deadline passed.
+    /// The socket is blocking again afterwards (its per-operation timeouts apply to the greeting).
+    static func handshake(_ ssl: OpaquePointer, fd: Int32, deadline: ContinuousClock.Instant) -> Bool? {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        while true {
+            let status = SSL_accept(ssl)
+            if status == 1 { return true }
+            let error = SSL_get_error(ssl, status)
+            guard error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE else { return false }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return nil }
+            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            var wanted = pollfd(fd: fd, events: Int16(error == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT), revents: 0)
+            let ready = poll(&wanted, 1, milliseconds)
+            if ready == 0 { return nil }
+            if ready < 0 && errno != EINTR { return false }
+        }
     }
 }
 
