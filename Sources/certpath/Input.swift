@@ -11,13 +11,33 @@ enum Input {
     static let maximumFileSize = 256 << 20
 
     /// The bytes of `path`; `-` reads standard input (to its end: a second `-` reads nothing).
+    /// Every file the CLI reads by name comes through here.
+    ///
+    /// A file is opened with O_NONBLOCK, which is then cleared: opening a FIFO that no process
+    /// writes to would otherwise wait for ever (POSIX open(2)); opened so, it reads as empty and is
+    /// an error that says so, while a pipe with a writer (process substitution, `<(cmd)`) is read
+    /// to its end as before.
     ///
     /// - Throws: ``CLIError`` (status 2): `FILE: cannot read: <reason>` with the system's reason
-    ///   (no such file, permission denied, is a directory), or a file larger than ``maximumFileSize``.
+    ///   (no such file, permission denied, is a directory), a FIFO nothing was written to, or a
+    ///   file larger than ``maximumFileSize``.
     static func read(_ path: String, limit: Int = maximumFileSize) throws(CLIError) -> [UInt8] {
         let isStandardInput = path == "-"
-        guard let file = isStandardInput ? fdopen(STDIN_FILENO, "rb") : fopen(path, "rb") else {
-            throw CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))")
+        func failure() -> CLIError { CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))") }
+        let descriptor = isStandardInput ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure() }
+        if !isStandardInput {
+            let flags = fcntl(descriptor, F_GETFL)
+            guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+                let error = failure()
+                close(descriptor)
+                throw error
+            }
+        }
+        guard let file = isStandardInput ? fdopen(STDIN_FILENO, "rb") : fdopen(descriptor, "rb") else {
+            let error = failure()
+            if !isStandardInput { close(descriptor) }
+            throw error
         }
         defer { if !isStandardInput { fclose(file) } }  // (standard input stays open)
         var status = stat()
@@ -33,6 +53,9 @@ enum Input {
             if count < chunk.count { break }
         }
         if ferror(file) != 0 { throw CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))") }
+        if bytes.isEmpty, !isStandardInput, (status.st_mode & S_IFMT) == S_IFIFO {
+            throw CLIError("\(Output.echo(path)): cannot read: it is a FIFO and no process was writing to it (nothing to read)")
+        }
         return bytes
     }
 

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reviewer finding: a FIFO given by name hung every file option (opening a FIFO for reading
+/// waits for a writer, POSIX open(2)). Every file the CLI reads is opened with O_NONBLOCK, cleared
+/// after the open: a FIFO without a writer is an explained error at once; process substitution
+/// (`<(cat file)`, a pipe with a writer) still works.
+@Suite struct FIFOInputCLITests {
+    /// `certpath ARGUMENTS` under bash in the sample PKI folder, ended after 20 s (status 124: it hung).
+    static func run(_ command: String) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["20", "/usr/bin/bash", "-c", "\"$CERTPATH\" " + command]
+        process.environment = ["CERTPATH": CLI.executable.path, "PATH": "/usr/bin:/bin"]
+        process.currentDirectoryURL = CLI.samplePKI
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func aFIFOWithoutAWriterIsAnErrorForEveryFileOption() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("f").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let verify = "verify rsa/server.pem --intermediates rsa/intermediate.pem --anchors rsa/root.pem --server server.customer1.example"
+        for command in ["verify \(fifo) --anchors rsa/root.pem", "verify rsa/server.pem --anchors \(fifo)",
+                        "verify rsa/server.pem --anchors rsa/root.pem --intermediates \(fifo)",
+                        "\(verify) --crl \(fifo)", "\(verify) --ocsp \(fifo)", "\(verify) --exceptions \(fifo)",
+                        "show \(fifo)", "exceptions list \(fifo)"] {
+            let run = try Self.run(command)
+            #expect(run.status == 2, "\(command): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains("\(fifo): cannot read: it is a FIFO and no process was writing to it (nothing to read)"),
+                    "\(command): \(run.stderr)")
+        }
+    }
+
+    @Test func processSubstitutionStillWorks() throws {
+        let run = try Self.run("verify <(cat rsa/server.pem) --intermediates <(cat rsa/intermediate.pem) --anchors <(cat rsa/root.pem) "
+            + "--server server.customer1.example --at 2026-06-01T00:00:00Z")
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+}
