@@ -404,10 +404,10 @@ enum ResultView {
                     lines.append("    [\(index)] \(role): \(Output.safe(CertificateView.subject(certificate)))")
                     let failures = attempt.failures.filter { $0.certificate == certificate }
                     if failures.isEmpty { lines.append("        ok") }
-                    lines += failures.map { "        \($0.code): \(Output.safe(Diagnostics.describe($0)))" }
+                    lines += failures.map { "        \($0.code): \(Output.safe(Diagnostics.describe($0, in: attempt)))" }
                 }
                 lines += attempt.failures.filter { $0.certificate == nil }.map {
-                    "    path: \($0.code): \(Output.safe(Diagnostics.describe($0)))"
+                    "    path: \($0.code): \(Output.safe(Diagnostics.describe($0, in: attempt)))"
                 }
             }
         }

@@ -37,6 +37,26 @@ struct NewcomerWordingTests {
         #expect(withSAN == "the client certificate does not carry client-7-app.test; its subjectAltName holds DNS:other.test")
     }
 
+    /// Reviewer finding: `--purpose smime|OID --expect-name` said "the client certificate"; and for
+    /// S/MIME, "only subjectAltName names are matched" though the subject emailAddress is (RFC 8550 3).
+    @Test("A name mismatch is told in the words of the purpose evaluated")
+    func nameMismatchByPurpose() throws {
+        let P = NonTLSPurposeTests.self
+        let subject = D.name(D.rdn(D.atv(D.commonName, D.utf8("Dave"))), D.rdn(D.atv(KnownOID.emailAddress, D.ia5("dave@example.com"))))
+        let smime = try P.evaluate([P.digitalSignature, P.eku([KnownOID.emailProtection])], subject: subject,
+                                   purpose: .emailProtection(mailbox: try P.mailbox("DAVE@example.com"), use: .any))
+        let report = try #require(smime.result.report)
+        let text = Diagnostics.describe(report.primaryFailure, in: report.bestAttempt)
+        #expect(text == "the certificate does not carry the mailbox DAVE@example.com: it has no subjectAltName, and its subject "
+            + "emailAddress (dave@example.com) does not match either (an rfc822Name subjectAltName and the subject emailAddress are "
+            + "matched; the local part is case-sensitive, RFC 5321 2.4, the domain is not)", "\(text)")
+        let oid = try P.evaluate([P.digitalSignature, P.eku([KnownOID.codeSigning]), P.mailboxes(["other@example.com"])],
+                                 purpose: .extendedKeyUsage(purposes: [KnownOID.codeSigning], expectedNames: [.dnsName(try DNSName("a.example"))]))
+        let oidReport = try #require(oid.result.report)
+        #expect(Diagnostics.describe(oidReport.primaryFailure, in: oidReport.bestAttempt)
+            == "the certificate does not carry a.example; its subjectAltName holds email:other@example.com")
+    }
+
     @Test("A missing issuer is described without assuming a server")
     func missingIssuer() {
         let text = Diagnostics.describe(.issuerNotFound(SamplePKI.rsaServer))

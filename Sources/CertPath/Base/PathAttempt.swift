@@ -19,6 +19,10 @@ public struct PathAttempt: Sendable {
     /// What Certificate Transparency found for the end entity, when the policy required it for this
     /// path and the path failed nothing else fatally (``ValidationPolicy/certificateTransparency``).
     public internal(set) var certificateTransparency: CertificateTransparencyReport? = nil
+    /// The purpose the path was validated for (``ValidationPolicy/purpose``), so that its failures
+    /// are told in its words (``Diagnostics/describe(_:in:)``: a client's or an S/MIME mailbox's
+    /// name mismatch); `nil` when not recorded.
+    var purpose: ValidationPurpose? = nil
 
     /// The rules of the table (docs/RULES.md) the path's certificates break that its ``profile``
     /// reports without failing the path: under ``CertificateProfile/interoperable``, RFC 5280 section

@@ -68,15 +68,36 @@ public enum Diagnostics {
                 + (textualIP ? " (an IP address matches only IP entries, never a DNS name holding its text)" : "")
                 + (underSuffix.map { " (*.\($0) is a wildcard directly under a public suffix, refused as the public suffix list requires)" } ?? "")
                 + (singleLabelWildcard.map { " (\($0) matches no name: a wildcard needs at least two labels after it, so that it never covers a whole top-level domain)" } ?? "")
-        case .nameMismatch(_, let expected, let presented):
+        case .nameMismatch(let c, let expected, let presented):
+            // Told by the purpose evaluated: a TLS client's names, an S/MIME mailbox (RFC 8550 3), or
+            // the names another extKeyUsage purpose expects. Without a recorded purpose, a client's.
+            var carrier = "the client certificate does not carry \(expected)"
+            switch attempt?.purpose {
+            case .emailProtection(let mailbox?, _):
+                carrier = "the certificate does not carry the mailbox \(mailbox)"
+                // RFC 8550 3: the subject emailAddress is matched too (for an ASCII mailbox), even
+                // when an rfc822Name is present; its local part is case-sensitive (RFC 5321 2.4).
+                let addresses = mailbox.isInternationalized ? [] : c.subject.values(of: KnownOID.emailAddress)
+                let sans = presented.filter { if case .commonName = $0 { false } else { true } }
+                let inSAN = c.subjectAlternativeNames == nil ? "it has no subjectAltName" : sans.isEmpty
+                    ? "its subjectAltName holds no name of this kind" : "its subjectAltName holds \(listed(sans.map(\.description)))"
+                let inSubject = addresses.isEmpty ? "its subject has no emailAddress"
+                    : "its subject emailAddress (\(listed(addresses))) does not match either"
+                return "\(carrier): \(inSAN), and \(inSubject) (an rfc822Name subjectAltName and the subject emailAddress are "
+                    + "matched; the local part is case-sensitive, RFC 5321 2.4, the domain is not)"
+            case .emailProtection(nil, _), .extendedKeyUsage, .serverAuthentication, .codeSigning, .timeStamping, .any:
+                carrier = "the certificate does not carry \(expected)"
+            case .clientAuthentication, nil:
+                break
+            }
             // Only subjectAltName names are matched: a certificate without one carries nothing that can
             // match, whatever its commonName says.
             let commonNamesOnly = presented.allSatisfy { if case .commonName = $0 { true } else { false } }
             if commonNamesOnly {
                 let cn = presented.isEmpty ? "" : " (its commonName, \(listed(presented.map(\.description))), is never matched)"
-                return "the client certificate does not carry \(expected): only subjectAltName names are matched, and it has no subjectAltName\(cn)"
+                return "\(carrier): only subjectAltName names are matched, and it has no subjectAltName\(cn)"
             }
-            return "the client certificate does not carry \(expected); its subjectAltName holds \(listed(presented.map(\.description)))"
+            return "\(carrier); its subjectAltName holds \(listed(presented.map(\.description)))"
         case .malformed(let description, let error):
             return "\(description) is malformed: \(error)"
         case .badSignature(let c, let issuer):

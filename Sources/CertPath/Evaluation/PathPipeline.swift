@@ -111,7 +111,8 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
             failures.append(.rejectedByCaller(reason))
         }
         return PathAttempt(certificates: path, anchor: anchor, failures: failures, policyOutcome: validated.policyOutcome,
-                           profile: validated.profile, crlConformanceFindings: crlFindings, certificateTransparency: ctReport)
+                           profile: validated.profile, crlConformanceFindings: crlFindings, certificateTransparency: ctReport,
+                           purpose: policy.purpose)
     }
 
     /// The fatal failures of the end entity that every path has, whatever its issuers (issue 30):
