@@ -29,6 +29,13 @@ public enum PKCS7Certificates {
     /// - Throws: ``DERError`` naming the byte offset in `der`: `.unsupported` for a contentType other
     ///   than id-signedData; the errors of ``Certificate`` (offsets re-based onto `der`); DER errors.
     public static func read(_ der: [UInt8]) throws(DERError) -> [Certificate] {
+        try readSignedData(der).certificates
+    }
+
+    /// ``read(_:)``, also saying whether the message has signers (a non-empty signerInfos): then it
+    /// is a signed message, not a certs-only bundle, and its certificates are an unordered set
+    /// (RFC 5652 5.1) in which no one is "the" end entity.
+    package static func readSignedData(_ der: [UInt8]) throws(DERError) -> (certificates: [Certificate], hasSigners: Bool) {
         var reader = DERReader(der)
         let info = try reader.descend(.sequence, "ContentInfo")
         let type = try reader.readObjectIdentifier("ContentInfo contentType")
@@ -58,12 +65,12 @@ public enum PKCS7Certificates {
             try reader.ascend(scope, "SignedData certificates")
         }
         if reader.peekTag() == .contextSpecific(1, constructed: true) { _ = try reader.readAny("SignedData crls") }
-        _ = try reader.readAny("SignedData signerInfos")
+        let signers = try reader.readAny("SignedData signerInfos")
         try reader.ascend(signed, "SignedData")
         try reader.ascend(explicit, "ContentInfo content")
         try reader.ascend(info, "ContentInfo")
         try reader.finish("ContentInfo")
-        return certificates
+        return (certificates, !signers.value.isEmpty)
     }
 }
 

@@ -250,8 +250,45 @@ enum Input {
             if case .certificate(0, nil, _) = error, looksLikeOCSPResponse(bytes) {
                 throw CLIError("\(Output.echo(source)): is an OCSP response, not a certificate (verify takes OCSP responses with --ocsp)")
             }
+            // A PKCS #7 / CMS message that does not parse: the message is damaged, not "certificate 1".
+            for message in pkcs7Messages(bytes) {
+                do throws(DERError) {
+                    _ = try PKCS7Certificates.read(message.der)
+                } catch {
+                    let block = message.line.map { " (PEM block at line \($0); byte offsets count from the start of the block's decoded DER)" } ?? ""
+                    throw CLIError("\(Output.echo(source)): the PKCS #7 / CMS structure\(block) is damaged: byte \(error.offset): "
+                        + "\(error.code.rawValue) (expected \(error.expected))")
+                }
+            }
             throw CLIError(message(for: error, source: source))
         }
+    }
+
+    /// The PKCS #7 / CMS messages of `bytes`: the whole file when it is one DER ContentInfo of
+    /// id-signedData (its OID within the first bytes), or each PEM block labelled PKCS7 or CMS.
+    static func pkcs7Messages(_ bytes: [UInt8]) -> [(der: [UInt8], line: Int?)] {
+        // id-signedData, 1.2.840.113549.1.7.2, as an encoded OBJECT IDENTIFIER (X.690 8.19).
+        let signedData: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+        if bytes.first == 0x30 {
+            let head = Array(bytes.prefix(16))
+            let found = head.count >= signedData.count && (0...(head.count - signedData.count)).contains { Array(head[$0..<($0 + signedData.count)]) == signedData }
+            return found ? [(bytes, nil)] : []
+        }
+        guard let document = try? PEM.decode(bytes) else { return [] }
+        return document.blocks.filter { PEM.pkcs7Labels.contains($0.label) }.map { ($0.der, $0.line) }
+    }
+
+    /// The certificates of a LEAF file (`verify LEAF`): ``certificates(_:)``, refusing a signed
+    /// PKCS #7 / CMS message (signerInfos present): its certificates are an unordered SET (RFC 5652
+    /// 5.1), so which one is the end entity is unknown; a certs-only bundle is read in its order.
+    static func leafCertificates(_ path: String) throws(CLIError) -> PEM.CertificateFile {
+        let bytes = try read(path)
+        for message in pkcs7Messages(bytes) where (try? PKCS7Certificates.readSignedData(message.der))?.hasSigners == true {
+            throw CLIError("\(Output.echo(path)): is a signed PKCS #7 / CMS message (it has signerInfos), not a certs-only bundle: "
+                + "its certificates are an unordered set (RFC 5652 5.1), so which is the end entity is unknown; give the signer's "
+                + "certificate as LEAF and the message with --intermediates")
+        }
+        return try certificateFile(bytes, path: path)
     }
 
     /// `FILE: certificate 2 (PEM block at line 23): malformed DER at byte 14: nonMinimalLength

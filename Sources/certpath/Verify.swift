@@ -209,7 +209,7 @@ enum VerifyCommand {
 
     /// The certificates of a LEAF file (leaf first), with a warning when they look out of order.
     static func leafChain(_ leafFile: String) throws(CLIError) -> [Certificate] {
-        let chain = try Input.certificates(leafFile).certificates
+        let chain = try Input.leafCertificates(leafFile).certificates
         // A chain file in the wrong order makes its first certificate, a CA, the leaf: the verdict
         // then names that CA's own failures; say what is likely wrong.
         if chain.count > 1, chain[0].isCertificateAuthority, chain.dropFirst().contains(where: { !$0.isCertificateAuthority }) {
