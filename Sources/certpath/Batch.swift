@@ -53,6 +53,7 @@ enum BatchCommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         var anchors: [Certificate] = []
         for file in arguments.all("anchors") { anchors += try Input.certificates(file, skippingUnreadable: "anchors", command: "batch") }
+        anchors = Input.distinct(anchors)
         var settings = Settings(anchors: TrustStore(anchors: anchors), useSystemAnchors: anchors.isEmpty || arguments.has("system-anchors"),
                                 options: try PolicyOptions(arguments),
                                 now: try arguments.value("at").map { (text: String) throws(CLIError) in try Input.time(text, option: "--at") }

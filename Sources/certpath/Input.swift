@@ -166,6 +166,18 @@ enum Input {
         return readable
     }
 
+    /// Largest file of a folder read (`--anchors DIR`, `--intermediates DIR`), as for the system anchors.
+    static let maximumFolderFileSize = 64 << 20
+    /// Largest total of a folder's files read.
+    static let maximumFolderSize = 256 << 20
+
+    /// `certificates` with each DER once, in first-seen order: the same certificate given by
+    /// several sources (a file, a hashed folder, a bundle repeating it) is one anchor or intermediate.
+    static func distinct(_ certificates: [Certificate]) -> [Certificate] {
+        var seen = Set<[UInt8]>()
+        return certificates.filter { seen.insert($0.der).inserted }
+    }
+
     /// Whether `path` names a directory (after symbolic links).
     static func isDirectory(_ path: String) -> Bool {
         var status = stat()
@@ -200,6 +212,11 @@ enum Input {
         var seen = Set<[UInt8]>()
         var found: [Certificate] = []
         var warnings: [String] = []
+        // The files to read, each once, with the size limits checked before any is read: a file over
+        // 64 MiB is skipped with a warning (as the system anchors' files are), a folder over 256 MiB
+        // in all is an error.
+        var files: [String] = []
+        var total = 0
         for name in names.sorted() {
             let file = folder + name
             var status = stat()
@@ -210,6 +227,19 @@ enum Input {
                 defer { free(resolved) }
                 guard readFiles.insert(String(cString: resolved)).inserted else { continue }
             }
+            guard Int(status.st_size) <= maximumFolderFileSize else {
+                warnings.append("certpath \(command): warning: --\(option) \(Output.echo(file)): larger than \(maximumFolderFileSize >> 20) MiB "
+                    + "(the limit for one file of a folder); skipped")
+                continue
+            }
+            total += Int(status.st_size)
+            guard total <= maximumFolderSize else {
+                throw CLIError("\(Output.echo(path)): the folder's files hold more than \(maximumFolderSize >> 20) MiB in all "
+                    + "(the limit for a folder of certificates); give the files needed, or a smaller folder")
+            }
+            files.append(file)
+        }
+        for file in files {
             let read: [Certificate]
             do throws(CLIError) {
                 read = try certificates(file, bytes: try Input.read(file), skippingUnreadable: option, command: command)

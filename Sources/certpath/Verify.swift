@@ -229,6 +229,8 @@ enum VerifyCommand {
         }
         var anchors: [Certificate] = []
         for file in arguments.all("anchors") { anchors += try Input.certificates(file, skippingUnreadable: "anchors", command: "verify") }
+        // One certificate given by several sources (a file, a hashed folder, a bundle repeating it) is one anchor.
+        anchors = Input.distinct(anchors)
 
         var policy = ValidationPolicy()
         try PolicyOptions(arguments).apply(to: &policy)
