@@ -77,8 +77,8 @@ public struct ExceptedFailure: Hashable, Sendable, CustomStringConvertible {
 /// manage it: the certificate's subject, issuer, names and key digest, when it was recorded, and
 /// optionally the host it is bound to and when it expires.
 ///
-/// Only ``leaf``, ``failures``, ``host`` and ``expires`` decide whether it applies
-/// (``applies(leaf:failures:host:at:)``); the descriptive fields are for people and for the note
+/// Only ``leaf``, ``failures``, ``purpose``, ``host`` and ``expires`` decide whether it applies
+/// (``applies(leaf:failures:purpose:at:)``); the descriptive fields are for people and for the note
 /// that an exception exists for another certificate of the same name
 /// (``InapplicableTrustException/Reason/otherCertificateOfSameName(sameKey:)``).
 public struct TrustException: Hashable, Sendable {
@@ -169,8 +169,8 @@ public struct TrustException: Hashable, Sendable {
     }
 
     /// Whether this exception covers an evaluation of `leaf` that failed with `failures`: the same
-    /// certificate, and every failure recoverable and among those recorded. Ignores ``host`` and
-    /// ``expires``: ``applies(leaf:failures:host:at:)`` honours them.
+    /// certificate, and every failure recoverable and among those recorded. Ignores ``purpose``, ``host`` and
+    /// ``expires``: ``applies(leaf:failures:purpose:at:)`` honours them.
     public func covers(leaf certificate: Certificate, failures observed: [ValidationFailure]) -> Bool {
         guard SHA256Digest(hashing: certificate.der) == leaf else { return false }
         return covers(observed.map(ExceptedFailure.init))
