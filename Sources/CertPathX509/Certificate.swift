@@ -120,7 +120,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// The typed values of the extensions path validation reads (RFC 5280 4.2.1, 4.2.2; RFC 7633;
     /// RFC 6962 3.3), decoded once by the parser; `nil` for an extension that is absent. An extension
-    /// present twice is recorded (``CertificateFinding/duplicateExtension``) and its first occurrence
+    /// present twice is recorded (``ProfileRule/duplicateExtension``) and its first occurrence
     /// is the one kept.
     package struct ExtensionValues: Sendable {
         package var basicConstraints: BasicConstraints? = nil
@@ -177,7 +177,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         package var extensionRecords: [ExtensionRecord] = []
         /// The decoded extensions.
         package var extensions = ExtensionValues()
-        /// Prose rules broken and DER leniencies used (``CertificateFinding``, ``EncodingLeniency``).
+        /// Prose rules broken (rows of ``ProfileRule``) and DER leniencies used (``EncodingLeniency``).
         package var findings = ParseFindings()
     }
 
@@ -277,7 +277,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         } else {
             // A different algorithm identifier: read (its own DER errors first) and recorded; the
             // outer signatureAlgorithm is the one the signature is checked with, and validation
-            // refuses the certificate (RFC 5280 4.1.1.2, ``CertificateFinding/signatureAlgorithmMismatch``).
+            // refuses the certificate (RFC 5280 4.1.1.2, ``ProfileRule/signatureAlgorithmMismatch``).
             _ = try SignatureAlgorithm.read(&tbs, "TBSCertificate signature")
             parsed.signatureAlgorithm = outerSignatureAlgorithm
             parsed.findings.insert(.signatureAlgorithmMismatch)
@@ -326,7 +326,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The bits of issuerUniqueID or subjectUniqueID (RFC 5280 4.1.2.8: v2 and v3 only; one in a
-    /// v1 certificate is recorded, ``CertificateFinding/uniqueIdentifierInVersion1``).
+    /// v1 certificate is recorded, ``ProfileRule/uniqueIdentifierInVersion1``).
     private static func uniqueID(_ element: DERElement, _ name: String, _ version: Version, _ tbs: DERReader,
                                  _ findings: inout ParseFindings) throws(DERError) -> Range<Int> {
         if _slowPath(version == .v1) { findings.insert(.uniqueIdentifierInVersion1) }
@@ -338,7 +338,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads every Extension of the Extensions SEQUENCE the reader spans, decoding each known one's
     /// value as it comes into ``ExtensionValues`` and keeping a record of each. An extension present
-    /// twice (RFC 5280 4.2) is recorded (``CertificateFinding/duplicateExtension``): its repeats are
+    /// twice (RFC 5280 4.2) is recorded (``ProfileRule/duplicateExtension``): its repeats are
     /// decoded like the first (their errors and findings count), and the first is the one kept.
     private static func readExtensions(_ reader: inout DERReader, into parsed: inout Parsed) throws(DERError) {
         var unknown = SeenByteStrings()
@@ -586,10 +586,15 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// decided at parse.
     public var isSelfIssued: Bool { fields.isSelfIssued }
 
-    /// The prose rules of RFC 5280 this certificate breaks that parsing noticed (each a row of the
-    /// validation rules table, ``ProfileRule``), in declaration order.
-    public var findings: [CertificateFinding] {
-        CertificateFinding.allCases.filter { fields.findings.contains($0) }
+    /// The prose rules of RFC 5280 this certificate breaks that parsing noticed, as the rows of the
+    /// rules table they are (``ProfileRule``; CertPath's table says what each profile does with
+    /// them), in table order. ``ProfileRule/uninterpretedPolicyQualifier`` is recorded whatever the
+    /// criticality of certificatePolicies (RFC 5280 4.2.1.4 makes it a reason to refuse only when
+    /// the extension is critical: validation applies that).
+    public var findings: [ProfileRule] {
+        let recorded = fields.findings.recorded
+        guard recorded != 0 else { return [] }
+        return ProfileRule.allCases.filter { recorded & $0.bit != 0 }
     }
 
     /// The DER leniencies used to read this certificate (the closed list of ``EncodingLeniency``).

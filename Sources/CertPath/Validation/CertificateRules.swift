@@ -40,28 +40,13 @@ enum CertificateRules {
         return found
     }
 
-    /// The rows parsing recorded (``Certificate/findings``), as rule bits.
+    /// The rows parsing recorded (``Certificate/findings``), as the rule bits the parser stored:
+    /// one identifier set, nothing mapped. An uninterpreted policy qualifier counts only in a
+    /// critical certificatePolicies (RFC 5280 4.2.1.4: only then a reason to refuse).
     static func parseFindings(_ certificate: Certificate) -> UInt64 {
-        guard certificate.fields.findings.findings != 0 else { return 0 }
-        var found: UInt64 = 0
-        for finding in certificate.findings {
-            switch finding {
-            case .signatureAlgorithmMismatch: found |= ProfileRule.signatureAlgorithmMismatch.bit
-            case .uniqueIdentifierInVersion1: found |= ProfileRule.uniqueIdentifierInVersion1.bit
-            case .extensionsBeforeVersion3: found |= ProfileRule.extensionsBeforeVersion3.bit
-            case .duplicateExtension: found |= ProfileRule.duplicateExtension.bit
-            case .pathLengthConstraintWithoutCA: found |= ProfileRule.pathLengthConstraintWithoutCA.bit
-            case .keyUsageWithoutBits: found |= ProfileRule.keyUsageWithoutBits.bit
-            case .keyUsageUndefinedBits: found |= ProfileRule.keyUsageUndefinedBits.bit
-            case .duplicatePolicyIdentifier: found |= ProfileRule.duplicatePolicyIdentifier.bit
-            case .emptyPolicyConstraints: found |= ProfileRule.emptyPolicyConstraints.bit
-            case .emptyNameConstraints: found |= ProfileRule.emptyNameConstraints.bit
-            case .authorityKeyIdentifierIssuerWithoutSerial: found |= ProfileRule.authorityKeyIdentifierIssuerWithoutSerial.bit
-            case .uninterpretedPolicyQualifier:
-                // RFC 5280 4.2.1.4: a reason to refuse only in a critical certificatePolicies.
-                if certificate.isCritical(.certificatePolicies) == true { found |= ProfileRule.uninterpretedPolicyQualifier.bit }
-            }
-        }
+        var found = certificate.fields.findings.recorded
+        let qualifier = ProfileRule.uninterpretedPolicyQualifier.bit
+        if found & qualifier != 0 && certificate.isCritical(.certificatePolicies) != true { found &= ~qualifier }
         return found
     }
 
