@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,14 +44,6 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// What parsing found: the fields' offsets in ``der``, the decoded fields and extensions, kept as
     /// one value so that parsing hands it over without copying it field by field.
     package let fields: Parsed
-    /// A 63-bit answer the layers above compute once (``memoizedWord(_:)``), with bit 63 set once known.
-    /// Kept (issue 31 asked to remove upper-layer memos unless they pay): HostileSizeTests'
-    /// "computed once" test pins it, and it is what keeps a mesh of intermediates with large
-    /// subjectAltNames within milliseconds (the rules table's subjectAltName syntax scan is not
-    /// repeated per path attempt). Default configuration: it saves 4.9 k instructions of an
-    /// RSA-2048 warm evaluation (0.7 %, under issue 31's 2 % bar; Benchmarks/README.md).
-    private let wordMemo = Atomic<UInt64>(0)
-
     /// Offsets of the TBSCertificate's complete encoding in ``der`` (what the signature covers).
     public var tbsCertificateRange: Range<Int> { fields.tbs }
     /// version.
@@ -211,6 +202,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         // here, once; path building and validation ask it of every intermediate on every attempt.
         parsed.isSelfIssued = Name(validatedDER: reader.bytes[parsed.layout.issuer])
             .isEquivalent(to: Name(validatedDER: reader.bytes[parsed.layout.subject]))
+        // The rows of the rules table this certificate alone decides, decided here, once (after
+        // self-issued, which two of them read).
+        let rules = CertificateRuleChecks.rules(parsed, reader.bytes)
+        parsed.findings.rules = rules
         return consume parsed  // moved out, not copied (the value is large)
     }
 
@@ -600,20 +595,6 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// The DER leniencies used to read this certificate (the closed list of ``EncodingLeniency``).
     public var encodingLeniencies: [EncodingLeniency] {
         EncodingLeniency.allCases.filter { fields.findings.leniencies & $0.bit != 0 }
-    }
-
-    /// A value of at most 63 bits that code above the X.509 layer computes from this certificate
-    /// alone (the rules table's findings, every subjectAltName's syntax among them), computed by
-    /// `compute` the first time, then remembered. (A path search validates many paths through the
-    /// same certificates; a check over a large subjectAltName repeated for each of them made a 1 MB
-    /// mesh of intermediates take 40 s within the step budget.) Threads may compute it at the same
-    /// time; all compute the same one.
-    package func memoizedWord(_ compute: () -> UInt64) -> UInt64 {
-        let known = wordMemo.load(ordering: .relaxed)
-        if known & (1 &<< 63) != 0 { return known & ~(1 &<< 63) }
-        let answer = compute() & ~(1 &<< 63)
-        wordMemo.store(answer | (1 &<< 63), ordering: .relaxed)
-        return answer
     }
 
     /// Whether any of certificatePolicies, policyMappings, policyConstraints and inhibitAnyPolicy is present.

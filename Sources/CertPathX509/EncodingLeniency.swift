@@ -50,6 +50,10 @@ package struct ParseFindings: Sendable {
     /// The rows the reader recorded as it read (a prose rule the encoding shows broken), as rule
     /// bits: ``Certificate/findings``.
     package var recorded: UInt64 = 0
+    /// Every row the certificate breaks wherever it stands, as rule bits: ``recorded`` and the
+    /// rows ``CertificateRuleChecks`` decides, computed once at the end of parsing (stored, read by
+    /// validation on every path attempt without scanning anything again).
+    package var rules: UInt64 = 0
     package var leniencies: UInt8 = 0
 
     package mutating func insert(_ rule: ProfileRule) { recorded |= rule.bit }
