@@ -134,6 +134,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         package var signedCertificateTimestampList: ArraySlice<UInt8>? = nil
         /// Whether some extension marked critical is not a ``KnownExtension`` (RFC 5280 4.2).
         package var hasUnrecognizedCritical = false
+        /// The known extensions present, and those whose first occurrence is critical
+        /// (``KnownExtension/bit``): a known extension's criticality without a scan of the records.
+        package var presentKnown: UInt16 = 0
+        package var criticalKnown: UInt16 = 0
     }
 
     /// Parses a DER certificate.
@@ -348,6 +352,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 let contents = reader.descend(to: record.value, depth: 0)
                 if _fastPath(seenKnown & known.bit == 0) {
                     seenKnown |= known.bit
+                    if record.isCritical { parsed.extensions.criticalKnown |= known.bit }
                     try readKnownExtension(known, &reader, into: &parsed.extensions, &parsed.findings)
                 } else {
                     parsed.findings.insert(.duplicateExtension)
@@ -365,6 +370,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 }
             }
         }
+        parsed.extensions.presentKnown = seenKnown
     }
 
     // MARK: Views
@@ -469,7 +475,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     package func value(of known: KnownExtension) -> Range<Int>? { record(of: known)?.value }
 
     /// Whether a known extension is present and marked critical (`nil` when absent; its first occurrence).
-    package func isCritical(_ known: KnownExtension) -> Bool? { record(of: known)?.isCritical }
+    package func isCritical(_ known: KnownExtension) -> Bool? { fields.isCritical(known) }
 
     /// extKeyUsage (4.2.1.12), when present.
     public var extendedKeyUsage: ExtendedKeyUsage? { fields.extensions.extendedKeyUsage }

@@ -206,7 +206,10 @@ extension Certificate.Parsed {
     var isCertificateAuthority: Bool { extensions.basicConstraints?.isCertificateAuthority ?? false }
 
     /// The criticality of a known extension's first occurrence; `nil` when it is absent.
-    func isCritical(_ known: KnownExtension) -> Bool? { extensionRecords.first { $0.known == known }?.isCritical }
+    @inline(__always)
+    func isCritical(_ known: KnownExtension) -> Bool? {
+        extensions.presentKnown & known.bit == 0 ? nil : extensions.criticalKnown & known.bit != 0
+    }
 }
 
 /// Syntax of subjectAltName values beyond dNSName (RFC 5280 4.2.1.6); allocation-free.
