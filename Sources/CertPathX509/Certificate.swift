@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,14 +44,6 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// What parsing found: the fields' offsets in ``der``, the decoded fields and extensions, kept as
     /// one value so that parsing hands it over without copying it field by field.
     package let fields: Parsed
-    /// A 63-bit answer the layers above compute once (``memoizedWord(_:)``), with bit 63 set once known.
-    /// Kept (issue 31 asked to remove upper-layer memos unless they pay): HostileSizeTests'
-    /// "computed once" test pins it, and it is what keeps a mesh of intermediates with large
-    /// subjectAltNames within milliseconds (the rules table's subjectAltName syntax scan is not
-    /// repeated per path attempt). Default configuration: it saves 4.9 k instructions of an
-    /// RSA-2048 warm evaluation (0.7 %, under issue 31's 2 % bar; Benchmarks/README.md).
-    private let wordMemo = Atomic<UInt64>(0)
-
     /// Offsets of the TBSCertificate's complete encoding in ``der`` (what the signature covers).
     public var tbsCertificateRange: Range<Int> { fields.tbs }
     /// version.
@@ -120,7 +111,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// The typed values of the extensions path validation reads (RFC 5280 4.2.1, 4.2.2; RFC 7633;
     /// RFC 6962 3.3), decoded once by the parser; `nil` for an extension that is absent. An extension
-    /// present twice is recorded (``CertificateFinding/duplicateExtension``) and its first occurrence
+    /// present twice is recorded (``ProfileRule/duplicateExtension``) and its first occurrence
     /// is the one kept.
     package struct ExtensionValues: Sendable {
         package var basicConstraints: BasicConstraints? = nil
@@ -143,6 +134,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         package var signedCertificateTimestampList: ArraySlice<UInt8>? = nil
         /// Whether some extension marked critical is not a ``KnownExtension`` (RFC 5280 4.2).
         package var hasUnrecognizedCritical = false
+        /// The known extensions present, and those whose first occurrence is critical
+        /// (``KnownExtension/bit``): a known extension's criticality without a scan of the records.
+        package var presentKnown: UInt16 = 0
+        package var criticalKnown: UInt16 = 0
     }
 
     /// Parses a DER certificate.
@@ -177,7 +172,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         package var extensionRecords: [ExtensionRecord] = []
         /// The decoded extensions.
         package var extensions = ExtensionValues()
-        /// Prose rules broken and DER leniencies used (``CertificateFinding``, ``EncodingLeniency``).
+        /// Prose rules broken (rows of ``ProfileRule``) and DER leniencies used (``EncodingLeniency``).
         package var findings = ParseFindings()
     }
 
@@ -211,6 +206,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         // here, once; path building and validation ask it of every intermediate on every attempt.
         parsed.isSelfIssued = Name(validatedDER: reader.bytes[parsed.layout.issuer])
             .isEquivalent(to: Name(validatedDER: reader.bytes[parsed.layout.subject]))
+        // The rows of the rules table this certificate alone decides, decided here, once (after
+        // self-issued, which two of them read).
+        let rules = CertificateRuleChecks.rules(parsed, reader.bytes)
+        parsed.findings.rules = rules
         return consume parsed  // moved out, not copied (the value is large)
     }
 
@@ -277,7 +276,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         } else {
             // A different algorithm identifier: read (its own DER errors first) and recorded; the
             // outer signatureAlgorithm is the one the signature is checked with, and validation
-            // refuses the certificate (RFC 5280 4.1.1.2, ``CertificateFinding/signatureAlgorithmMismatch``).
+            // refuses the certificate (RFC 5280 4.1.1.2, ``ProfileRule/signatureAlgorithmMismatch``).
             _ = try SignatureAlgorithm.read(&tbs, "TBSCertificate signature")
             parsed.signatureAlgorithm = outerSignatureAlgorithm
             parsed.findings.insert(.signatureAlgorithmMismatch)
@@ -326,7 +325,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The bits of issuerUniqueID or subjectUniqueID (RFC 5280 4.1.2.8: v2 and v3 only; one in a
-    /// v1 certificate is recorded, ``CertificateFinding/uniqueIdentifierInVersion1``).
+    /// v1 certificate is recorded, ``ProfileRule/uniqueIdentifierInVersion1``).
     private static func uniqueID(_ element: DERElement, _ name: String, _ version: Version, _ tbs: DERReader,
                                  _ findings: inout ParseFindings) throws(DERError) -> Range<Int> {
         if _slowPath(version == .v1) { findings.insert(.uniqueIdentifierInVersion1) }
@@ -338,7 +337,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads every Extension of the Extensions SEQUENCE the reader spans, decoding each known one's
     /// value as it comes into ``ExtensionValues`` and keeping a record of each. An extension present
-    /// twice (RFC 5280 4.2) is recorded (``CertificateFinding/duplicateExtension``): its repeats are
+    /// twice (RFC 5280 4.2) is recorded (``ProfileRule/duplicateExtension``): its repeats are
     /// decoded like the first (their errors and findings count), and the first is the one kept.
     private static func readExtensions(_ reader: inout DERReader, into parsed: inout Parsed) throws(DERError) {
         var unknown = SeenByteStrings()
@@ -353,6 +352,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 let contents = reader.descend(to: record.value, depth: 0)
                 if _fastPath(seenKnown & known.bit == 0) {
                     seenKnown |= known.bit
+                    if record.isCritical { parsed.extensions.criticalKnown |= known.bit }
                     try readKnownExtension(known, &reader, into: &parsed.extensions, &parsed.findings)
                 } else {
                     parsed.findings.insert(.duplicateExtension)
@@ -370,6 +370,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 }
             }
         }
+        parsed.extensions.presentKnown = seenKnown
     }
 
     // MARK: Views
@@ -474,7 +475,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     package func value(of known: KnownExtension) -> Range<Int>? { record(of: known)?.value }
 
     /// Whether a known extension is present and marked critical (`nil` when absent; its first occurrence).
-    package func isCritical(_ known: KnownExtension) -> Bool? { record(of: known)?.isCritical }
+    package func isCritical(_ known: KnownExtension) -> Bool? { fields.isCritical(known) }
 
     /// extKeyUsage (4.2.1.12), when present.
     public var extendedKeyUsage: ExtendedKeyUsage? { fields.extensions.extendedKeyUsage }
@@ -586,29 +587,20 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// decided at parse.
     public var isSelfIssued: Bool { fields.isSelfIssued }
 
-    /// The prose rules of RFC 5280 this certificate breaks that parsing noticed (each a row of the
-    /// validation rules table, ``ProfileRule``), in declaration order.
-    public var findings: [CertificateFinding] {
-        CertificateFinding.allCases.filter { fields.findings.contains($0) }
+    /// The prose rules of RFC 5280 this certificate breaks that parsing noticed, as the rows of the
+    /// rules table they are (``ProfileRule``; CertPath's table says what each profile does with
+    /// them), in table order. ``ProfileRule/uninterpretedPolicyQualifier`` is recorded whatever the
+    /// criticality of certificatePolicies (RFC 5280 4.2.1.4 makes it a reason to refuse only when
+    /// the extension is critical: validation applies that).
+    public var findings: [ProfileRule] {
+        let recorded = fields.findings.recorded
+        guard recorded != 0 else { return [] }
+        return ProfileRule.allCases.filter { recorded & $0.bit != 0 }
     }
 
     /// The DER leniencies used to read this certificate (the closed list of ``EncodingLeniency``).
     public var encodingLeniencies: [EncodingLeniency] {
         EncodingLeniency.allCases.filter { fields.findings.leniencies & $0.bit != 0 }
-    }
-
-    /// A value of at most 63 bits that code above the X.509 layer computes from this certificate
-    /// alone (the rules table's findings, every subjectAltName's syntax among them), computed by
-    /// `compute` the first time, then remembered. (A path search validates many paths through the
-    /// same certificates; a check over a large subjectAltName repeated for each of them made a 1 MB
-    /// mesh of intermediates take 40 s within the step budget.) Threads may compute it at the same
-    /// time; all compute the same one.
-    package func memoizedWord(_ compute: () -> UInt64) -> UInt64 {
-        let known = wordMemo.load(ordering: .relaxed)
-        if known & (1 &<< 63) != 0 { return known & ~(1 &<< 63) }
-        let answer = compute() & ~(1 &<< 63)
-        wordMemo.store(answer | (1 &<< 63), ordering: .relaxed)
-        return answer
     }
 
     /// Whether any of certificatePolicies, policyMappings, policyConstraints and inhibitAnyPolicy is present.

@@ -130,7 +130,7 @@ enum CertificateView {
         // What parsing tolerated or recorded: the certificate is shown, and path validation decides
         // (docs/RULES.md).
         for leniency in certificate.encodingLeniencies { lines.append("warning:             tolerated encoding: \(leniency)") }
-        for finding in certificate.findings { lines.append("warning:             \(finding)") }
+        for finding in certificate.findings { lines.append("warning:             \(finding.explanation)") }
         let extensions = extensionViews(certificate)
         if extensions.isEmpty {
             lines.append("extensions:          none")
@@ -177,7 +177,7 @@ enum CertificateView {
             ("warnings", .array(certificate.encodingLeniencies.map { leniency in
                 .object([("kind", .string("leniency")), ("code", .string(Self.name(of: leniency))), ("message", .string(leniency.description))])
             } + certificate.findings.map { finding in
-                .object([("kind", .string("finding")), ("code", .string(Self.name(of: finding))), ("message", .string(finding.description))])
+                .object([("kind", .string("finding")), ("code", .string(Self.name(of: finding))), ("message", .string(finding.explanation))])
             })),
         ])
     }
@@ -186,7 +186,7 @@ enum CertificateView {
     static func name(of leniency: EncodingLeniency) -> String { leniency.name }
 
     /// The Swift case name of a finding, which is also the name of its rules-table row (docs/RULES.md).
-    static func name(of finding: CertificateFinding) -> String { finding.name }
+    static func name(of finding: ProfileRule) -> String { finding.name }
 
     // MARK: - Extensions
 

@@ -117,7 +117,7 @@ func expectRejected(_ der: [UInt8], _ code: DERError.Code, at offset: Int?, sour
 /// Expects `der` to parse with exactly `findings` recorded (a prose rule of RFC 5280 broken, not a
 /// reason to refuse reading it) and `leniencies` used; returns the certificate.
 @discardableResult
-func expectFindings(_ der: [UInt8], _ findings: [CertificateFinding], leniencies: [EncodingLeniency] = [],
+func expectFindings(_ der: [UInt8], _ findings: [ProfileRule], leniencies: [EncodingLeniency] = [],
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> Certificate {
     let certificate = try Certificate(derEncoded: der)
     #expect(certificate.findings == findings, sourceLocation: sourceLocation)
@@ -864,7 +864,7 @@ struct CertificateModelTests {
     }
 
     @Test("keyUsage: what parsing records rather than refuses", arguments: [
-        ("no bit set", D.bits([]), KeyUsage(), [CertificateFinding.keyUsageWithoutBits], [EncodingLeniency]()),
+        ("no bit set", D.bits([]), KeyUsage(), [ProfileRule.keyUsageWithoutBits], [EncodingLeniency]()),
         ("one zero bit", D.bits([0x00], unused: 7), KeyUsage(), [.keyUsageWithoutBits], [.keyUsageTrailingZeroBits]),
         // The Trustwave ECC roots of the Debian bundle: 03 02 01 06 (keyCertSign, cRLSign, one zero bit).
         ("trailing zero bits", D.bits([0x06, 0x00], unused: 7), KeyUsage([.keyCertSign, .cRLSign]), [], [.keyUsageTrailingZeroBits]),
@@ -872,8 +872,8 @@ struct CertificateModelTests {
         ("trailing zero octet", D.bits([0x80, 0x00], unused: 0), .digitalSignature, [], [.keyUsageTrailingZeroBits]),
         ("bit 9 set", D.bits([0x00, 0x40], unused: 6), KeyUsage(), [.keyUsageUndefinedBits], []),
         ("bits 0 and 9 set", D.bits([0x80, 0x40], unused: 6), .digitalSignature, [.keyUsageUndefinedBits], []),
-    ] as [(String, [UInt8], KeyUsage, [CertificateFinding], [EncodingLeniency])])
-    func keyUsageFindings(_ what: String, _ value: [UInt8], _ usage: KeyUsage, _ findings: [CertificateFinding],
+    ] as [(String, [UInt8], KeyUsage, [ProfileRule], [EncodingLeniency])])
+    func keyUsageFindings(_ what: String, _ value: [UInt8], _ usage: KeyUsage, _ findings: [ProfileRule],
                           _ leniencies: [EncodingLeniency]) throws {
         let certificate = try expectFindings(CertificateBuilder.withExtensions(D.ext(KnownOID.keyUsage, value)).der, findings,
                                              leniencies: leniencies)
@@ -1020,7 +1020,7 @@ struct CertificateModelTests {
 
     @Test("Policy extensions: what parsing records rather than refuses", arguments: [
         ("policy listed twice", KnownOID.certificatePolicies, D.seq(D.seq(D.oid("1.2.3")), D.seq(D.oid("1.2.3"))),
-         CertificateFinding.duplicatePolicyIdentifier),
+         ProfileRule.duplicatePolicyIdentifier),
         ("empty policyConstraints", KnownOID.policyConstraints, D.seq(), .emptyPolicyConstraints),
         ("an unknown qualifier", KnownOID.certificatePolicies, D.seq(D.seq(D.oid("1.2.3"), D.seq(D.seq(D.oid("1.2.3.4"), D.null)))),
          .uninterpretedPolicyQualifier),
@@ -1028,8 +1028,8 @@ struct CertificateModelTests {
          D.seq(D.seq(D.oid("1.2.3"), D.seq(D.seq(D.oid("1.3.6.1.5.5.7.2.1"), D.utf8("x"))))), .uninterpretedPolicyQualifier),
         ("a user notice that is not a SEQUENCE", KnownOID.certificatePolicies,
          D.seq(D.seq(D.oid("1.2.3"), D.seq(D.seq(D.oid("1.3.6.1.5.5.7.2.2"), D.ia5("x"))))), .uninterpretedPolicyQualifier),
-    ] as [(String, OID, [UInt8], CertificateFinding)])
-    func policyFindings(_ what: String, _ oid: OID, _ value: [UInt8], _ finding: CertificateFinding) throws {
+    ] as [(String, OID, [UInt8], ProfileRule)])
+    func policyFindings(_ what: String, _ oid: OID, _ value: [UInt8], _ finding: ProfileRule) throws {
         try expectFindings(CertificateBuilder.withExtensions(D.ext(oid, value)).der, [finding])
     }
 

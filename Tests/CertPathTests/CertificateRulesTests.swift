@@ -1,5 +1,6 @@
 @testable import CertPath
 import CertPathDER
+import CertPathX509
 import Foundation
 import Testing
 
@@ -295,7 +296,7 @@ struct CertificateRulesTests {
 
     @Test("Every row validation finds from the certificate alone has one check, in table order")
     func oneCheckPerRow() {
-        let checked = CertificateRules.checks.map(\.0)
+        let checked = CertificateRuleChecks.checks.map(\.0)
         // Decided elsewhere: the anchor's AKI form (by position), commonName and strict EKU (purpose
         // checks), and a policy qualifier parsing recorded (critical certificatePolicies only).
         let elsewhere: Set<ProfileRule> = [.invalidRootAuthorityKeyIdentifier, .commonNameNotInSubjectAltName, .extendedKeyUsageMissing,

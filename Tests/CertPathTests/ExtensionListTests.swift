@@ -7,7 +7,7 @@ import Testing
 /// short (compared one by one) or long (a hash set: a 1 MB certificate of 100,000 distinct
 /// extensions took 9 s to parse when every new entry was compared with all earlier ones). A repeat
 /// is a prose rule broken, not a structure that cannot be read: parsing records it
-/// (``CertificateFinding``) and validation refuses the certificate. Parsing keeps only the known
+/// (``ProfileRule``) and validation refuses the certificate. Parsing keeps only the known
 /// extensions' values; the full list is read again from the DER, in order, when asked for.
 @Suite("Extension lists: at most once, found in linear time")
 struct ExtensionListTests {

@@ -19,7 +19,7 @@ public struct BasicConstraints: Hashable, Sendable {
     ///   length. An encoded `cA FALSE` is read (``EncodingLeniency/explicitCAFalse``); a
     ///   pathLenConstraint without `cA` TRUE is recorded (4.2.1.9: "CAs MUST NOT include the
     ///   pathLenConstraint field unless the cA boolean is asserted",
-    ///   ``CertificateFinding/pathLengthConstraintWithoutCA``) and ignored: the value has
+    ///   ``ProfileRule/pathLengthConstraintWithoutCA``) and ignored: the value has
     ///   `pathLenConstraint` nil.
     package static func decode(_ ext: Extension) throws(DERError) -> BasicConstraints {
         var reader = DERReader(ext.value)

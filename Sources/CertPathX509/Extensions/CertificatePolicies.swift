@@ -16,9 +16,9 @@ package enum CertificatePolicies {
     ///
     /// - Throws: ``DERError``; `.invalidValue` for an empty list or a PolicyQualifierInfo that is not
     ///   `SEQUENCE { OID, ANY }`. Recorded, not thrown: a policy OID listed twice ("A certificate
-    ///   policy OID MUST NOT appear more than once", ``CertificateFinding/duplicatePolicyIdentifier``;
+    ///   policy OID MUST NOT appear more than once", ``ProfileRule/duplicatePolicyIdentifier``;
     ///   both are listed) and a qualifier other than an id-qt-cps IA5String or an id-qt-unotice
-    ///   UserNotice SEQUENCE (``CertificateFinding/uninterpretedPolicyQualifier``).
+    ///   UserNotice SEQUENCE (``ProfileRule/uninterpretedPolicyQualifier``).
     package static func decode(_ ext: Extension) throws(DERError) -> [PolicyInformation] {
         var reader = DERReader(ext.value)
         return try read(&reader)

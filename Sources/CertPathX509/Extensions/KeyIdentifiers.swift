@@ -14,7 +14,7 @@ public struct AuthorityKeyIdentifier: Hashable, Sendable {
     ///
     /// - Throws: ``DERError`` for malformed DER or structure. Only one of authorityCertIssuer and
     ///   authorityCertSerialNumber present (RFC 5280 4.2.1.1's module and X.509 require both or
-    ///   neither) is recorded, ``CertificateFinding/authorityKeyIdentifierIssuerWithoutSerial``.
+    ///   neither) is recorded, ``ProfileRule/authorityKeyIdentifierIssuerWithoutSerial``.
     package static func decode(_ ext: Extension) throws(DERError) -> AuthorityKeyIdentifier {
         var reader = DERReader(ext.value)
         return try read(&reader)

@@ -53,8 +53,8 @@ public struct KeyUsage: OptionSet, Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``DERError``: malformed DER (a BIT STRING's unused-bits octet or non-zero padding).
     ///   Not thrown, recorded: trailing zero bits (X.690 11.2.2; ``EncodingLeniency/keyUsageTrailingZeroBits``),
     ///   no bit set (4.2.1.3: "at least one of the bits MUST be set to 1";
-    ///   ``CertificateFinding/keyUsageWithoutBits``), a bit beyond decipherOnly
-    ///   (``CertificateFinding/keyUsageUndefinedBits``, the extra bits dropped from the value).
+    ///   ``ProfileRule/keyUsageWithoutBits``), a bit beyond decipherOnly
+    ///   (``ProfileRule/keyUsageUndefinedBits``, the extra bits dropped from the value).
     package static func decode(_ ext: Extension) throws(DERError) -> KeyUsage {
         var reader = DERReader(ext.value)
         var findings = ParseFindings()

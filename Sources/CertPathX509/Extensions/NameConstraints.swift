@@ -125,7 +125,7 @@ public struct NameConstraints: Hashable, Sendable {
     ///
     /// - Throws: ``DERError``: malformed DER; `.invalidValue` when a list is empty (SIZE (1..MAX)). Both
     ///   absent (4.2.1.10: "MUST NOT issue certificates where name constraints is an empty sequence",
-    ///   prose: both fields are OPTIONAL) is recorded, ``CertificateFinding/emptyNameConstraints``;
+    ///   prose: both fields are OPTIONAL) is recorded, ``ProfileRule/emptyNameConstraints``;
     ///   `.explicitDefault` for `minimum 0` encoded; `.negativeInteger` for a negative minimum or maximum
     ///   (BaseDistance ::= INTEGER (0..MAX)).
     package static func decode(_ ext: Extension) throws(DERError) -> NameConstraints {

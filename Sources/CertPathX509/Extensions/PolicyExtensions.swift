@@ -20,7 +20,7 @@ public struct PolicyConstraints: Hashable, Sendable {
     ///
     /// - Throws: ``DERError``: integer errors for negative or huge counts. An empty sequence
     ///   (4.2.1.11: "MUST NOT issue … where policy constraints is an empty sequence") is recorded,
-    ///   ``CertificateFinding/emptyPolicyConstraints``, and constrains nothing.
+    ///   ``ProfileRule/emptyPolicyConstraints``, and constrains nothing.
     package static func decode(_ ext: Extension) throws(DERError) -> PolicyConstraints {
         var reader = DERReader(ext.value)
         var findings = ParseFindings()
