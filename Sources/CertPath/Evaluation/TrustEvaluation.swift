@@ -201,7 +201,7 @@ public struct TrustEvaluation: Sendable {
         }
         if policy.certificateTransparency.mayRequire(hasLogList: certificateTransparencyLogs != nil) {
             pipeline.certificateTransparency = CTEvidence(logs: certificateTransparencyLogs, tlsSCTLists: signedCertificateTimestampLists,
-                                                          ocspResponses: stapledOCSPResponses ?? [])
+                                                          ocspResponses: stapledOCSPResponses ?? [], intermediates: intermediates)
         }
 
         if stores.contains(where: { $0.isDistrusted(leaf) }) {
