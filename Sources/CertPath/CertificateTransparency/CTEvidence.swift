@@ -33,7 +33,9 @@ final class CTEvidence: @unchecked Sendable {
         if let known = reports[key] { return known }
         let report = CertificateTransparency.evaluate(leaf, issuer: issuer, policy: policy, logs: logs, tlsSCTLists: tlsSCTLists,
                                                       ocspResponses: ocspResponses, validationTime: context.validationTime,
-                                                      verifier: context.crypto)
+                                                      verifier: context.crypto, spendVerification: { log, length in
+                                                          context.spendSCTVerification(logKey: log.key, messageLength: length)
+                                                      })
         reports[key] = report
         return report
     }
