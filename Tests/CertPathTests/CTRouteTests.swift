@@ -33,6 +33,18 @@ struct CTRouteTests {
         #expect(world.unmet(evaluation)?.first == Self.expectedUnmet)
     }
 
+    @Test("A pinned end entity's embedded SCTs verify with its issuer from the intermediates (RFC 6962 3.2 issuer_key_hash): compliant")
+    func pinnedLeafEmbeddedSCTsVerify() throws {
+        let world = try CTWorld()
+        let a = world.makeLog("A1", operator: "A"), b = world.makeLog("B1", operator: "B")
+        let leaf = try world.leaf(span: 90 * CTWorld.day, scts: [(a, nil), (b, nil)])
+        var evaluation = TrustEvaluation(leaf: leaf, intermediates: [world.root.certificate], trustStore: TrustStore(anchors: []),
+                                         pins: [Pin(publicKeyOf: leaf)], policy: try Self.policy(.required(.apple)),
+                                         validationTime: world.checkTime)
+        evaluation.certificateTransparencyLogs = world.list([a, b])
+        #expect(world.unmet(evaluation) == nil)
+    }
+
     @Test("Pinning a public intermediate does not turn automatic CT off: the chain continues to a system anchor")
     func pinnedPublicIntermediateMeetsAutomaticCT() throws {
         let world = try CTWorld()

@@ -102,7 +102,8 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
            let ctPolicy = policy.certificateTransparency.policy(
                anchorIsPublicWebPKI: anchorIsPublicWebPKI || anchor.map { continuesToPublicAnchor($0, ct) } ?? false,
                hasLogList: ct.logs != nil) {
-            let report = ct.report(for: path[0], issuer: path.count > 1 ? path[1] : anchor, policy: ctPolicy, context: context)
+            let issuer = path.count > 1 ? path[1] : anchor ?? directIssuer(of: path[0], ct)
+            let report = ct.report(for: path[0], issuer: issuer, policy: ctPolicy, context: context)
             ctReport = report
             if !report.isCompliant { failures.append(.certificateTransparencyNotCompliant(path[0], report)) }
         }
@@ -145,6 +146,22 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         }
         ct.continuesPublicly[anchor.der] = result
         return result
+    }
+
+    /// The issuer of a directly trusted end entity, for its embedded SCTs (RFC 6962 3.2: the
+    /// precert_entry's issuer_key_hash): an intermediate, else an anchor, named as its issuer whose
+    /// key verifies its signature (budgeted and memoized as every signature); `nil` when none.
+    func directIssuer(of leaf: Certificate, _ ct: CTEvidence) -> Certificate? {
+        for candidate in ct.intermediates where candidate.subject.normalizedKey == leaf.issuer.normalizedKey {
+            if case .valid = context.signature(of: leaf, by: candidate) { return candidate }
+        }
+        var found: Certificate? = nil
+        for i in context.anchorStores.indices where found == nil {
+            context.anchorStores[i].forEachAnchor(named: leaf.issuer) { anchor in
+                if found == nil, case .valid = context.signature(of: leaf, by: anchor) { found = anchor }
+            }
+        }
+        return found
     }
 
     /// The fatal failures of the end entity that every path has, whatever its issuers (issue 30):

@@ -217,7 +217,8 @@ public struct TrustEvaluation: Sendable {
             if attempt.failures.isEmpty {  // (the required pins included: the pipeline checks them on every path)
                 return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, reachesTrustAnchor: true, policyOutcome: nil, acceptedFailures: [],
                                             attempts: collectAllAttempts ? [attempt] : [], profile: attempt.profile,
-                                            crlConformanceFindings: attempt.crlConformanceFindings))
+                                            crlConformanceFindings: attempt.crlConformanceFindings,
+                                            certificateTransparency: attempt.certificateTransparency))
             }
             directAttempt = attempt
         }
