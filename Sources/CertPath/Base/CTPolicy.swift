@@ -155,6 +155,20 @@ public struct SCTCheck: Hashable, Sendable, CustomStringConvertible {
         /// The signature does not verify.
         case invalidSignature(SignatureVerificationResult)
 
+        /// A stable identifier of the case, for machine-readable output: `verified`, `unknownLog`,
+        /// `futureTimestamp`, `unsupportedAlgorithm`, `unusableLogKey`, `unverifiable`, `invalidSignature`.
+        public var code: String {
+            switch self {
+            case .verified: return "verified"
+            case .unknownLog: return "unknownLog"
+            case .futureTimestamp: return "futureTimestamp"
+            case .unsupportedAlgorithm: return "unsupportedAlgorithm"
+            case .unusableLogKey: return "unusableLogKey"
+            case .unverifiable: return "unverifiable"
+            case .invalidSignature: return "invalidSignature"
+            }
+        }
+
         /// The status in words.
         public var description: String {
             switch self {
@@ -288,6 +302,7 @@ public struct CertificateTransparencyReport: Hashable, Sendable, CustomStringCon
         let verified = timestamps.filter { $0.status == .verified }.count
         var text = "\(policy) CT policy: \(timestamps.count) SCT\(timestamps.count == 1 ? "" : "s") found, \(verified) verified, \(counted.count) counted"
         if unexaminedSCTs > 0 { text += " (\(unexaminedSCTs) more not examined)" }
+        for problem in listProblems { text += "; \(problem.source.rawValue) SCT list unreadable: \(problem.error)" }
         if !unmetRules.isEmpty { text += "; " + unmetRules.map(\.description).joined(separator: "; ") }
         return text
     }
