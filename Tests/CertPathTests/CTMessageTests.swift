@@ -22,3 +22,19 @@ struct CTMessageTests {
                                          "unverifiable", "invalidSignature"])
     }
 }
+
+@Suite("Certificate Transparency: TLS-delivered SCTs only (review of issue 34, F6)")
+struct CTDeliveredOnlyTests {
+    @Test("Chromium, no embedded SCT, 2 TLS SCTs of one operator: only the delivered rule's failure (1 operator), both SCTs counted")
+    func deliveredOnlyOneOperator() throws {
+        let world = try CTWorld()
+        let a1 = world.makeLog("A1", operator: "A"), a2 = world.makeLog("A2", operator: "A")
+        let leaf = try world.leaf(span: 90 * CTWorld.day, scts: [])
+        let list = SignedCertificateTimestampList(timestamps: [a1, a2].map { CTWorld.sct(by: $0, entry: .x509(leaf), timestamp: world.sctTime) })
+        let report = CertificateTransparency.evaluate(leaf, issuer: world.root.certificate, policy: .chromium, logs: world.list([a1, a2]),
+                                                      tlsSCTLists: [list.tlsEncoded], validationTime: world.checkTime)
+        #expect(report.unmetRules == [.tooFewOperators(required: 2, found: 1)])
+        #expect(report.counted.count == 2)
+        #expect(report.timestamps.allSatisfy { $0.exclusion == nil })
+    }
+}
