@@ -9,11 +9,27 @@ import Foundation
 
 /// Why a CT log list could not be read.
 public struct CTLogListError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem the list has.
+    public enum Kind: Hashable, Sendable {
+        /// The JSON does not follow the v3 schema, or a field's value is malformed.
+        case malformed
+        /// A log's key is not one RFC 6962 2.1.4 allows a log: ECDSA P-256 or RSA of at least 2048
+        /// bits (`key` names the key found, as "P-384" or "RSA 1024 bits").
+        case unacceptableLogKey(log: String, key: String)
+        /// The same `log_id` is listed twice (under one operator or two): which operator an SCT
+        /// counts for would be ambiguous (CT policies count distinct operators).
+        case duplicateLogID(log: String, operators: [String])
+    }
+    /// What kind of problem.
+    public let kind: Kind
     /// What is wrong, naming the operator and log where it is about one.
     public let reason: String
 
     /// Creates an error.
-    public init(_ reason: String) { self.reason = reason }
+    public init(_ reason: String, kind: Kind = .malformed) {
+        self.reason = reason
+        self.kind = kind
+    }
 
     /// `CT log list: …`.
     public var description: String { "CT log list: \(reason)" }
@@ -27,7 +43,9 @@ extension CTLogList {
     ///
     /// - Throws: ``CTLogListError`` for JSON that does not follow the schema, a key or log ID that is
     ///   not base64, a `log_id` that is not the SHA-256 of `key` (RFC 6962 3.2), a timestamp that is
-    ///   not RFC 3339, a state object without exactly one known state.
+    ///   not RFC 3339, a state object without exactly one known state; a key RFC 6962 2.1.4 rules
+    ///   out (``CTLogListError/Kind/unacceptableLogKey(log:key:)``: only ECDSA P-256 and RSA of at
+    ///   least 2048 bits); a `log_id` listed twice (``CTLogListError/Kind/duplicateLogID(log:operators:)``).
     public init(jsonBytes: [UInt8]) throws(CTLogListError) {
         let file: LogListFile
         do {
@@ -36,6 +54,7 @@ extension CTLogList {
             throw CTLogListError("not a v3 log list: \(error)")
         }
         var operators: [Operator] = []
+        var seen: [SHA256Digest: String] = [:]  // log_id: its operator's name
         for op in file.operators {
             var logs: [Log] = []
             for entry in (op.logs ?? []) + (op.tiled_logs ?? []) {
@@ -47,6 +66,15 @@ extension CTLogList {
                 var log = Log(description: entry.description ?? "", key: [UInt8](key), url: entry.url ?? entry.submission_url ?? "",
                               mmd: entry.mmd ?? 86_400)
                 guard log.logID == digest else { throw CTLogListError("\(name): log_id is not the SHA-256 of key") }
+                if let refused = Self.keyRefusal(log.key) {
+                    throw CTLogListError("\(name): the log's key is \(refused); RFC 6962 2.1.4 allows ECDSA P-256 or RSA of at least 2048 bits",
+                                         kind: .unacceptableLogKey(log: name, key: refused))
+                }
+                if let other = seen[log.logID] {
+                    throw CTLogListError("\(name): log_id \(entry.log_id) is listed twice (also under \(other)): its operator is ambiguous",
+                                         kind: .duplicateLogID(log: name, operators: [other, op.name]))
+                }
+                seen[log.logID] = op.name
                 if let state = entry.state {
                     let known = state.compactMap { kind, value in State.Kind(rawValue: kind).map { ($0, value) } }
                     guard known.count == 1, let (kind, value) = known.first else {
@@ -71,6 +99,25 @@ extension CTLogList {
             timestamp = parsed
         }
         self.init(version: file.version ?? "", timestamp: timestamp, operators: operators)
+    }
+}
+
+extension CTLogList {
+    /// What is wrong with a log's DER SubjectPublicKeyInfo `key` under RFC 6962 2.1.4 (a log signs
+    /// with ECDSA on NIST P-256 or RSA, and CT policies require RSA keys of at least 2048 bits):
+    /// `nil` for an acceptable key, else the key found ("P-384", "RSA 1024 bits", "Ed25519", "not a
+    /// SubjectPublicKeyInfo").
+    static func keyRefusal(_ key: [UInt8]) -> String? {
+        guard let spki = try? SubjectPublicKeyInfo(derEncoded: key) else { return "not a SubjectPublicKeyInfo" }
+        switch spki.key {
+        case .ec(let curve, _): return curve == .p256 ? nil : curve.rawValue
+        case .rsa:
+            let bits = spki.key.bitLength ?? 0
+            return bits >= 2048 && !spki.isRestrictedToRSASSAPSS ? nil : "RSA \(bits) bits" + (spki.isRestrictedToRSASSAPSS ? " (RSASSA-PSS only)" : "")
+        case .ed25519: return "Ed25519"
+        case .ed448: return "Ed448"
+        default: return spki.key.summary
+        }
     }
 }
 

@@ -119,7 +119,8 @@ enum CTView {
             ("log", .optional(check.log?.description)),
             ("operator", .optional(check.operatorName)),
             ("timestamp", .string(time(check.sct).description)),
-            ("status", .string(check.status.description)),
+            ("status", .string(check.status.code)),
+            ("statusText", .string(check.status.description)),
             ("verified", .bool(check.status == .verified)),
             ("counted", .bool(check.counted)),
             ("exclusion", .optional(check.exclusion?.description)),
@@ -198,13 +199,13 @@ enum CTView {
 
         /// Each embedded SCT of `certificate`: its log, time and whether it verifies (RFC 6962 3.2).
         func checks(_ certificate: Certificate, in file: [Certificate])
-            -> (issuer: Certificate?, scts: [(SignedCertificateTimestamp, String, SCTCheck.Status?)], error: String?) {
+            -> (issuer: Certificate?, scts: [(SignedCertificateTimestamp, String, SCTCheck.Status?)], error: String?, ignored: Int) {
             let list: SignedCertificateTimestampList
             do throws(SCTListError) {
-                guard let found = try certificate.embeddedSCTList() else { return (nil, [], nil) }
+                guard let found = try certificate.embeddedSCTList() else { return (nil, [], nil, 0) }
                 list = found
             } catch {
-                return (nil, [], error.description)
+                return (nil, [], error.description, 0)
             }
             let issuer = issuer(of: certificate, in: file)
             var entry: CTSignedEntry? = nil
@@ -213,34 +214,37 @@ enum CTView {
                 let status = entry.map { CertificateTransparency.verify(sct, entry: $0, logs: logs, validationTime: time).status }
                 return (sct, CTView.logName(sct, in: logs), status)
             }
-            return (issuer, scts, nil)
+            return (issuer, scts, nil, list.unknownVersions.count)
         }
 
         /// `show` text for `certificate` (nothing when it carries no SCT list).
         func lines(_ certificate: Certificate, in file: [Certificate]) -> [String] {
-            let (issuer, scts, error) = checks(certificate, in: file)
+            let (issuer, scts, error, ignored) = checks(certificate, in: file)
             if let error { return ["embedded SCTs: unreadable: \(error)"] }
-            guard !scts.isEmpty else { return [] }
+            guard !scts.isEmpty || ignored > 0 else { return [] }
             var lines = ["embedded SCTs (checked against --ct-log-list"
                 + (issuer.map { ", issuer \(Output.safe($0.subject.description))" } ?? "; issuer not found: give it with --intermediates or --anchors") + "):"]
             for (index, (sct, log, status)) in scts.enumerated() {
                 lines.append("  SCT \(index + 1): \(Output.safe(log)), \(CTView.time(sct)): \(status.map(\.description) ?? "not checked (no issuer)")")
             }
+            // RFC 6962 3.3: an SCT of an unknown version is ignored; say so rather than renumber silently.
+            if ignored > 0 { lines.append("  \(ignored) ignored (unknown version, RFC 6962 3.3)") }
             return lines
         }
 
         /// `show` JSON for `certificate`: `null` when it carries no SCT list.
         func json(_ certificate: Certificate, in file: [Certificate]) -> JSON {
-            let (issuer, scts, error) = checks(certificate, in: file)
+            let (issuer, scts, error, ignored) = checks(certificate, in: file)
             if let error { return .object([("error", .string(error))]) }
-            guard !scts.isEmpty else { return .null }
+            guard !scts.isEmpty || ignored > 0 else { return .null }
             return .object([
                 ("issuer", .optional(issuer?.subject.description)),
+                ("ignoredUnknownVersions", .int(ignored)),
                 ("scts", .array(scts.map { sct, _, status in
                     let found = SHA256Digest(bytes: sct.logID).flatMap { logs.log(id: $0) }
                     return .object([("logID", .string(Base64.encode(sct.logID))), ("log", .optional(found?.log.description)),
                                     ("operator", .optional(found?.operator.name)), ("timestamp", .string(CTView.time(sct).description)),
-                                    ("status", .optional(status?.description)), ("verified", .bool(status == .verified))])
+                                    ("status", .optional(status?.code)), ("statusText", .optional(status?.description)), ("verified", .bool(status == .verified))])
                 })),
             ])
         }

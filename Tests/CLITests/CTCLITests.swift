@@ -90,6 +90,8 @@ import TestSupport
         let ct = try #require(try field(file, "certificateTransparency", as: [[String: Any]].self).first)
         let scts = try field(ct, "scts", as: [[String: Any]].self)
         #expect(scts.count == 3 && scts.allSatisfy { $0["verified"] as? Bool == true })
+        // The status is a stable code; the words are beside it.
+        #expect(scts.allSatisfy { $0["status"] as? String == "verified" && $0["statusText"] as? String == "verified" })
     }
 
     @Test func showWithoutTheIssuerSaysSo() throws {

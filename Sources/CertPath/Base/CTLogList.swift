@@ -12,13 +12,33 @@ public struct CTLogList: Hashable, Sendable {
     /// `log_list_timestamp`: when the list was published, when known.
     public var timestamp: UnixTime?
     /// The log operators, in list order.
-    public var operators: [Operator]
+    public var operators: [Operator] {
+        didSet { index = Self.index(of: operators) }
+    }
+    /// Each log ID's position (operator, log), the first where an ID is listed twice: built once
+    /// per list (and again when ``operators`` changes), so that finding an SCT's log costs one
+    /// lookup however long the list is.
+    private var index: [SHA256Digest: Position]
+
+    private struct Position: Hashable, Sendable {
+        let op: Int
+        let log: Int
+    }
+
+    private static func index(of operators: [Operator]) -> [SHA256Digest: Position] {
+        var index: [SHA256Digest: Position] = [:]
+        for (o, op) in operators.enumerated() {
+            for (l, log) in op.logs.enumerated() where index[log.logID] == nil { index[log.logID] = Position(op: o, log: l) }
+        }
+        return index
+    }
 
     /// Creates a list.
     public init(version: String = "", timestamp: UnixTime? = nil, operators: [Operator]) {
         self.version = version
         self.timestamp = timestamp
         self.operators = operators
+        self.index = Self.index(of: operators)
     }
 
     /// One log operator (v3 schema `operators[]`).
@@ -112,11 +132,9 @@ public struct CTLogList: Hashable, Sendable {
     }
 
     /// The log whose ID is `logID` (an SCT's LogID, RFC 6962 3.2) and its operator, or `nil` when
-    /// the list does not know it.
+    /// the list does not know it (the first listed when two operators list it). One dictionary lookup.
     public func log(id logID: SHA256Digest) -> (log: Log, operator: Operator)? {
-        for op in operators {
-            for log in op.logs where log.logID == logID { return (log, op) }
-        }
-        return nil
+        guard let at = index[logID] else { return nil }
+        return (operators[at.op].logs[at.log], operators[at.op])
     }
 }

@@ -155,6 +155,20 @@ public struct SCTCheck: Hashable, Sendable, CustomStringConvertible {
         /// The signature does not verify.
         case invalidSignature(SignatureVerificationResult)
 
+        /// A stable identifier of the case, for machine-readable output: `verified`, `unknownLog`,
+        /// `futureTimestamp`, `unsupportedAlgorithm`, `unusableLogKey`, `unverifiable`, `invalidSignature`.
+        public var code: String {
+            switch self {
+            case .verified: return "verified"
+            case .unknownLog: return "unknownLog"
+            case .futureTimestamp: return "futureTimestamp"
+            case .unsupportedAlgorithm: return "unsupportedAlgorithm"
+            case .unusableLogKey: return "unusableLogKey"
+            case .unverifiable: return "unverifiable"
+            case .invalidSignature: return "invalidSignature"
+            }
+        }
+
         /// The status in words.
         public var description: String {
             switch self {
@@ -262,6 +276,10 @@ public struct CertificateTransparencyReport: Hashable, Sendable, CustomStringCon
     public let ignoredUnknownVersions: Int
     /// The rules not met; empty when the certificate is compliant.
     public let unmetRules: [CTRule]
+    /// How many SCTs were not examined because their source (the embedded list, the TLS lists, the
+    /// OCSP responses) held more than ``CertificateTransparency/maximumSCTsPerSource``: they are
+    /// neither verified nor counted (a bound on the peer's work, not an RFC 6962 rule).
+    public var unexaminedSCTs = 0
 
     /// Whether the SCTs meet the policy.
     public var isCompliant: Bool { unmetRules.isEmpty }
@@ -283,6 +301,8 @@ public struct CertificateTransparencyReport: Hashable, Sendable, CustomStringCon
     public var description: String {
         let verified = timestamps.filter { $0.status == .verified }.count
         var text = "\(policy) CT policy: \(timestamps.count) SCT\(timestamps.count == 1 ? "" : "s") found, \(verified) verified, \(counted.count) counted"
+        if unexaminedSCTs > 0 { text += " (\(unexaminedSCTs) more not examined)" }
+        for problem in listProblems { text += "; \(problem.source.rawValue) SCT list unreadable: \(problem.error)" }
         if !unmetRules.isEmpty { text += "; " + unmetRules.map(\.description).joined(separator: "; ") }
         return text
     }

@@ -114,7 +114,10 @@ enum CTPolicyRules {
             }
         }
 
-        let useDelivered = !delivered.isEmpty && deliveredRules.isEmpty && !embeddedRules.isEmpty
+        // The rule set whose SCTs are reported as counted: the one met; when neither is, the
+        // delivered one if the certificate embeds no SCT (the embedded rule has nothing to say then).
+        let hasEmbedded = checks.contains { $0.source == .embedded }
+        let useDelivered = !delivered.isEmpty && ((deliveredRules.isEmpty && !embeddedRules.isEmpty) || !hasEmbedded)
         let counted = useDelivered ? deliveredCounted : embeddedCounted
         let exclusions = useDelivered ? deliveredExclusions : embeddedExclusions
         let otherExclusions = useDelivered ? embeddedExclusions : deliveredExclusions
@@ -123,6 +126,8 @@ enum CTPolicyRules {
             checks[i].exclusion = checks[i].counted ? nil : (exclusions[i] ?? otherExclusions[i] ?? .otherRuleApplied)
         }
         if embeddedRules.isEmpty || (!delivered.isEmpty && deliveredRules.isEmpty) { return [] }
+        // Only the relevant set's failures when the certificate embeds no SCT but some were delivered.
+        if !hasEmbedded && !delivered.isEmpty { return deliveredRules }
         return embeddedRules + deliveredRules
     }
 

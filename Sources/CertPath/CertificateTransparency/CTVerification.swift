@@ -100,13 +100,34 @@ public enum CertificateTransparency {
     public static func evaluate(_ certificate: Certificate, issuer: Certificate?, policy: CTPolicy, logs: CTLogList?,
                                 tlsSCTLists: [[UInt8]] = [], ocspResponses: [OCSPResponse] = [], validationTime: UnixTime,
                                 verifier: SignatureVerifier = .shared) -> CertificateTransparencyReport {
+        evaluate(certificate, issuer: issuer, policy: policy, logs: logs, tlsSCTLists: tlsSCTLists, ocspResponses: ocspResponses,
+                 validationTime: validationTime, verifier: verifier, spendVerification: { _, _ in true })
+    }
+
+    /// The most SCTs examined from one source (the embedded list, the TLS extension lists, the
+    /// stapled OCSP responses): a certificate carries a handful (CT policies ask for 2 or 3), and
+    /// each examined SCT may cost a signature verification.
+    public static let maximumSCTsPerSource = 64
+
+    /// ``evaluate(_:issuer:policy:logs:tlsSCTLists:ocspResponses:validationTime:verifier:)``, asking
+    /// `spendVerification` (the log's key, the signed data's length) before each signature
+    /// verification: `false` (the evaluation's budget is spent) leaves that SCT and the rest unverified.
+    /// Bounded: SCTs of logs the list does not know are not verified; of the SCTs of one log over
+    /// one entry, none after the first that verifies is verified (a log counts once), and identical
+    /// SCT bytes are verified once; at most ``maximumSCTsPerSource`` SCTs per source are examined.
+    static func evaluate(_ certificate: Certificate, issuer: Certificate?, policy: CTPolicy, logs: CTLogList?,
+                         tlsSCTLists: [[UInt8]], ocspResponses: [OCSPResponse], validationTime: UnixTime,
+                         verifier: SignatureVerifier, spendVerification: (CTLogList.Log, Int) -> Bool) -> CertificateTransparencyReport {
         var found: [(SignedCertificateTimestamp, SCTCheck.Source)] = []
         var problems: [SCTListProblem] = []
         var unknownVersions = 0
+        var unexamined = 0
         func collect(_ read: () throws(SCTListError) -> SignedCertificateTimestampList?, _ source: SCTCheck.Source) {
             do throws(SCTListError) {
                 guard let list = try read() else { return }
-                found += list.timestamps.map { ($0, source) }
+                let room = max(0, maximumSCTsPerSource - found.lazy.filter { $0.1 == source }.count)
+                found += list.timestamps.prefix(room).map { ($0, source) }
+                unexamined += max(0, list.timestamps.count - room)
                 unknownVersions += list.unknownVersions.count
             } catch {
                 problems.append(SCTListProblem(source: source, error: error))
@@ -122,8 +143,40 @@ public enum CertificateTransparency {
         let lifetime = CTPolicyRules.lifetime(of: certificate, under: policy)
         guard let logs else {
             let checks = found.map { SCTCheck(sct: $0.0, source: $0.1, log: nil, operatorName: nil, status: .unknownLog) }
-            return CertificateTransparencyReport(policy: policy, lifetimeDays: lifetime.days, timestamps: checks, listProblems: problems,
-                                                 ignoredUnknownVersions: unknownVersions, unmetRules: [.noLogList])
+            var report = CertificateTransparencyReport(policy: policy, lifetimeDays: lifetime.days, timestamps: checks, listProblems: problems,
+                                                       ignoredUnknownVersions: unknownVersions, unmetRules: [.noLogList])
+            report.unexaminedSCTs = unexamined
+            return report
+        }
+        /// What is known per log and entry kind (embedded: precert_entry; else x509_entry): the
+        /// status of each SCT's bytes verified, and whether one verified.
+        struct Seen: Hashable {
+            let log: SHA256Digest
+            let embedded: Bool
+        }
+        var statuses: [Seen: [(SignedCertificateTimestamp, SCTCheck.Status)]] = [:]
+        var budgetSpent = false
+        func checkStatus(of sct: SignedCertificateTimestamp, log: CTLogList.Log, embedded: Bool, entry: CTSignedEntry) -> SCTCheck.Status {
+            let seen = Seen(log: log.logID, embedded: embedded)
+            let earlier = statuses[seen] ?? []
+            if let same = earlier.first(where: { $0.0 == sct }) { return same.1 }
+            if earlier.contains(where: { $0.1 == .verified }) {
+                return .unverifiable("another SCT from the same log already verified (a log counts once)")
+            }
+            let result: SCTCheck.Status
+            let length: Int
+            switch entry {
+            case .x509(let certificate): length = certificate.der.count + 16 + sct.extensions.count
+            case .precertificate(let tbs, _): length = tbs.count + 48 + sct.extensions.count
+            }
+            if budgetSpent || !spendVerification(log, length) {
+                budgetSpent = true
+                result = .unverifiable("the evaluation's signature budget is spent")
+            } else {
+                result = verify(sct, entry: entry, log: log, validationTime: validationTime, verifier: verifier)
+            }
+            statuses[seen, default: []].append((sct, result))
+            return result
         }
         // One entry per source kind, built when first needed.
         var precertificate: Result<CTSignedEntry, DERError>?? = nil
@@ -141,17 +194,19 @@ public enum CertificateTransparency {
                     }
                 }
                 switch precertificate {
-                case .some(.some(.success(let entry))): status = verify(sct, entry: entry, log: log, validationTime: validationTime, verifier: verifier)
+                case .some(.some(.success(let entry))): status = checkStatus(of: sct, log: log, embedded: true, entry: entry)
                 case .some(.some(.failure(let error))): status = .unverifiable("the TBSCertificate does not re-encode: \(error)")
                 default: status = .unverifiable("the issuer is not known")
                 }
             } else {
-                status = verify(sct, entry: .x509(certificate), log: log, validationTime: validationTime, verifier: verifier)
+                status = checkStatus(of: sct, log: log, embedded: false, entry: .x509(certificate))
             }
             checks.append(SCTCheck(sct: sct, source: source, log: log, operatorName: op.name, status: status))
         }
         let rules = CTPolicyRules.apply(policy, lifetime: lifetime, checks: &checks, validationTime: validationTime)
-        return CertificateTransparencyReport(policy: policy, lifetimeDays: lifetime.days, timestamps: checks, listProblems: problems,
-                                             ignoredUnknownVersions: unknownVersions, unmetRules: rules)
+        var report = CertificateTransparencyReport(policy: policy, lifetimeDays: lifetime.days, timestamps: checks, listProblems: problems,
+                                                   ignoredUnknownVersions: unknownVersions, unmetRules: rules)
+        report.unexaminedSCTs = unexamined
+        return report
     }
 }

@@ -91,12 +91,19 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
             failures.append(failure)
         }
         // 2c. RFC 6962 and the CT policy, for the end entity of a path that failed nothing fatally
-        // (as revocation: a trust exception must not accept a path that CT would refuse).
+        // (as revocation: a trust exception must not accept a path that CT would refuse), on every
+        // route to trust: a path to an anchor, and a directly trusted end entity (a pinned leaf),
+        // which `.required` binds as much as any path. Whether the path ends publicly is decided by
+        // where it would end among the anchors: a private anchor (a pinned public intermediate) that
+        // itself continues to a public Web PKI anchor does not turn automatic CT off.
         var ctReport: CertificateTransparencyReport? = nil
-        if let anchor, let ct = certificateTransparency,
-           let ctPolicy = policy.certificateTransparency.policy(anchorIsPublicWebPKI: anchorIsPublicWebPKI, hasLogList: ct.logs != nil),
-           failures.allSatisfy(\.isRecoverable) && purposeFailures.allSatisfy(\.isRecoverable) {
-            let report = ct.report(for: path[0], issuer: path.count > 1 ? path[1] : anchor, policy: ctPolicy, context: context)
+        if anchor != nil || leafIsTrustedDirectly, let ct = certificateTransparency,
+           failures.allSatisfy(\.isRecoverable) && purposeFailures.allSatisfy(\.isRecoverable),
+           let ctPolicy = policy.certificateTransparency.policy(
+               anchorIsPublicWebPKI: anchorIsPublicWebPKI || anchor.map { continuesToPublicAnchor($0, ct) } ?? false,
+               hasLogList: ct.logs != nil) {
+            let issuer = path.count > 1 ? path[1] : anchor ?? directIssuer(of: path[0], ct)
+            let report = ct.report(for: path[0], issuer: issuer, policy: ctPolicy, context: context)
             ctReport = report
             if !report.isCompliant { failures.append(.certificateTransparencyNotCompliant(path[0], report)) }
         }
@@ -113,6 +120,49 @@ struct PathPipeline: PathJudgement, CRLIssuerPathValidation {
         return PathAttempt(certificates: path, anchor: anchor, failures: failures, policyOutcome: validated.policyOutcome,
                            profile: validated.profile, crlConformanceFindings: crlFindings, certificateTransparency: ctReport,
                            purpose: policy.purpose)
+    }
+
+    /// Whether `anchor`, an anchor of a store that is not public Web PKI (a pinned certificate, the
+    /// caller's anchor), is itself issued on a path to a public Web PKI anchor of this evaluation:
+    /// then a path ending at it would, without it, end publicly, and CT's automatic requirement
+    /// (``CTRequirement/policy(anchorIsPublicWebPKI:hasLogList:)``) holds for it. A nested search
+    /// (any purpose, no CT, no revocation) from `anchor` through the evaluation's intermediates to the
+    /// public stores, on the evaluation's budget; remembered per anchor in `ct`. A path that reaches a
+    /// public anchor counts even when it fails validation: a pin narrows trust, it never widens it.
+    func continuesToPublicAnchor(_ anchor: Certificate, _ ct: CTEvidence) -> Bool {
+        if let known = ct.continuesPublicly[anchor.der] { return known }
+        var publicStores = SmallList<TrustStore>()
+        for i in context.anchorStores.indices where context.anchorStores[i].isPublicWebPKI {
+            if context.anchorStores[i].isAnchor(anchor) { ct.continuesPublicly[anchor.der] = true; return true }
+            publicStores.append(context.anchorStores[i])
+        }
+        var result = false
+        if !publicStores.isEmpty {
+            let rules = ValidationPolicy(purpose: .any, profile: policy.profile, algorithms: policy.algorithms,
+                                         anchorEnforcement: policy.anchorEnforcement, maximumIntermediates: policy.maximumIntermediates,
+                                         checkTLSKeyUsage: false, budget: policy.budget)
+            let nested = PathPipeline(policy: rules, context: context, revocation: nil, additionalCheck: nil, attemptsKept: 0)
+            let outcome = nested.search(from: anchor, index: IssuerIndex(stores: publicStores, intermediates: ct.intermediates))
+            result = outcome.trusted != nil || outcome.best?.anchor != nil
+        }
+        ct.continuesPublicly[anchor.der] = result
+        return result
+    }
+
+    /// The issuer of a directly trusted end entity, for its embedded SCTs (RFC 6962 3.2: the
+    /// precert_entry's issuer_key_hash): an intermediate, else an anchor, named as its issuer whose
+    /// key verifies its signature (budgeted and memoized as every signature); `nil` when none.
+    func directIssuer(of leaf: Certificate, _ ct: CTEvidence) -> Certificate? {
+        for candidate in ct.intermediates where candidate.subject.normalizedKey == leaf.issuer.normalizedKey {
+            if case .valid = context.signature(of: leaf, by: candidate) { return candidate }
+        }
+        var found: Certificate? = nil
+        for i in context.anchorStores.indices where found == nil {
+            context.anchorStores[i].forEachAnchor(named: leaf.issuer) { anchor in
+                if found == nil, case .valid = context.signature(of: leaf, by: anchor) { found = anchor }
+            }
+        }
+        return found
     }
 
     /// The fatal failures of the end entity that every path has, whatever its issuers (issue 30):

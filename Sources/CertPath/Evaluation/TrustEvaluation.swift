@@ -202,7 +202,7 @@ public struct TrustEvaluation: Sendable {
         }
         if policy.certificateTransparency.mayRequire(hasLogList: certificateTransparencyLogs != nil) {
             pipeline.certificateTransparency = CTEvidence(logs: certificateTransparencyLogs, tlsSCTLists: signedCertificateTimestampLists,
-                                                          ocspResponses: stapledOCSPResponses ?? [])
+                                                          ocspResponses: stapledOCSPResponses ?? [], intermediates: intermediates)
         }
 
         if stores.contains(where: { $0.isDistrusted(leaf) }) {
@@ -218,7 +218,8 @@ public struct TrustEvaluation: Sendable {
             if attempt.failures.isEmpty {  // (the required pins included: the pipeline checks them on every path)
                 return .trusted(TrustedPath(certificates: [leaf], anchor: leaf, reachesTrustAnchor: true, policyOutcome: nil, acceptedFailures: [],
                                             attempts: collectAllAttempts ? [attempt] : [], profile: attempt.profile,
-                                            crlConformanceFindings: attempt.crlConformanceFindings))
+                                            crlConformanceFindings: attempt.crlConformanceFindings,
+                                            certificateTransparency: attempt.certificateTransparency))
             }
             directAttempt = attempt
         }

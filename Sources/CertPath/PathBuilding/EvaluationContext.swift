@@ -179,6 +179,15 @@ final class EvaluationContext {
         return nil
     }
 
+    /// Spends one signature check of the budget and its estimated cost for the verification of an
+    /// SCT (RFC 6962 3.2) by the log whose DER SubjectPublicKeyInfo is `logKey`, over `messageLength`
+    /// bytes: SCTs are the peer's input, budgeted as its certificates' signatures are. `false` (and
+    /// the budget marked exhausted) when not left.
+    func spendSCTVerification(logKey: [UInt8], messageLength: Int) -> Bool {
+        guard let spki = try? SubjectPublicKeyInfo(derEncoded: logKey) else { return spendSignatureCheck(cost: 0) }
+        return spendSignatureCheck(cost: SignatureCost.estimate(for: spki, messageLength: messageLength))
+    }
+
     /// Spends one signature check of the budget and its estimated `cost`; `false` (and the budget
     /// marked exhausted) when either is not left.
     private func spendSignatureCheck(cost: Int) -> Bool {

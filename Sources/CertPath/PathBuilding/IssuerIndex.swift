@@ -108,7 +108,11 @@ struct IssuerIndex {
             let isPublic = stores[s].isPublicWebPKI
             stores[s].forEachAnchor(named: issuer) { anchor in
                 guard !isDistrusted(anchor), !all.contains(where: { $0.certificate.der == anchor.der }) else { return }
-                all.append(Candidate(certificate: anchor, isAnchor: true, isPublicWebPKIAnchor: isPublic))
+                // The same anchor in two stores is one candidate, public Web PKI if EITHER store is:
+                // a system anchor is public wherever else it is also listed (the CT requirement,
+                // ``CTRequirement/automatic``, must not depend on the stores' order).
+                let anywherePublic = isPublic || stores.indices.contains { stores[$0].isPublicWebPKI && stores[$0].isAnchor(anchor) }
+                all.append(Candidate(certificate: anchor, isAnchor: true, isPublicWebPKIAnchor: anywherePublic))
             }
         }
         if let intermediatesBySubject {
