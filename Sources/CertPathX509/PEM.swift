@@ -152,13 +152,21 @@ public enum PEM {
                 } else {
                     inHeaders = false
                     // One pass finds both: blanks to drop, and a byte outside base64 (for the error).
+                    // The table's bit 7 marks bytes outside the alphabet ('=' among them): their OR
+                    // is checked once a line, and only a line with one is looked at byte by byte.
+                    var outside: UInt8 = 0
+                    Base64.decodeTable.withUnsafeBufferPointer { table in
+                        for index in body { outside |= table[Int(text[index])] }
+                    }
                     var hasBlanks = false
-                    for index in body where !Self.isBase64Character(text[index]) {
-                        let byte = text[index]
-                        if byte == 0x20 || byte == 0x09 || byte == 0x0D {
-                            hasBlanks = true
-                        } else if firstBadLine == nil {
-                            firstBadLine = lines.number
+                    if outside & 0x80 != 0 {
+                        for index in body where !Self.isBase64Character(text[index]) {
+                            let byte = text[index]
+                            if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                                hasBlanks = true
+                            } else if firstBadLine == nil {
+                                firstBadLine = lines.number
+                            }
                         }
                     }
                     if hasBlanks {

@@ -198,8 +198,15 @@ enum BatchCommand {
         if let repeated = object.repeatedName {
             throw CLIError("duplicate member \"\(repeated)\"")
         }
-        let known: Set<String> = ["chain", "name", "time", "purpose"]
-        if let unknown = object.members.map(\.name).sorted().first(where: { !known.contains($0) }) {
+        func known(_ name: String) -> Bool {
+            switch name {
+            case "chain", "name", "time", "purpose": return true
+            default: return false
+            }
+        }
+        // The first unknown name in sorted order; the sort only for a line that has one.
+        if !object.members.allSatisfy({ known($0.name) }),
+           let unknown = object.members.map(\.name).sorted().first(where: { !known($0) }) {
             throw CLIError("unknown member \"\(Output.echo(unknown))\" (expected chain, name, time, purpose)")
         }
         let chain = try certificates(object["chain"])
@@ -318,6 +325,7 @@ enum BatchCommand {
     struct BlockKey: Hashable, Sendable {
         let text: [UInt8]
         func hash(into hasher: inout Hasher) { text.withUnsafeBytes { hasher.combine(bytes: $0) } }
+        static func == (a: BlockKey, b: BlockKey) -> Bool { Bytes.equal(a.text, b.text) }
     }
 
     /// Certificates of PEM blocks read in this run, by the block's text (at most 1,024 kept).
@@ -342,7 +350,12 @@ enum BatchCommand {
                 // The next '-' (base64 has none) must start the END line: a header such as DEK-Info, or
                 // anything else, leaves the text to the full reader.
                 var close = index + begin.count
-                while close < bytes.count, bytes[close] != UInt8(ascii: "-") { close += 1 }
+                if close < bytes.count, let base = UnsafeRawPointer(bytes.baseAddress),
+                   let dash = memchr(base + close, Int32(UInt8(ascii: "-")), bytes.count - close) {
+                    close = base.distance(to: UnsafeRawPointer(dash))
+                } else {
+                    close = bytes.count
+                }
                 guard matches(end, at: close) else { return nil }
                 blocks.append(index..<close + end.count)
                 index = close + end.count
@@ -406,7 +419,11 @@ struct LineReader {
                 end = count
             }
             sawAny = true
-            let newline = buffer[start..<end].firstIndex(of: 0x0A)
+            // memchr: the byte-by-byte search cost as much as reading the line's JSON (issue 32).
+            let newline: Int? = buffer.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress, let found = memchr(base + start, 0x0A, end - start) else { return nil }
+                return base.distance(to: UnsafeRawPointer(found))
+            }
             let stop = newline ?? end
             if !tooLong {
                 if line.count + (stop - start) > maximumLength {
@@ -426,5 +443,20 @@ struct LineReader {
         guard sawAny else { return nil }
         if line.last == 0x0D { line.removeLast() }
         return Line(bytes: line, tooLong: tooLong)
+    }
+}
+
+/// Byte-array helpers for `batch`'s memo keys.
+enum Bytes {
+    /// Whether `a` and `b` hold the same bytes, compared with `memcmp` (`[UInt8]`'s `==` compares
+    /// element by element: 1–2 KB of a certificate's DER or PEM text on every memo hit).
+    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                guard let left = x.baseAddress, let right = y.baseAddress else { return true }
+                return memcmp(left, right, x.count) == 0
+            }
+        }
     }
 }
