@@ -218,6 +218,17 @@ public enum PEM {
         mutating func next() -> Range<Int>? {
             guard start < text.count else { return nil }
             var end = start
+            // Eight bytes at a time while the word holds no CR or LF (a zero byte of word ^ CRs or
+            // word ^ LFs, the usual bit trick, exact for "is there one"); then byte by byte.
+            if let base = UnsafeRawPointer(text.baseAddress) {
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+                while end + 8 <= text.count {
+                    let word = base.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+                    if hasZeroByte(word ^ (ones &* 0x0A)) || hasZeroByte(word ^ (ones &* 0x0D)) { break }
+                    end += 8
+                }
+            }
             while end < text.count, text[end] != 0x0A, text[end] != 0x0D { end += 1 }
             let line = start..<end
             let crlf = end + 1 < text.count && text[end] == 0x0D && text[end + 1] == 0x0A
