@@ -174,13 +174,28 @@ enum BatchCommand {
         // RFC 8259 8.1: JSON exchanged between systems is UTF-8. UTF-16 or UTF-32 text (whose ASCII
         // characters come with NUL bytes) is refused first, as is any invalid UTF-8.
         // One pass: a NUL byte refuses the line, any byte above 0x7F asks for the full UTF-8 check.
+        // Eight bytes at a time (a zero byte found by the usual bit trick, exact for "is there one";
+        // the high bits ORed), then the tail: the byte loop cost 11 k instructions a line (issue 32).
         let (hasNUL, isASCII) = line.bytes.withUnsafeBufferPointer { bytes in
-            var hasNUL = false, high: UInt8 = 0
-            for byte in bytes {
-                hasNUL = hasNUL || byte == 0
-                high |= byte
+            var hasNUL = false, high: UInt64 = 0
+            var index = 0
+            if let base = UnsafeRawPointer(bytes.baseAddress) {
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                var zeroBits: UInt64 = 0
+                while index + 8 <= bytes.count {
+                    let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    zeroBits |= (word &- ones) & ~word & highs
+                    high |= word
+                    index += 8
+                }
+                hasNUL = zeroBits != 0
             }
-            return (hasNUL, high < 0x80)
+            while index < bytes.count {
+                hasNUL = hasNUL || bytes[index] == 0
+                high |= UInt64(bytes[index])
+                index += 1
+            }
+            return (hasNUL, high & 0x8080_8080_8080_8080 == 0)
         }
         guard !hasNUL, isASCII || String(validating: line.bytes, as: UTF8.self) != nil else {
             throw CLIError("not UTF-8 text (RFC 8259 8.1)")
