@@ -41,6 +41,23 @@ public struct UnixTime: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// RFC 3339 form in UTC: `2024-03-01T00:00:00Z`.
     public var description: String {
         let c = components
+        // The common case written digit by digit into the 20 bytes (string interpolation cost
+        // `certpath batch` 3 % of its time, issue 32); other years as before.
+        if (0...9999).contains(c.year) {
+            return String(unsafeUninitializedCapacity: 20) { out in
+                func put(_ value: Int, _ width: Int, at offset: Int) {
+                    var value = value
+                    for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                        out[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                        value /= 10
+                    }
+                }
+                put(c.year, 4, at: 0); out[4] = UInt8(ascii: "-"); put(c.month, 2, at: 5); out[7] = UInt8(ascii: "-")
+                put(c.day, 2, at: 8); out[10] = UInt8(ascii: "T"); put(c.hour, 2, at: 11); out[13] = UInt8(ascii: ":")
+                put(c.minute, 2, at: 14); out[16] = UInt8(ascii: ":"); put(c.second, 2, at: 17); out[19] = UInt8(ascii: "Z")
+                return 20
+            }
+        }
         func pad(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits

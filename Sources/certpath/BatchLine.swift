@@ -241,6 +241,19 @@ struct BatchLine {
                 let start = index
                 index = bytes.withUnsafeBufferPointer { buffer in
                     var position = start
+                    // Eight bytes at a time while none of them stops the run (a byte below 0x20, a
+                    // quote or a backslash; the usual bit tricks, exact for "is there one"); the
+                    // word holding one is then read byte by byte below.
+                    if let base = UnsafeRawPointer(buffer.baseAddress) {
+                        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+                        while position + 8 <= buffer.count {
+                            let word = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                            if (word &- ones &* 0x20) & ~word & highs != 0 || hasZeroByte(word ^ (ones &* 0x22))
+                                || hasZeroByte(word ^ (ones &* 0x5C)) { break }
+                            position += 8
+                        }
+                    }
                     while position < buffer.count {
                         let byte = buffer[position]
                         if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }

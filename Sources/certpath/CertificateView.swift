@@ -43,26 +43,43 @@ enum CertificateView {
 
     /// The short JSON object of a certificate in a path: subject, issuer, serial, validity, key, fingerprints.
     static func summaryJSON(_ certificate: Certificate, role: String) -> [(String, JSON)] {
-        // `batch` repeats the same intermediates and anchors on every line: their members (names
-        // as text, two SHA-256) are made once per process (Benchmarks/README.md, issue 32).
-        let key = DERKey(der: certificate.der)
-        if let members = summaryMemo.withLock({ $0[key] }) { return [("role", .string(role))] + members }
-        let members = summaryMembers(certificate)
-        summaryMemo.withLock { memo in
-            if memo.count >= 256 { memo.removeAll() }
-            memo[key] = members
-        }
-        return [("role", .string(role))] + members
+        [("role", .string(role)), ("", summary(certificate))]
     }
 
-    /// ``summaryJSON(_:role:)``'s members after `role`, by the certificate's DER (at most 256 kept).
-    private static let summaryMemo = Locked<[DERKey: [(String, JSON)]]>([:])
+    /// ``summaryJSON(_:role:)``'s members after `role`, spliced. `batch` repeats the same
+    /// intermediates and anchors on every line: their members (names as text, two SHA-256) and
+    /// the members' JSON text are made once per process (Benchmarks/README.md, issue 32), found
+    /// by the certificate object (the same intermediate and anchor objects serve every line, so no
+    /// hashing of their DER), else by its DER (a leaf read again).
+    private static func summary(_ certificate: Certificate) -> JSON {
+        let object = ObjectIdentifier(certificate)
+        if let members = summaryMemo.withLock({ $0.byObject[object]?.members }) { return members }
+        let key = DERKey(der: certificate.der)
+        let members = summaryMemo.withLock({ $0.byDER[key] }) ?? .spliced(summaryMembers(certificate))
+        summaryMemo.withLock { memo in
+            if memo.byDER.count >= 256 { memo.byDER.removeAll() }
+            if memo.byObject.count >= 256 { memo.byObject.removeAll() }
+            memo.byDER[key] = members
+            // The entry holds the certificate, so its identifier is not reused while kept.
+            memo.byObject[object] = (certificate, members)
+        }
+        return members
+    }
+
+    /// ``summary(_:)``'s memo: by object (each entry holding its certificate) and by DER, at most 256 each.
+    private struct SummaryMemo {
+        var byObject: [ObjectIdentifier: (certificate: Certificate, members: JSON)] = [:]
+        var byDER: [DERKey: JSON] = [:]
+    }
+    private static let summaryMemo = Locked(SummaryMemo())
 
     /// A certificate's DER as a dictionary key, hashed as one block of bytes (`[UInt8]`'s own
-    /// hashing feeds the hasher byte by byte, which cost more than the members it saved).
+    /// hashing feeds the hasher byte by byte, which cost more than the members it saved) and
+    /// compared with `memcmp` (`[UInt8]`'s `==` compares byte by byte).
     private struct DERKey: Hashable {
         let der: [UInt8]
         func hash(into hasher: inout Hasher) { der.withUnsafeBytes { hasher.combine(bytes: $0) } }
+        static func == (a: DERKey, b: DERKey) -> Bool { Bytes.equal(a.der, b.der) }
     }
 
     private static func summaryMembers(_ certificate: Certificate) -> [(String, JSON)] {

@@ -8,6 +8,24 @@ enum JSON {
     case string(String)
     case array([JSON])
     case object([(String, JSON)])
+    /// Members written into the enclosing object in place of this member, whose name is not
+    /// written: `members`, with their compact text `compact` (`"a":"x","b":"y"`, no braces) made
+    /// once, so what `batch` repeats on every line (a certificate's summary) is copied, not
+    /// written again (issue 32). Outside an object it is written as the object of `members`.
+    case spliced(members: [(String, JSON)], compact: [UInt8])
+
+    /// Whether this is a ``spliced(members:compact:)`` of no members (which writes nothing).
+    private var isEmptySplice: Bool {
+        if case .spliced(let members, _) = self { return members.isEmpty }
+        return false
+    }
+
+    /// ``spliced(members:compact:)`` of `members`.
+    static func spliced(_ members: [(String, JSON)]) -> JSON {
+        var compact: [UInt8] = []
+        JSON.object(members).write(to: &compact, indent: nil, level: 0)
+        return .spliced(members: members, compact: Array(compact.dropFirst().dropLast()))
+    }
 
     /// `.string` or `.null`.
     static func optional(_ text: String?) -> JSON { text.map(JSON.string) ?? .null }
@@ -57,19 +75,37 @@ enum JSON {
             }
             newline(level)
             out.append(UInt8(ascii: "]"))
+        case .spliced(let members, _):
+            JSON.object(members).write(to: &out, indent: indent, level: level)
         case .object(let members):
-            guard !members.isEmpty else {
+            guard members.contains(where: { !$0.1.isEmptySplice }) else {
                 out.append(contentsOf: "{}".utf8)
                 return
             }
             out.append(UInt8(ascii: "{"))
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+            var first = true
+            func member(_ key: String, _ value: JSON) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
                 newline(level + 1)
                 JSON.quote(key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 if indent != nil { out.append(0x20) }
                 value.write(to: &out, indent: indent, level: level + 1)
+            }
+            for (key, value) in members {
+                guard case .spliced(let inner, let compact) = value else {
+                    member(key, value)
+                    continue
+                }
+                guard !inner.isEmpty else { continue }
+                if indent == nil {
+                    if !first { out.append(UInt8(ascii: ",")) }
+                    first = false
+                    out.append(contentsOf: compact)
+                } else {
+                    for (innerKey, innerValue) in inner { member(innerKey, innerValue) }
+                }
             }
             newline(level)
             out.append(UInt8(ascii: "}"))
