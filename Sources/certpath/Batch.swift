@@ -373,6 +373,10 @@ enum BatchCommand {
                     close = bytes.count
                 }
                 guard matches(end, at: close) else { return nil }
+                // RFC 7468 3: a line end follows each boundary line; a block glued to the END line is
+                // left to the full reader (and its error), as `verify` reads the same text.
+                let after = close + end.count
+                guard after == bytes.count || bytes[after] == 0x0A || bytes[after] == 0x0D else { return nil }
                 blocks.append(index..<close + end.count)
                 index = close + end.count
             }

@@ -125,4 +125,31 @@ import Testing
         #expect(output.map { $0["status"] as? String } == ["trusted", "error", "trusted", "trusted"])
         #expect((output[1]["error"] as? String)?.hasPrefix("\"chain\": certificate 2 (PEM block at line 24; ") == true, "\(output[1])")
     }
+
+    /// Reviewer finding: the duplicate-member check scanned the members read so far, so a line of n
+    /// members cost O(n²) (40,000 members: 50 s). RFC 8259 4 leaves duplicate names to the reader;
+    /// a set makes the line linear. 60,000 members would take minutes before the fix.
+    @Test func manyMembersOnALineCostLinearTime() throws {
+        let members = (0..<60_000).map { "\"k\($0)\": 1" }.joined(separator: ", ")
+        let (run, output) = try batch(["{\(members)}", "{\"a\": 1, \"a\": 2}"])
+        #expect(run.status == 1)
+        #expect(output.map { $0["status"] as? String } == ["error", "error"])
+        #expect((output[1]["error"] as? String)?.contains("\"a\"") == true, "\(output[1])")
+    }
+
+    /// Reviewer finding: the fast path for repeated PEM blocks accepted a block glued to the END line
+    /// (`-----END CERTIFICATE----------BEGIN CERTIFICATE-----`), which `verify` and OpenSSL refuse:
+    /// RFC 7468 3 puts a line end after each boundary line. The line now goes to the full reader
+    /// and gets its error, as `verify` does.
+    @Test func aBlockGluedToTheEndLineIsRefusedAsVerifyRefusesIt() throws {
+        let pem = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/server-chain.pem"), encoding: .utf8)
+        let end = try #require(pem.range(of: "-----END CERTIFICATE-----"))
+        let glued = String(pem[..<end.upperBound]) + String(pem[end.upperBound...]).drop { $0 == "\n" || $0 == "\r" }
+        let line = String(decoding: try JSONSerialization.data(withJSONObject: ["chain": glued, "name": "server.customer1.example",
+                                                                                 "time": CLI.time]), as: UTF8.self)
+        let (run, output) = try batch([line])
+        #expect(run.status == 1)
+        #expect(output.first?["status"] as? String == "error", "\(output)")
+        #expect((output.first?["error"] as? String)?.contains("END label") == true, "\(output)")
+    }
 }

@@ -83,13 +83,14 @@ struct DecoyFloodTests {
     func limitsAreConfigurable() throws {
         let chain = try Self.flood(decoys: 60)
         let costBound = try Self.evaluate(chain.leaf, intermediates: chain.decoys, root: chain.root)
-        // 16 failing Ed25519 checks of 110 units: 1,760 of the 1,800 allowed to fail.
+        // 16 failing Ed25519 checks of 110 units: 1,760 of the 1,800 allowed to fail, then one more.
         guard case .untrusted(let report) = costBound else {
             Issue.record("expected untrusted, got \(costBound)")
             return
         }
-        // Bounded by the allowance, whatever the order: at most 1,800 / 110 = 16 failing Ed25519 checks.
-        let bound = Budget.default.failedSignatureCost / 110
+        // Bounded by the allowance, whatever the order: at most 1,800 / 110 = 16 failing Ed25519
+        // checks, and the one that crosses it (a check is tried while some allowance is left).
+        let bound = Budget.default.failedSignatureCost / 110 + 1
         #expect(report.primaryFailure == .budgetExhausted(.failedSignatureCost))
         #expect(costBound.statistics.signatureChecks <= bound)
         let reversed = try Self.evaluate(chain.leaf, intermediates: chain.decoys.reversed(), root: chain.root)
@@ -190,5 +191,35 @@ struct DecoyFloodTests {
 
     static func ec(_ curve: OID, coordinate: Int) -> [UInt8] {
         D.seq(D.seq(D.oid(KnownOID.ecPublicKey), D.oid(curve)), D.bits([0x04] + [UInt8](repeating: 0x11, count: 2 * coordinate)))
+    }
+
+    /// Reviewer finding: a check was tried only while its whole estimated cost was left of the
+    /// failed-check allowance, so a valid signature over a TBSCertificate larger than the allowance
+    /// (1.8 MB at 1 unit a KiB) was never tried and the chain was refused as `issuerNotFound`. Now a
+    /// check is tried while any allowance is left: here an allowance of 1 unit still lets the valid
+    /// checks of an unflooded chain run (they are charged to `signatureCost`, not to it).
+    @Test("a valid signature costlier than the failed-check allowance is still tried")
+    func validCheckCostlierThanTheFailedAllowance() throws {
+        let chain = try Self.flood(decoys: 0)
+        let result = try Self.evaluate(chain.leaf, intermediates: [chain.real], root: chain.root) { $0.budget.failedSignatureCost = 1 }
+        guard case .trusted = result else {
+            Issue.record("expected trusted, got \(result)")
+            return
+        }
+    }
+
+    /// Reviewer finding: a search ended by the budget reported only the recoverable failures of its
+    /// best attempt, so it offered (and `--save-exceptions` saved) a trust exception; the budget's
+    /// end is fatal (RFC 5280 6.1 could not be completed), so no exception is offered.
+    @Test("a search the budget ended offers no trust exception")
+    func budgetEndedSearchOffersNoException() throws {
+        let chain = try Self.flood(decoys: 0)
+        let result = try Self.evaluate(chain.leaf, intermediates: [chain.real], root: chain.root) { $0.budget.failedSignatureCost = 0 }
+        guard case .untrusted(let report) = result else {
+            Issue.record("expected untrusted, got \(result)")
+            return
+        }
+        #expect(report.primaryFailure == .budgetExhausted(.failedSignatureCost))
+        #expect(!report.isRecoverable && report.exceptions == nil)
     }
 }

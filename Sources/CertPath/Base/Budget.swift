@@ -31,8 +31,10 @@ public struct Budget: Hashable, Sendable {
     public var signatureCost: Int
     /// The estimated cost, in ``SignatureCost`` units, of the signature checks that fail (a
     /// candidate issuer whose key does not verify the signature, or cannot be used). A check is made
-    /// only while its estimate is left of it, and charged to it when it fails; when it is not left
-    /// the search ends with ``BudgetLimit/failedSignatureCost``. Default 1,800: about 1.8 ms on the
+    /// only while some of it is left, and charged to it when it fails (so at most one check, itself
+    /// bounded by ``signatureCost``, goes beyond it; a valid signature over a TBSCertificate larger
+    /// than the allowance is still tried); when none is left the search ends with
+    /// ``BudgetLimit/failedSignatureCost``. Default 1,800: about 1.8 ms on the
     /// reference machine, so that a flood of look-alike issuers ends within 2 ms whatever their
     /// order (the benchmark's `hostile/decoys-*`), while fifteen same-named Ed25519 or P-256 CAs
     /// tried before the right one (a key rollover without key identifiers) still fit.

@@ -89,7 +89,7 @@ public struct UntrustedReport: Error, Sendable, CustomStringConvertible {
     public var findings: [ProfileFinding] { bestAttempt.findings }
 
     /// Whether every failure is recoverable (only then may a trust exception cover them).
-    public var isRecoverable: Bool { failures.allSatisfy(\.isRecoverable) }
+    public var isRecoverable: Bool { primaryFailure.isRecoverable && failures.allSatisfy(\.isRecoverable) }
 
     /// Each certificate of the best attempted path, end entity first, anchor last, with its failures.
     public var certificateReports: [CertificateReport] {

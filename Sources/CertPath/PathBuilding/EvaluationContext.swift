@@ -111,9 +111,11 @@ final class EvaluationContext {
         if memoized, let known = remembered(ObjectIdentifier(child), issuer.subjectPublicKeyInfoDER) { return known }
         let cost = SignatureCost.estimate(issuer.layout.subjectPublicKeyInfo.key, in: issuer.der[...],
                                           messageLength: child.tbsCertificateBytes.count)
-        // A candidate may fail: it is tried only while its cost is left of the failed-check
-        // allowance (floods of look-alike issuers are bounded by it, whatever their order).
-        guard remaining.failedSignatureCost >= cost else {
+        // A candidate may fail: it is tried only while some of the failed-check allowance is left
+        // (floods of look-alike issuers are bounded by it, whatever their order: at most one check
+        // beyond it, itself bounded by the signature-cost budget). Not "while its whole cost is
+        // left": a valid signature over a large TBSCertificate (1.8 MB, 1,800 units) was never tried.
+        guard remaining.failedSignatureCost > 0 else {
             exhaust(.failedSignatureCost)
             return .budgetExhausted
         }
