@@ -299,9 +299,26 @@ public enum PEM {
         case .pemError(let error): throw .pem(error)
         case .pem(let decoded): document = decoded
         }
+        return try certificateFile(document, readingBundles: false)
+    }
+
+    /// The certificates of a decoded PEM `document` in block order (with `readingBundles`, the
+    /// certificates of each PKCS #7 / CMS block too, ``pkcs7Labels``) and the blocks skipped.
+    ///
+    /// - Throws: ``CertificateFileError/certificate(index:line:_:)`` for a block that does not parse,
+    ///   at the certificate position it would start.
+    static func certificateFile(_ document: Document, readingBundles: Bool) throws(CertificateFileError) -> CertificateFile {
         var certificates: [Certificate] = []
         var skipped = document.skipped
         for block in document.blocks {
+            if readingBundles, pkcs7Labels.contains(block.label) {
+                do throws(DERError) {
+                    certificates += try PKCS7Certificates.read(block.der)
+                } catch {
+                    throw .certificate(index: certificates.count, line: block.line, error)
+                }
+                continue
+            }
             guard certificateLabels.contains(block.label) else {
                 skipped.append(Skipped(lines: block.line...block.line, kind: skippedKind(block.label)))
                 continue

@@ -99,28 +99,6 @@ extension PEM {
         case .pemError(let error): throw .pem(error)
         case .pem(let decoded): document = decoded
         }
-        var certificates: [Certificate] = []
-        var skipped = document.skipped
-        for block in document.blocks {
-            if pkcs7Labels.contains(block.label) {
-                do throws(DERError) {
-                    certificates += try PKCS7Certificates.read(block.der)
-                } catch {
-                    throw .certificate(index: certificates.count, line: block.line, error)
-                }
-                continue
-            }
-            guard certificateLabels.contains(block.label) else {
-                skipped.append(Skipped(lines: block.line...block.line, kind: skippedKind(block.label)))
-                continue
-            }
-            do throws(DERError) {
-                certificates.append(try Certificate(derEncoded: block.der))
-            } catch {
-                throw .certificate(index: certificates.count, line: block.line, error)
-            }
-        }
-        skipped.sort { $0.lines.lowerBound < $1.lines.lowerBound }
-        return CertificateFile(certificates: certificates, skipped: skipped)
+        return try certificateFile(document, readingBundles: true)
     }
 }
