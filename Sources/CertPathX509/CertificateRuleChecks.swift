@@ -9,136 +9,163 @@
 
 /// The checks of the rows of ``ProfileRule`` that a certificate alone decides, in table order.
 package enum CertificateRuleChecks {
-    /// A row's check: whether the certificate parsed as `fields` from `der` breaks it.
-    package typealias Check = @Sendable (_ fields: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool
-
     /// Every row the certificate breaks wherever it stands: the rows the reader recorded (an
     /// uninterpreted policy qualifier only in a critical certificatePolicies, RFC 5280 4.2.1.4),
     /// then each check's.
-    package static func rules(_ fields: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> UInt64 {
+    package static func rules(_ fields: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> UInt64 {
         var found = fields.findings.recorded
         let qualifier = ProfileRule.uninterpretedPolicyQualifier.bit
         if found & qualifier != 0 && fields.isCritical(.certificatePolicies) != true { found &= ~qualifier }
-        for (rule, check) in checks where check(fields, der) { found |= rule.bit }
+        for rule in checked where breaks(rule, fields, der) == true { found |= rule.bit }
         return found
     }
 
-    /// The check of each row the certificate alone decides, in table order.
-    package static let checks: [(ProfileRule, Check)] = [
-        (.emptyIssuer, emptyIssuer), (.emptySubject, emptySubject), (.basicConstraintsNotCritical, basicConstraintsNotCritical),
-        (.missingBasicConstraints, missingBasicConstraints), (.keyCertSignWithoutCA, keyCertSignWithoutCA),
-        (.missingKeyUsage, missingKeyUsage), (.missingAuthorityKeyIdentifier, missingAuthorityKeyIdentifier),
-        (.authorityKeyIdentifierWithoutKeyIdentifier, authorityKeyIdentifierWithoutKeyIdentifier),
-        (.authorityKeyIdentifierCritical, authorityKeyIdentifierCritical), (.missingSubjectKeyIdentifier, missingSubjectKeyIdentifier),
-        (.subjectKeyIdentifierCritical, subjectKeyIdentifierCritical),
-        (.authorityInformationAccessCritical, authorityInformationAccessCritical), (.nameConstraintsInEndEntity, nameConstraintsInEndEntity),
-        (.nameConstraintsNotCritical, nameConstraintsNotCritical), (.malformedNameConstraints, malformedNameConstraints),
-        (.policyConstraintsNotCritical, policyConstraintsNotCritical), (.inhibitAnyPolicyNotCritical, inhibitAnyPolicyNotCritical),
-        (.policyMappingWithAnyPolicy, policyMappingWithAnyPolicy), (.invalidDNSNameInSubjectAltName, invalidDNSNameInSubjectAltName),
-        (.invalidRFC822NameInSubjectAltName, invalidRFC822NameInSubjectAltName), (.invalidURIInSubjectAltName, invalidURIInSubjectAltName),
-        (.invalidSmtpUTF8MailboxInSubjectAltName, invalidSmtpUTF8MailboxInSubjectAltName), (.invalidSerialNumber, invalidSerialNumber),
-        (.generalizedTimeBefore2050, generalizedTimeBefore2050), (.subjectAltNameCriticalWithSubject, subjectAltNameCriticalWithSubject),
-        (.notVersion3, notVersion3), (.certificateAuthorityAsEndEntity, certificateAuthorityAsEndEntity),
-        (.uniqueIdentifierPresent, uniqueIdentifierPresent),
+    /// The rows the certificate alone decides, in table order: each has its check in ``breaks(_:_:_:)``.
+    package static let checked: [ProfileRule] = [
+        .emptyIssuer, .emptySubject, .basicConstraintsNotCritical, .missingBasicConstraints, .keyCertSignWithoutCA,
+        .missingKeyUsage, .missingAuthorityKeyIdentifier, .authorityKeyIdentifierWithoutKeyIdentifier,
+        .authorityKeyIdentifierCritical, .missingSubjectKeyIdentifier, .subjectKeyIdentifierCritical,
+        .authorityInformationAccessCritical, .nameConstraintsInEndEntity, .nameConstraintsNotCritical,
+        .malformedNameConstraints, .policyConstraintsNotCritical, .inhibitAnyPolicyNotCritical, .policyMappingWithAnyPolicy,
+        .invalidDNSNameInSubjectAltName, .invalidRFC822NameInSubjectAltName, .invalidURIInSubjectAltName,
+        .invalidSmtpUTF8MailboxInSubjectAltName, .invalidSerialNumber, .generalizedTimeBefore2050,
+        .subjectAltNameCriticalWithSubject, .notVersion3, .certificateAuthorityAsEndEntity, .uniqueIdentifierPresent,
     ]
+
+    /// Whether the certificate parsed as `fields` from `der` breaks `rule`: the row's check, called
+    /// directly (a table of closures copied the 600-byte parse result into every call, issue 31's
+    /// parse measurement); `nil` for a row not in ``checked``.
+    package static func breaks(_ rule: ProfileRule, _ fields: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool? {
+        switch rule {
+        case .emptyIssuer: emptyIssuer(fields, der)
+        case .emptySubject: emptySubject(fields, der)
+        case .basicConstraintsNotCritical: basicConstraintsNotCritical(fields, der)
+        case .missingBasicConstraints: missingBasicConstraints(fields, der)
+        case .keyCertSignWithoutCA: keyCertSignWithoutCA(fields, der)
+        case .missingKeyUsage: missingKeyUsage(fields, der)
+        case .missingAuthorityKeyIdentifier: missingAuthorityKeyIdentifier(fields, der)
+        case .authorityKeyIdentifierWithoutKeyIdentifier: authorityKeyIdentifierWithoutKeyIdentifier(fields, der)
+        case .authorityKeyIdentifierCritical: authorityKeyIdentifierCritical(fields, der)
+        case .missingSubjectKeyIdentifier: missingSubjectKeyIdentifier(fields, der)
+        case .subjectKeyIdentifierCritical: subjectKeyIdentifierCritical(fields, der)
+        case .authorityInformationAccessCritical: authorityInformationAccessCritical(fields, der)
+        case .nameConstraintsInEndEntity: nameConstraintsInEndEntity(fields, der)
+        case .nameConstraintsNotCritical: nameConstraintsNotCritical(fields, der)
+        case .malformedNameConstraints: malformedNameConstraints(fields, der)
+        case .policyConstraintsNotCritical: policyConstraintsNotCritical(fields, der)
+        case .inhibitAnyPolicyNotCritical: inhibitAnyPolicyNotCritical(fields, der)
+        case .policyMappingWithAnyPolicy: policyMappingWithAnyPolicy(fields, der)
+        case .invalidDNSNameInSubjectAltName: invalidDNSNameInSubjectAltName(fields, der)
+        case .invalidRFC822NameInSubjectAltName: invalidRFC822NameInSubjectAltName(fields, der)
+        case .invalidURIInSubjectAltName: invalidURIInSubjectAltName(fields, der)
+        case .invalidSmtpUTF8MailboxInSubjectAltName: invalidSmtpUTF8MailboxInSubjectAltName(fields, der)
+        case .invalidSerialNumber: invalidSerialNumber(fields, der)
+        case .generalizedTimeBefore2050: generalizedTimeBefore2050(fields, der)
+        case .subjectAltNameCriticalWithSubject: subjectAltNameCriticalWithSubject(fields, der)
+        case .notVersion3: notVersion3(fields, der)
+        case .certificateAuthorityAsEndEntity: certificateAuthorityAsEndEntity(fields, der)
+        case .uniqueIdentifierPresent: uniqueIdentifierPresent(fields, der)
+        default: nil
+        }
+    }
 
     // MARK: One check per row (the clause and whom it binds: CertPath's ProfileRule.table)
 
     /// RFC 5280 4.1.2.4: the issuer field MUST contain a non-empty name.
-    static func emptyIssuer(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool { c.layout.issuer.count == 2 }
+    static func emptyIssuer(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool { c.layout.issuer.count == 2 }
 
     /// RFC 5280 4.1.2.6: a CA's subject MUST be non-empty; an end entity with an empty subject MUST
     /// have a critical subjectAltName.
-    static func emptySubject(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func emptySubject(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.layout.subject.count == 2 && (c.isCertificateAuthority || !(c.isCritical(.subjectAltName) ?? false))
     }
 
     /// RFC 5280 4.2.1.9: a CA's basicConstraints MUST be critical.
-    static func basicConstraintsNotCritical(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func basicConstraintsNotCritical(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCertificateAuthority && c.isCritical(.basicConstraints) == false
     }
 
     /// RFC 5280 4.2.1.9: a CA's certificate MUST include basicConstraints (a v3 certificate that is
     /// not a CA by its basicConstraints lacks them).
-    static func missingBasicConstraints(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func missingBasicConstraints(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         !c.isCertificateAuthority && c.version == .v3 && c.extensions.basicConstraints == nil
     }
 
     /// RFC 5280 4.2.1.9: keyCertSign MUST NOT be asserted without cA.
-    static func keyCertSignWithoutCA(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func keyCertSignWithoutCA(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         !c.isCertificateAuthority && c.extensions.keyUsage?.contains(.keyCertSign) == true
     }
 
     /// RFC 5280 4.2.1.3: a CA's certificate MUST include keyUsage.
-    static func missingKeyUsage(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func missingKeyUsage(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCertificateAuthority && c.extensions.keyUsage == nil
     }
 
     /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be included, except in a self-signed
     /// certificate (asked of a self-issued one only when it is absent).
-    static func missingAuthorityKeyIdentifier(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func missingAuthorityKeyIdentifier(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCritical(.authorityKeyIdentifier) == nil && c.version == .v3 && !c.isSelfIssued
     }
 
     /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST include keyIdentifier (but in a self-signed certificate).
-    static func authorityKeyIdentifierWithoutKeyIdentifier(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func authorityKeyIdentifierWithoutKeyIdentifier(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCritical(.authorityKeyIdentifier) != nil && c.extensions.authorityKeyIdentifier?.keyIdentifier == nil && !c.isSelfIssued
     }
 
     /// RFC 5280 4.2.1.1: authorityKeyIdentifier MUST be non-critical.
-    static func authorityKeyIdentifierCritical(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func authorityKeyIdentifierCritical(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCritical(.authorityKeyIdentifier) == true
     }
 
     /// RFC 5280 4.2.1.2: a CA's certificate MUST include subjectKeyIdentifier.
-    static func missingSubjectKeyIdentifier(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func missingSubjectKeyIdentifier(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCertificateAuthority && c.extensions.subjectKeyIdentifier == nil
     }
 
     /// RFC 5280 4.2.1.2: subjectKeyIdentifier MUST be non-critical.
-    static func subjectKeyIdentifierCritical(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func subjectKeyIdentifierCritical(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCritical(.subjectKeyIdentifier) == true
     }
 
     /// RFC 5280 4.2.2.1: authorityInfoAccess MUST be non-critical.
-    static func authorityInformationAccessCritical(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func authorityInformationAccessCritical(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCritical(.authorityInfoAccess) == true
     }
 
     /// RFC 5280 4.2.1.10: nameConstraints MUST be used only in a CA certificate.
-    static func nameConstraintsInEndEntity(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func nameConstraintsInEndEntity(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         !c.isCertificateAuthority && c.isCritical(.nameConstraints) != nil
     }
 
     /// RFC 5280 4.2.1.10: nameConstraints MUST be critical.
-    static func nameConstraintsNotCritical(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func nameConstraintsNotCritical(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCritical(.nameConstraints) == false
     }
 
     /// RFC 5280 4.2.1.10: a subtree that is not a well-formed name of its form cannot be applied.
-    static func malformedNameConstraints(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func malformedNameConstraints(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCritical(.nameConstraints) != nil && c.extensions.nameConstraints?.firstMalformedSubtree() != nil
     }
 
     /// RFC 5280 4.2.1.11: policyConstraints MUST be critical.
-    static func policyConstraintsNotCritical(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func policyConstraintsNotCritical(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCritical(.policyConstraints) == false
     }
 
     /// RFC 5280 4.2.1.14: inhibitAnyPolicy MUST be critical.
-    static func inhibitAnyPolicyNotCritical(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func inhibitAnyPolicyNotCritical(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.isCritical(.inhibitAnyPolicy) == false
     }
 
     /// RFC 5280 4.2.1.5, 6.1.4 (a): policies MUST NOT be mapped to or from anyPolicy.
-    static func policyMappingWithAnyPolicy(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func policyMappingWithAnyPolicy(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.extensions.policyMappings?.contains {
             $0.issuerDomainPolicy == KnownOID.anyPolicy || $0.subjectDomainPolicy == KnownOID.anyPolicy
         } == true
     }
 
     /// RFC 5280 4.2.1.6: a dNSName MUST be in the preferred name syntax.
-    static func invalidDNSNameInSubjectAltName(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func invalidDNSNameInSubjectAltName(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.extensions.subjectAlternativeNames?.contains { name in
             guard case .dNSName(let value) = name else { return false }
             return DNSNameSyntax.check(value, allowWildcard: true) != nil
@@ -146,7 +173,7 @@ package enum CertificateRuleChecks {
     }
 
     /// RFC 5280 4.2.1.6: an rfc822Name MUST be a mailbox (RFC 5322 addr-spec).
-    static func invalidRFC822NameInSubjectAltName(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func invalidRFC822NameInSubjectAltName(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.extensions.subjectAlternativeNames?.contains { name in
             guard case .rfc822Name(let value) = name else { return false }
             return !SubjectAltNameSyntax.isMailbox(value)
@@ -154,7 +181,7 @@ package enum CertificateRuleChecks {
     }
 
     /// RFC 5280 4.2.1.6: a uniformResourceIdentifier MUST be an absolute URI.
-    static func invalidURIInSubjectAltName(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func invalidURIInSubjectAltName(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.extensions.subjectAlternativeNames?.contains { name in
             guard case .uniformResourceIdentifier(let value) = name else { return false }
             return !SubjectAltNameSyntax.isAbsoluteURI(value)
@@ -163,7 +190,7 @@ package enum CertificateRuleChecks {
 
     /// RFC 9598 3: an SmtpUTF8Mailbox otherName MUST be a UTF8String mailbox with a non-ASCII
     /// Local-part and an A-label domain.
-    static func invalidSmtpUTF8MailboxInSubjectAltName(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func invalidSmtpUTF8MailboxInSubjectAltName(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.extensions.subjectAlternativeNames?.contains { name in
             guard case .otherName(let typeID, let value) = name else { return false }
             return typeID == KnownOID.smtpUTF8Mailbox && NameConstraintSyntax.splitSmtpUTF8Mailbox(value) == nil
@@ -171,7 +198,7 @@ package enum CertificateRuleChecks {
     }
 
     /// RFC 5280 4.1.2.2: the serial number MUST be a positive integer of at most 20 octets.
-    static func invalidSerialNumber(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func invalidSerialNumber(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         let serial = der[c.layout.serialNumber]
         let first = serial.first ?? 0
         let octets = first == 0 ? serial.count - 1 : serial.count
@@ -179,24 +206,24 @@ package enum CertificateRuleChecks {
     }
 
     /// RFC 5280 4.1.2.5: validity dates through 2049 MUST be encoded as UTCTime.
-    static func generalizedTimeBefore2050(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func generalizedTimeBefore2050(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         let generalized = c.validityUsesGeneralizedTime
         return (generalized.notBefore && c.notBefore.components.year < 2050) || (generalized.notAfter && c.notAfter.components.year < 2050)
     }
 
     /// CA/B BR 7.1.2.7.12: subjectAltName MUST NOT be critical when the subject is not empty.
-    static func subjectAltNameCriticalWithSubject(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func subjectAltNameCriticalWithSubject(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.layout.subject.count != 2 && c.isCritical(.subjectAltName) == true
     }
 
     /// CA/B BR 7.1.2: certificates MUST be version 3.
-    static func notVersion3(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool { c.version != .v3 }
+    static func notVersion3(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool { c.version != .v3 }
 
     /// CA/B BR 7.1.2.7.8: a CA certificate is not a subscriber (end-entity) certificate.
-    static func certificateAuthorityAsEndEntity(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool { c.isCertificateAuthority }
+    static func certificateAuthorityAsEndEntity(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool { c.isCertificateAuthority }
 
     /// CA/B BR 7.1.2: issuerUniqueID and subjectUniqueID MUST NOT be present.
-    static func uniqueIdentifierPresent(_ c: Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
+    static func uniqueIdentifierPresent(_ c: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool {
         c.layout.issuerUniqueID != nil || c.layout.subjectUniqueID != nil
     }
 }
