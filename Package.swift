@@ -12,6 +12,19 @@ import PackageDescription
 /// This manifest's folder (absolute), for the linker's start-up symbol order file.
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
 
+/// Whether SwiftPM (or Xcode) checked this package out as another package's remote dependency
+/// (`.build/checkouts/…`, `SourcePackages/checkouts/…`), where it refuses any target with unsafe
+/// flags in a product the dependent uses.
+let isCheckedOutDependency = packageDirectory.contains("/checkouts/")
+
+/// The modules the `certpath` executable links emit, in release builds, one section per function
+/// (`-function-sections`; Swift otherwise gives only public functions their own), so that the
+/// linker can place together what start-up runs (scripts/startup-order): 0.8 MiB less resident
+/// code for `certpath verify` (Benchmarks/README.md, "Start-up, third round", issue 32). An unsafe
+/// flag, so none when checked out as a dependency: a dependent's build of the library products is
+/// unchanged but for the section layout.
+let startupLayout: [SwiftSetting] = isCheckedOutDependency ? [] : [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+
 let package = Package(
     name: "CertPath",
     products: [
@@ -38,16 +51,16 @@ let package = Package(
             pkgConfig: "libssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "CertPathDER"),
-        .target(name: "CertPathX509", dependencies: ["CertPathDER"]),
-        .target(name: "CertPath", dependencies: ["CertPathDER", "CertPathX509", "CLibCrypto"]),
-        .target(name: "CertPathTLS", dependencies: ["CertPath", "CLibSSL"]),
+        .target(name: "CertPathDER", swiftSettings: startupLayout),
+        .target(name: "CertPathX509", dependencies: ["CertPathDER"], swiftSettings: startupLayout),
+        .target(name: "CertPath", dependencies: ["CertPathDER", "CertPathX509", "CLibCrypto"], swiftSettings: startupLayout),
+        .target(name: "CertPathTLS", dependencies: ["CertPath", "CLibSSL"], swiftSettings: startupLayout),
         .target(name: "CertPathFoundation", dependencies: ["CertPath", "CertPathJSON"]),
-        .target(name: "CertPathLimbo", dependencies: ["CertPath"]),
+        .target(name: "CertPathLimbo", dependencies: ["CertPath"], swiftSettings: startupLayout),
         // CertPath's JSON inputs (the CT log list, v3) through FoundationEssentials' JSONDecoder: no ICU,
         // no full Foundation, so the CLI can read them without Foundation on its start-up path.
         // CertPathFoundation re-exports it.
-        .target(name: "CertPathJSON", dependencies: ["CertPath"]),
+        .target(name: "CertPathJSON", dependencies: ["CertPath"], swiftSettings: startupLayout),
         .target(name: "CertPathBenchmarkProbes", dependencies: ["CertPath"]),
         // libcurl for `certpath verify --fetch`, opened with dlopen on the first fetch (no header, no
         // link): without --fetch the CLI never loads it or what it links (issue 32).
@@ -55,23 +68,33 @@ let package = Package(
         .executableTarget(
             name: "certpath",
             dependencies: ["CertPath", "CertPathJSON", "CertPathLimbo", "CertPathTLS", "CLibSSL", "CCurlFetch"],
+            swiftSettings: startupLayout,
             // The release CLI links the Swift runtime statically: a third of the start-up time and half
             // the memory of the dynamic build (Benchmarks/README.md, "The command line at process
             // level", issue 32). Release only: the test targets, which link the debug executable's
             // module, stay dynamic. (unsafeFlags: allowed in the root package and for products a
-            // dependent package does not use; the library products carry none.)
+            // dependent package does not use; the library products carry none when checked out as a
+            // dependency, `startupLayout` above.)
             // `-static-stdlib` alone does not name FoundationEssentials' own static archives (limbo's
-            // JSON decoding, connect's Date), hence the group after it; lld, which (unlike the default
+            // JSON decoding, the CT log list), hence the group after it; lld, which (unlike the default
             // linker) does not repeat the `mktemp` link warning FoundationEssentials' archive carries.
-            // Two more for start-up (measured in the same place): relative relocations packed (DT_RELR, glibc
-            // 2.36: the loader no longer reads 970 KB of them; -0.9 MiB peak), and the functions `certpath
-            // verify` runs placed together in the order scripts/startup-order recorded (-2.0 MiB: start-up
-            // touched code pages all over the static runtime); names the toolchain lacks are ignored.
+            // For start-up, each measured in the same place: relative relocations packed (DT_RELR, glibc
+            // 2.36: the loader no longer reads 970 KB of them); the functions `certpath verify` runs
+            // placed together in the order scripts/startup-order recorded, and the functions the compiler
+            // leaves without a symbol (which no order file can name) gathered before them
+            // (scripts/startup-sections.lds); the C++ runtime the static Swift runtime needs (libstdc++
+            // and its unwinder) linked from its static archives (scripts/static-link: two one-line linker
+            // scripts the `-lstdc++` and `-lgcc_s` of the link resolve to), two shared libraries and
+            // their relocations fewer at every start; and no dynamic symbol table for the whole runtime
+            // (`--no-export-dynamic`, overriding the static runtime's `-export-dynamic`: nothing loads
+            // Swift code into this process, so nothing needs its symbols).
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--gc-sections", "-Xlinker", "--start-group", "-lFoundationEssentials",
                                            "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group",
                                            "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                            "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/scripts/startup-order.txt",
-                                           "-Xlinker", "--no-warn-symbol-ordering"],
+                                           "-Xlinker", "--no-warn-symbol-ordering",
+                                           "-Xlinker", "-T\(packageDirectory)/scripts/startup-sections.lds",
+                                           "-L\(packageDirectory)/scripts/static-link", "-Xlinker", "--no-export-dynamic"],
                                           .when(configuration: .release))]
         ),
         // The mutual-TLS example (Examples/MutualTLS/README.md): a server that demands client certificates
