@@ -11,61 +11,92 @@
 package enum CertificateRuleChecks {
     /// Every row the certificate breaks wherever it stands: the rows the reader recorded (an
     /// uninterpreted policy qualifier only in a critical certificatePolicies, RFC 5280 4.2.1.4),
-    /// then each check's.
+    /// then each check's, in table order (``checked``).
     package static func rules(_ fields: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> UInt64 {
         var found = fields.findings.recorded
         let qualifier = ProfileRule.uninterpretedPolicyQualifier.bit
         if found & qualifier != 0 && fields.isCritical(.certificatePolicies) != true { found &= ~qualifier }
-        for rule in checked where breaks(rule, fields, der) == true { found |= rule.bit }
-        return found
+        var sink = RuleBits()
+        visit(fields, der, &sink)
+        return found | sink.bits
     }
 
-    /// The rows the certificate alone decides, in table order: each has its check in ``breaks(_:_:_:)``.
-    package static let checked: [ProfileRule] = [
-        .emptyIssuer, .emptySubject, .basicConstraintsNotCritical, .missingBasicConstraints, .keyCertSignWithoutCA,
-        .missingKeyUsage, .missingAuthorityKeyIdentifier, .authorityKeyIdentifierWithoutKeyIdentifier,
-        .authorityKeyIdentifierCritical, .missingSubjectKeyIdentifier, .subjectKeyIdentifierCritical,
-        .authorityInformationAccessCritical, .nameConstraintsInEndEntity, .nameConstraintsNotCritical,
-        .malformedNameConstraints, .policyConstraintsNotCritical, .inhibitAnyPolicyNotCritical, .policyMappingWithAnyPolicy,
-        .invalidDNSNameInSubjectAltName, .invalidRFC822NameInSubjectAltName, .invalidURIInSubjectAltName,
-        .invalidSmtpUTF8MailboxInSubjectAltName, .invalidSerialNumber, .generalizedTimeBefore2050,
-        .subjectAltNameCriticalWithSubject, .notVersion3, .certificateAuthorityAsEndEntity, .uniqueIdentifierPresent,
-    ]
+    /// The rows the certificate alone decides, in table order (the order ``visit(_:_:_:)`` asks them).
+    package static var checked: [ProfileRule] {
+        var sink = RuleOrder()
+        visit(Certificate.Parsed(), [], &sink)
+        return sink.rules
+    }
 
-    /// Whether the certificate parsed as `fields` from `der` breaks `rule`: the row's check, called
-    /// directly (a table of closures copied the 600-byte parse result into every call, issue 31's
-    /// parse measurement); `nil` for a row not in ``checked``.
+    /// Whether the certificate breaks `rule`: its row's check; `nil` for a row not in ``checked``.
     package static func breaks(_ rule: ProfileRule, _ fields: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>) -> Bool? {
-        switch rule {
-        case .emptyIssuer: emptyIssuer(fields, der)
-        case .emptySubject: emptySubject(fields, der)
-        case .basicConstraintsNotCritical: basicConstraintsNotCritical(fields, der)
-        case .missingBasicConstraints: missingBasicConstraints(fields, der)
-        case .keyCertSignWithoutCA: keyCertSignWithoutCA(fields, der)
-        case .missingKeyUsage: missingKeyUsage(fields, der)
-        case .missingAuthorityKeyIdentifier: missingAuthorityKeyIdentifier(fields, der)
-        case .authorityKeyIdentifierWithoutKeyIdentifier: authorityKeyIdentifierWithoutKeyIdentifier(fields, der)
-        case .authorityKeyIdentifierCritical: authorityKeyIdentifierCritical(fields, der)
-        case .missingSubjectKeyIdentifier: missingSubjectKeyIdentifier(fields, der)
-        case .subjectKeyIdentifierCritical: subjectKeyIdentifierCritical(fields, der)
-        case .authorityInformationAccessCritical: authorityInformationAccessCritical(fields, der)
-        case .nameConstraintsInEndEntity: nameConstraintsInEndEntity(fields, der)
-        case .nameConstraintsNotCritical: nameConstraintsNotCritical(fields, der)
-        case .malformedNameConstraints: malformedNameConstraints(fields, der)
-        case .policyConstraintsNotCritical: policyConstraintsNotCritical(fields, der)
-        case .inhibitAnyPolicyNotCritical: inhibitAnyPolicyNotCritical(fields, der)
-        case .policyMappingWithAnyPolicy: policyMappingWithAnyPolicy(fields, der)
-        case .invalidDNSNameInSubjectAltName: invalidDNSNameInSubjectAltName(fields, der)
-        case .invalidRFC822NameInSubjectAltName: invalidRFC822NameInSubjectAltName(fields, der)
-        case .invalidURIInSubjectAltName: invalidURIInSubjectAltName(fields, der)
-        case .invalidSmtpUTF8MailboxInSubjectAltName: invalidSmtpUTF8MailboxInSubjectAltName(fields, der)
-        case .invalidSerialNumber: invalidSerialNumber(fields, der)
-        case .generalizedTimeBefore2050: generalizedTimeBefore2050(fields, der)
-        case .subjectAltNameCriticalWithSubject: subjectAltNameCriticalWithSubject(fields, der)
-        case .notVersion3: notVersion3(fields, der)
-        case .certificateAuthorityAsEndEntity: certificateAuthorityAsEndEntity(fields, der)
-        case .uniqueIdentifierPresent: uniqueIdentifierPresent(fields, der)
-        default: nil
+        var sink = OneRule(rule: rule)
+        visit(fields, der, &sink)
+        return sink.broken
+    }
+
+    /// Gives `sink` each row with its check (an autoclosure: evaluated only if the sink asks), in
+    /// table order: the one list of the rows this file decides.
+    @inline(__always)
+    static func visit<Sink: RuleSink>(_ fields: borrowing Certificate.Parsed, _ der: ArraySlice<UInt8>, _ sink: inout Sink) {
+        sink.row(.emptyIssuer, emptyIssuer(fields, der))
+        sink.row(.emptySubject, emptySubject(fields, der))
+        sink.row(.basicConstraintsNotCritical, basicConstraintsNotCritical(fields, der))
+        sink.row(.missingBasicConstraints, missingBasicConstraints(fields, der))
+        sink.row(.keyCertSignWithoutCA, keyCertSignWithoutCA(fields, der))
+        sink.row(.missingKeyUsage, missingKeyUsage(fields, der))
+        sink.row(.missingAuthorityKeyIdentifier, missingAuthorityKeyIdentifier(fields, der))
+        sink.row(.authorityKeyIdentifierWithoutKeyIdentifier, authorityKeyIdentifierWithoutKeyIdentifier(fields, der))
+        sink.row(.authorityKeyIdentifierCritical, authorityKeyIdentifierCritical(fields, der))
+        sink.row(.missingSubjectKeyIdentifier, missingSubjectKeyIdentifier(fields, der))
+        sink.row(.subjectKeyIdentifierCritical, subjectKeyIdentifierCritical(fields, der))
+        sink.row(.authorityInformationAccessCritical, authorityInformationAccessCritical(fields, der))
+        sink.row(.nameConstraintsInEndEntity, nameConstraintsInEndEntity(fields, der))
+        sink.row(.nameConstraintsNotCritical, nameConstraintsNotCritical(fields, der))
+        sink.row(.malformedNameConstraints, malformedNameConstraints(fields, der))
+        sink.row(.policyConstraintsNotCritical, policyConstraintsNotCritical(fields, der))
+        sink.row(.inhibitAnyPolicyNotCritical, inhibitAnyPolicyNotCritical(fields, der))
+        sink.row(.policyMappingWithAnyPolicy, policyMappingWithAnyPolicy(fields, der))
+        sink.row(.invalidDNSNameInSubjectAltName, invalidDNSNameInSubjectAltName(fields, der))
+        sink.row(.invalidRFC822NameInSubjectAltName, invalidRFC822NameInSubjectAltName(fields, der))
+        sink.row(.invalidURIInSubjectAltName, invalidURIInSubjectAltName(fields, der))
+        sink.row(.invalidSmtpUTF8MailboxInSubjectAltName, invalidSmtpUTF8MailboxInSubjectAltName(fields, der))
+        sink.row(.invalidSerialNumber, invalidSerialNumber(fields, der))
+        sink.row(.generalizedTimeBefore2050, generalizedTimeBefore2050(fields, der))
+        sink.row(.subjectAltNameCriticalWithSubject, subjectAltNameCriticalWithSubject(fields, der))
+        sink.row(.notVersion3, notVersion3(fields, der))
+        sink.row(.certificateAuthorityAsEndEntity, certificateAuthorityAsEndEntity(fields, der))
+        sink.row(.uniqueIdentifierPresent, uniqueIdentifierPresent(fields, der))
+    }
+
+    // MARK: What is done with each row
+
+    /// Receives the rows of ``visit(_:_:_:)``.
+    protocol RuleSink {
+        /// One row and its check.
+        mutating func row(_ rule: ProfileRule, _ broken: @autoclosure () -> Bool)
+    }
+
+    /// The rows broken, as rule bits (parsing).
+    struct RuleBits: RuleSink {
+        var bits: UInt64 = 0
+        @inline(__always) mutating func row(_ rule: ProfileRule, _ broken: @autoclosure () -> Bool) {
+            if broken() { bits |= rule.bit }
+        }
+    }
+
+    /// The rows in order, unchecked (``checked``).
+    struct RuleOrder: RuleSink {
+        var rules: [ProfileRule] = []
+        mutating func row(_ rule: ProfileRule, _ broken: @autoclosure () -> Bool) { rules.append(rule) }
+    }
+
+    /// One row's answer (``breaks(_:_:_:)``).
+    struct OneRule: RuleSink {
+        let rule: ProfileRule
+        var broken: Bool? = nil
+        mutating func row(_ rule: ProfileRule, _ broken: @autoclosure () -> Bool) {
+            if rule == self.rule { self.broken = broken() }
         }
     }
 
