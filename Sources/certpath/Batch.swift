@@ -1,5 +1,4 @@
 import CertPath
-import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +10,7 @@ import Darwin
 enum BatchCommand {
     static let spec = CommandSpec(
         name: "batch",
-        synopsis: "[--anchors FILE|DIR]... [--system-anchors] [--at TIME] [--first-line N] [--purpose NAME|OID] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
+        synopsis: "[--anchors FILE|DIR]... [--system-anchors] [--at TIME] [--first-line N] [--jobs N] [--purpose NAME|OID] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
         summary: """
             Reads one chain per line of standard input as JSON:
               {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",
@@ -27,6 +26,7 @@ enum BatchCommand {
                    "trust anchors for every line (a file or a folder, PEM, DER or PKCS #7); with --anchors only these are trusted"),
             .value("at", "TIME", "validation time of lines without \"time\", RFC 3339 or a date; default now (one instant for the whole run)"),
             .value("first-line", "N", "the number of the first input line in results (default 1): a part of a larger corpus keeps the corpus's numbers"),
+            .value("jobs", "N", "validating threads, 1 to 1024 (default: the processors this process may run on); the output does not depend on it"),
             .flag("system-anchors", "also trust the system anchors (the default when no --anchors is given)"),
             .value("purpose", "NAME|OID", "the purpose of lines without \"purpose\" (the names of 'certpath verify --purpose')"),
         ] + PolicyOptions.specs,
@@ -64,7 +64,13 @@ enum BatchCommand {
         }
         if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }
 
-        let cores = BatchCommand.activeProcessorCount()
+        var cores = BatchCommand.activeProcessorCount()
+        if let text = arguments.value("jobs") {
+            guard let jobs = Int(text), (1...1024).contains(jobs) else {
+                throw CLIError("--jobs '\(Output.echo(text))': expected a whole number from 1 to 1024")
+            }
+            cores = jobs
+        }
         // A chunk is at most 64 lines a core and at most 64 MiB of input, whatever the core count
         // (one line may be up to 16 MiB): memory stays bounded on any machine.
         let chunkLines = 64 * cores
@@ -78,10 +84,19 @@ enum BatchCommand {
             lineNumber = first - 1
         }
         var allTrusted = true
-        // A pipeline of two chunks: while the workers validate chunk n, this thread writes chunk n - 1's
-        // results and reads chunk n + 1. At most two chunks are held, so memory is flat in the input's
-        // length, and results are written in input order.
-        var pending: PendingChunk?
+        // While the worker threads validate, this thread reads the next chunk and writes the results
+        // of finished ones, in input order (BatchPipeline: at most three chunks held).
+        let pipeline = BatchPipeline(settings: settings, workers: cores)
+        func write(_ chunks: [[LineResult]]) {
+            guard !chunks.isEmpty else { return }
+            for results in chunks {
+                for result in results {
+                    Output.line(result.json)
+                    allTrusted = allTrusted && result.trusted
+                }
+            }
+            Output.flush()
+        }
         while true {
             var chunk: [LineReader.Line] = []
             var bytes = 0
@@ -89,18 +104,11 @@ enum BatchCommand {
                 chunk.append(line)
                 bytes += line.bytes.count
             }
-            let started = chunk.isEmpty ? nil : PendingChunk(chunk, firstLine: lineNumber + 1, settings: settings, workers: cores)
+            guard !chunk.isEmpty else { break }
+            write(pipeline.submit(chunk, firstLine: lineNumber + 1))
             lineNumber += chunk.count
-            if let pending {
-                for result in pending.wait() {
-                    Output.line(result.json)
-                    allTrusted = allTrusted && result.trusted
-                }
-                Output.flush()
-            }
-            guard let started else { break }
-            pending = started
         }
+        write(pipeline.finish())
         if let error = reader.error { throw CLIError("standard input: cannot read: \(error)") }
         return allTrusted ? ExitStatus.success : ExitStatus.untrusted
     }
@@ -109,43 +117,10 @@ enum BatchCommand {
     /// the cgroup quota; linked without ICU, it costs nothing at start-up).
     static func activeProcessorCount() -> Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// One chunk being validated on a background thread; ``wait()`` returns its results in input order.
-    final class PendingChunk: Sendable {
-        /// `nil` until the background thread stores the results.
-        private let results = Locked<[LineResult]?>(nil)
-
-        init(_ lines: [LineReader.Line], firstLine: Int, settings: Settings, workers: Int) {
-            DispatchQueue.global().async { [results] in
-                let done = BatchCommand.process(lines, firstLine: firstLine, settings: settings, workers: workers)
-                results.withLockAndSignal { $0 = done }
-            }
-        }
-
-        func wait() -> [LineResult] { results.wait { $0 } }
-    }
-
     /// One output line and whether it says trusted.
     struct LineResult: Sendable {
         let json: String
         let trusted: Bool
-    }
-
-    /// Validates the lines of one chunk concurrently; results are in input order.
-    static func process(_ lines: [LineReader.Line], firstLine: Int, settings: Settings, workers: Int) -> [LineResult] {
-        var results = [LineResult](repeating: LineResult(json: "", trusted: false), count: lines.count)
-        let stripes = min(lines.count, workers * 4)
-        results.withUnsafeMutableBufferPointer { buffer in
-            let output = DisjointWrites(buffer: buffer)
-            // Each index is written by exactly one iteration (stripe), so the writes never overlap.
-            DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
-                var index = stripe
-                while index < lines.count {
-                    output.store(result(of: lines[index], number: firstLine + index, settings: settings), at: index)
-                    index += stripes
-                }
-            }
-        }
-        return results
     }
 
     /// The result line for one input line.

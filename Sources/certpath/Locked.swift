@@ -43,6 +43,28 @@ final class Locked<Value>: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    /// Runs `body` on the value with the lock held, and wakes every waiter when it returns true.
+    func update(_ body: (inout Value) -> Bool) {
+        pthread_mutex_lock(mutex)
+        if body(&value) { pthread_cond_broadcast(condition) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Blocks until `body`, run on the value with the lock held (first, then after each wake-up),
+    /// returns a result; `body` may change the value on any call. With `signal`, returning a
+    /// result wakes every waiter.
+    func waitAndUpdate<Result>(signal: Bool, _ body: (inout Value) -> Result?) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while true {
+            if let result = body(&value) {
+                if signal { pthread_cond_broadcast(condition) }
+                return result
+            }
+            pthread_cond_wait(condition, mutex)
+        }
+    }
+
     /// Blocks until `ready` returns a result for the value (checked with the lock held, again after
     /// each ``withLockAndSignal(_:)``).
     func wait<Result>(until ready: (Value) -> Result?) -> Result {
