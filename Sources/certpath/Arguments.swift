@@ -24,7 +24,7 @@ enum ExitStatus {
     static let success: Int32 = 0
     /// Untrusted (verify), a line untrusted or in error (batch), a limbo case not as expected (limbo).
     static let untrusted: Int32 = 1
-    /// Bad usage, unreadable or malformed input.
+    /// Bad usage, unreadable or malformed input, or standard output that could not be written.
     static let usage: Int32 = 2
 }
 

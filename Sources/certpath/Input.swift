@@ -1,4 +1,5 @@
 import CertPath
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -450,10 +451,17 @@ enum Output {
         }
     }
 
-    /// Flushes standard output (before exiting or between batch chunks).
+    /// Flushes standard output (before exiting or between batch chunks). A failed write (a full
+    /// disk, a closed descriptor) is remembered in ``writeError`` for the exit status.
     static func flush() {
-        fflush(nil)  // every output stream: `stdout` itself is a C global Swift 6 refuses to touch
+        // Every output stream: `stdout` itself is a C global Swift 6 refuses to touch.
+        if fflush(nil) != 0 { writeError.store(errno == 0 ? EIO : errno, ordering: .relaxed) }
     }
+
+    /// The `errno` of the first failed write to standard output, 0 while none failed: a flush in the
+    /// middle of a run can fail, and the stream then drops what it held, so the final flush alone
+    /// would not see it.
+    static let writeError = Atomic<Int32>(0)
 
     /// The most Unicode scalars of a user-supplied value that ``echo(_:)`` keeps.
     static let echoLimit = 200

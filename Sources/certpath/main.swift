@@ -44,7 +44,7 @@ let overview = """
     A file name '-' reads standard input.
     'certpath <command> --help' describes a command's options; docs/CLI.md is the full reference.
     'certpath --version' prints the version.
-    exit status: 0 success/trusted, 1 untrusted, 2 bad usage or unreadable/malformed input.
+    exit status: 0 success/trusted, 1 untrusted, 2 bad usage, unreadable/malformed input or unwritable output.
     """
 
 /// Runs the command line and returns the exit status.
@@ -96,5 +96,12 @@ func runCommandLine(_ words: [String]) -> Int32 {
 }
 
 let status = runCommandLine(Array(CommandLine.arguments.dropFirst()))
+// Output that could not be written is not a result: a script reading `certpath verify > file` on a
+// full disk must not see exit status 0 beside an empty or cut file.
 Output.flush()
+let writeError = Output.writeError.load(ordering: .relaxed)
+guard writeError == 0 else {
+    Output.error("certpath: cannot write standard output: \(String(cString: strerror(writeError)))")
+    exit(ExitStatus.usage)
+}
 exit(status)
