@@ -34,7 +34,12 @@ struct CTOptions {
 
     /// The log list in `file` (v3 JSON).
     static func logList(_ file: String) throws(CLIError) -> CTLogList {
-        let bytes = try Input.read(file)
+        let bytes: [UInt8]
+        do throws(CLIError) {
+            bytes = try Input.read(file)
+        } catch {
+            throw CLIError("--ct-log-list \(error.message)", status: error.status)  // which option the file was for
+        }
         do throws(CTLogListError) {
             return try CTLogList(jsonBytes: bytes)
         } catch {

@@ -306,13 +306,19 @@ enum VerifyCommand {
 
         if let file = arguments.value("public-suffix-list") {
             // The list is about 300 KB; 16 MiB leaves room for any private list and bounds the work.
-            let list = PublicSuffixList(text: try Input.text(file, limit: 16 << 20))
+            let text: String
+            do throws(CLIError) {
+                text = try Input.text(file, limit: 16 << 20)
+            } catch {
+                throw CLIError("--public-suffix-list \(error.message)", status: error.status)  // which option the file was for
+            }
+            let list = PublicSuffixList(text: text)
             guard list.ruleCount > 0 else {
-                throw CLIError("\(Output.echo(file)): no public suffix rules found (expected the text of public_suffix_list.dat)")
+                throw CLIError("--public-suffix-list \(Output.echo(file)): no public suffix rules found (expected the text of public_suffix_list.dat)")
             }
             // Any text has words that read as one-label rules; a list has few lines that are not rules.
             guard list.skippedLineCount <= list.ruleCount else {
-                throw CLIError("\(Output.echo(file)): \(list.skippedLineCount) lines are not public suffix rules and only "
+                throw CLIError("--public-suffix-list \(Output.echo(file)): \(list.skippedLineCount) lines are not public suffix rules and only "
                     + "\(list.ruleCount) are: this is not a public suffix list (expected the text of public_suffix_list.dat)")
             }
             policy.publicSuffixList = list

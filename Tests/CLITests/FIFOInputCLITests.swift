@@ -44,6 +44,21 @@ import Glibc
         }
     }
 
+    /// The options whose file is not a certificate file name the option with the file (a reviewer's
+    /// finding: a FIFO given to --ct-log-list or --public-suffix-list was reported by file name alone).
+    @Test func listOptionsNameTheOptionTheyRead() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("f").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for option in ["--ct-log-list", "--public-suffix-list"] {
+            let run = try Self.run("verify rsa/server.pem --anchors rsa/root.pem \(option) \(fifo)")
+            #expect(run.status == 2, "\(option): \(run.status) \(run.stderr)")
+            #expect(run.stderr == "certpath verify: \(option) \(fifo): cannot read: it is a FIFO and no process was writing to it (nothing to read)\n",
+                    "\(option): \(run.stderr)")
+        }
+    }
+
     @Test func processSubstitutionStillWorks() throws {
         let run = try Self.run("verify <(cat rsa/server.pem) --intermediates <(cat rsa/intermediate.pem) --anchors <(cat rsa/root.pem) "
             + "--server server.customer1.example --at 2026-06-01T00:00:00Z")

@@ -158,10 +158,10 @@ import TestSupport
         try Data([0xEF, 0xBB, 0xBF] + Array("wild.tls.test\n".utf8)).write(to: bom)
         var run = try CLI.run(base + [binary.path], in: tls)
         #expect(run.status == 2)
-        #expect(run.stderr == "certpath verify: \(binary.path): line 2: not UTF-8 text (byte 3)\n")
+        #expect(run.stderr == "certpath verify: --public-suffix-list \(binary.path): line 2: not UTF-8 text (byte 3)\n")
         run = try CLI.run(base + [prose.path], in: tls)
         #expect(run.status == 2)
-        #expect(run.stderr == "certpath verify: \(prose.path): 4 lines are not public suffix rules and only 2 are: "
+        #expect(run.stderr == "certpath verify: --public-suffix-list \(prose.path): 4 lines are not public suffix rules and only 2 are: "
             + "this is not a public suffix list (expected the text of public_suffix_list.dat)\n", "\(run.stderr)")
         // A byte order mark is not part of the first rule.
         run = try CLI.run(base + [bom.path], in: tls)
