@@ -1,4 +1,5 @@
 import CertPath
+import Synchronization
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -71,10 +72,10 @@ enum BatchCommand {
             }
             cores = jobs
         }
-        // A chunk is at most 64 lines a core and at most 64 MiB of input, whatever the core count
+        // A chunk is at most 64 lines a core and at most 16 MiB of input (and one line), whatever the core count
         // (one line may be up to 16 MiB): memory stays bounded on any machine.
         let chunkLines = 64 * cores
-        let chunkBytes = 64 << 20
+        let chunkBytes = 16 << 20
         var reader = LineReader(descriptor: 0, maximumLength: maximumLineLength)
         var lineNumber = 0
         if let text = arguments.value("first-line") {
@@ -85,10 +86,14 @@ enum BatchCommand {
         }
         var allTrusted = true
         // While the worker threads validate, this thread reads the next chunk and writes the results
-        // of finished ones, in input order (BatchPipeline: at most three chunks held).
+        // of finished ones, in input order (BatchPipeline: at most three chunks held). A chunk is sent
+        // to the workers full, or as soon as reading would wait for more input, and while input is
+        // slow, finished results are written as they come: a caller that writes a line and waits for
+        // its result gets it. The first output that cannot be written ends the run (exit status 2).
         let pipeline = BatchPipeline(settings: settings, workers: cores)
-        func write(_ chunks: [[LineResult]]) {
-            guard !chunks.isEmpty else { return }
+        func write(_ chunks: [[LineResult]]) -> Bool {
+            guard Output.writeError.load(ordering: .relaxed) == 0 else { return false }
+            guard !chunks.isEmpty else { return true }
             for results in chunks {
                 for result in results {
                     Output.line(result.json)
@@ -96,26 +101,50 @@ enum BatchCommand {
                 }
             }
             Output.flush()
+            return Output.writeError.load(ordering: .relaxed) == 0
         }
-        while true {
+        reading: while true {
             var chunk: [LineReader.Line] = []
             var bytes = 0
-            while chunk.count < chunkLines, bytes < chunkBytes, let line = reader.next() {
+            while chunk.count < chunkLines, bytes < chunkBytes {
+                if reader.wouldBlock() {
+                    if !chunk.isEmpty { break }  // validate what came
+                    // Nothing to send: write what finishes until input comes (or wait for it when
+                    // nothing is being validated).
+                    repeat {
+                        guard write(pipeline.completed()) else { break reading }
+                        reader.waitForInput(milliseconds: pipeline.isIdle ? -1 : 10)
+                    } while reader.wouldBlock()
+                }
+                guard let line = reader.next() else { break }
                 chunk.append(line)
                 bytes += line.bytes.count
             }
             guard !chunk.isEmpty else { break }
-            write(pipeline.submit(chunk, firstLine: lineNumber + 1))
+            guard write(pipeline.submit(chunk, firstLine: lineNumber + 1)) else { break }
             lineNumber += chunk.count
         }
-        write(pipeline.finish())
+        _ = write(pipeline.finish())
         if let error = reader.error { throw CLIError("standard input: cannot read: \(error)") }
         return allTrusted ? ExitStatus.success : ExitStatus.untrusted
     }
 
-    /// The processors this process may run on (FoundationEssentials reads the affinity mask and
-    /// the cgroup quota; linked without ICU, it costs nothing at start-up).
-    static func activeProcessorCount() -> Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// The processors this process may run on: the CPUs of its affinity mask (what `taskset` and
+    /// container runtimes set; Linux gives it as `Cpus_allowed` in /proc/self/status, since
+    /// `sched_getaffinity` needs `_GNU_SOURCE`, which Swift's Glibc module lacks), or the online
+    /// processors when the mask cannot be read. (FoundationEssentials' `activeProcessorCount`
+    /// counted the machine's processors under `taskset -c 0`: a reviewer's finding.)
+    static func activeProcessorCount() -> Int {
+        if let status = try? Input.read("/proc/self/status"),
+           let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) {
+            // Hexadecimal words separated by commas: one bit per CPU.
+            let count = line.dropFirst("Cpus_allowed:".count).reduce(0) { count, character in
+                count + (character.hexDigitValue?.nonzeroBitCount ?? 0)
+            }
+            if count > 0 { return count }
+        }
+        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
 
     /// One output line and whether it says trusted.
     struct LineResult: Sendable {
@@ -391,6 +420,24 @@ struct LineReader {
     init(descriptor: Int32, maximumLength: Int) {
         self.descriptor = descriptor
         self.maximumLength = maximumLength
+    }
+
+    /// Whether ``next()`` would wait for input: no whole line is buffered and the descriptor has
+    /// nothing to read now. False at the end of input (and for a regular file, always readable).
+    func wouldBlock() -> Bool {
+        if atEnd { return false }
+        let buffered = buffer.withUnsafeBytes { raw in
+            start < end && memchr(raw.baseAddress! + start, 0x0A, end - start) != nil
+        }
+        if buffered { return false }
+        var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) == 0
+    }
+
+    /// Waits until the descriptor has input to read (or its end), at most `milliseconds` (-1: no limit).
+    func waitForInput(milliseconds: Int32) {
+        var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+        while poll(&descriptor, 1, milliseconds) < 0 && errno == EINTR {}
     }
 
     /// The next line without its LF (and without a CR before it), or `nil` at the end of input.

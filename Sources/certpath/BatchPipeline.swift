@@ -77,6 +77,15 @@ final class BatchPipeline: @unchecked Sendable {
         }
     }
 
+    /// The results of the chunks completed so far, oldest first, without waiting.
+    func completed() -> [[BatchCommand.LineResult]] {
+        if fallback { return [] }
+        return state.withLock { Self.popCompleted(&$0) }
+    }
+
+    /// Whether no chunk is held (nothing is being validated or waits to be written).
+    var isIdle: Bool { fallback || state.withLock { $0.chunks.isEmpty } }
+
     /// Waits for every queued line, stops the threads and returns the remaining chunks' results,
     /// oldest first.
     func finish() -> [[BatchCommand.LineResult]] {

@@ -49,7 +49,7 @@ enum LimboCommand {
         // keep suite order.
         let harness = LimboHarness()
         var results = [LimboResult?](repeating: nil, count: selected.count)
-        let stripes = min(selected.count, max(1, ProcessInfo.processInfo.activeProcessorCount) * 4)
+        let stripes = min(selected.count, BatchCommand.activeProcessorCount() * 4)
         results.withUnsafeMutableBufferPointer { buffer in
             let output = DisjointWrites(buffer: buffer)
             // Each index is written by exactly one stripe.
