@@ -1,6 +1,5 @@
 import CertPath
 import Synchronization
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -414,6 +413,8 @@ struct LineReader {
     private var start = 0
     private var end = 0
     private var atEnd = false
+    /// The LF ``wouldBlock()`` found in `buffer[start..<end]`, for ``next()`` (nil: not searched).
+    private var newlineAhead: Int?
     /// The read error, if reading stopped because of one.
     private(set) var error: String?
 
@@ -424,12 +425,11 @@ struct LineReader {
 
     /// Whether ``next()`` would wait for input: no whole line is buffered and the descriptor has
     /// nothing to read now. False at the end of input (and for a regular file, always readable).
-    func wouldBlock() -> Bool {
+    mutating func wouldBlock() -> Bool {
         if atEnd { return false }
-        let buffered = buffer.withUnsafeBytes { raw in
-            start < end && memchr(raw.baseAddress! + start, 0x0A, end - start) != nil
-        }
-        if buffered { return false }
+        if newlineAhead != nil { return false }
+        newlineAhead = findNewline()  // kept for ``next()``, which would search the same bytes
+        if newlineAhead != nil { return false }
         var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) == 0
     }
@@ -438,6 +438,16 @@ struct LineReader {
     func waitForInput(milliseconds: Int32) {
         var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
         while poll(&descriptor, 1, milliseconds) < 0 && errno == EINTR {}
+    }
+
+    /// The index of the first LF in `buffer[start..<end]`, if any (memchr: the byte-by-byte search
+    /// cost as much as reading the line's JSON, issue 32).
+    private func findNewline() -> Int? {
+        guard start < end else { return nil }
+        return buffer.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, let found = memchr(base + start, 0x0A, end - start) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
     }
 
     /// The next line without its LF (and without a CR before it), or `nil` at the end of input.
@@ -461,11 +471,8 @@ struct LineReader {
                 end = count
             }
             sawAny = true
-            // memchr: the byte-by-byte search cost as much as reading the line's JSON (issue 32).
-            let newline: Int? = buffer.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, let found = memchr(base + start, 0x0A, end - start) else { return nil }
-                return base.distance(to: UnsafeRawPointer(found))
-            }
+            let newline = newlineAhead ?? findNewline()
+            newlineAhead = nil
             let stop = newline ?? end
             if !tooLong {
                 if line.count + (stop - start) > maximumLength {

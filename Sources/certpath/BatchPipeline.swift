@@ -90,7 +90,7 @@ final class BatchPipeline: @unchecked Sendable {
     /// oldest first.
     func finish() -> [[BatchCommand.LineResult]] {
         if fallback { return [] }
-        state.withLockAndSignal { $0.closed = true }
+        state.update { $0.closed = true; return true }  // wakes the workers to stop
         var collected: [[BatchCommand.LineResult]] = []
         _ = state.waitAndUpdate(signal: false) { state -> Bool? in
             collected += Self.popCompleted(&state)

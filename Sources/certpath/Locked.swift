@@ -35,14 +35,6 @@ final class Locked<Value>: @unchecked Sendable {
         return body(&value)
     }
 
-    /// Runs `body` with the lock held, then wakes every ``wait(until:)``.
-    func withLockAndSignal(_ body: (inout Value) -> Void) {
-        pthread_mutex_lock(mutex)
-        body(&value)
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
-    }
-
     /// Runs `body` on the value with the lock held, and wakes every waiter when it returns true.
     func update(_ body: (inout Value) -> Bool) {
         pthread_mutex_lock(mutex)
@@ -61,17 +53,6 @@ final class Locked<Value>: @unchecked Sendable {
                 if signal { pthread_cond_broadcast(condition) }
                 return result
             }
-            pthread_cond_wait(condition, mutex)
-        }
-    }
-
-    /// Blocks until `ready` returns a result for the value (checked with the lock held, again after
-    /// each ``withLockAndSignal(_:)``).
-    func wait<Result>(until ready: (Value) -> Result?) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while true {
-            if let result = ready(value) { return result }
             pthread_cond_wait(condition, mutex)
         }
     }

@@ -356,6 +356,18 @@ public struct TrustExceptions: Hashable, Sendable {
     /// Creates a set of exceptions.
     public init(_ entries: [TrustException] = []) { self.entries = entries }
 
+    /// Throws naming the first line whose line feed follows a carriage return: the format (both
+    /// versions) uses LF line ends only.
+    private static func refuseCRLF(_ bytes: [UInt8]) throws(TrustExceptionsError) {
+        var lineNumber = 1
+        for index in bytes.indices where bytes[index] == 0x0A {
+            if index > 0 && bytes[index - 1] == 0x0D {
+                throw TrustExceptionsError(line: lineNumber, reason: "CRLF line ends are not allowed (the format uses LF only)")
+            }
+            lineNumber += 1
+        }
+    }
+
     /// The version a trust-exceptions text declares in its header (1 or 2), or `nil` when its first
     /// line is neither header.
     public static func version(of text: String) -> Int? {
@@ -477,17 +489,11 @@ public struct TrustExceptions: Hashable, Sendable {
     ///   without the version 2 header, what reading version 1 throws (an empty text, a wrong header
     ///   or version, an unknown line, a bad digest, failure or detail, a missing or wrong checksum).
     public init(text: String) throws(TrustExceptionsError) {
+        let bytes = Array(text.utf8)
+        try Self.refuseCRLF(bytes)  // both versions use LF only
         guard Self.version(of: text) == 2 else {
             try self.init(version1Text: text)
             return
-        }
-        let bytes = Array(text.utf8)
-        var lineNumber = 1
-        for index in bytes.indices where bytes[index] == 0x0A {
-            if index > 0 && bytes[index - 1] == 0x0D {
-                throw TrustExceptionsError(line: lineNumber, reason: "CRLF line ends are not allowed (the format uses LF only)")
-            }
-            lineNumber += 1
         }
         guard bytes.last == 0x0A else { throw TrustExceptionsError(line: 0, reason: "the text must end with a line feed") }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -685,14 +691,7 @@ public struct TrustExceptions: Hashable, Sendable {
     ///   (``RecoverableFailure/recordsName``), an entry without failures (the line of its `leaf`
     ///   line), a missing or wrong checksum, text after the checksum.
     private init(version1Text text: String) throws(TrustExceptionsError) {
-        let bytes = Array(text.utf8)
-        var lineNumber = 1
-        for index in bytes.indices where bytes[index] == 0x0A {
-            if index > 0 && bytes[index - 1] == 0x0D {
-                throw TrustExceptionsError(line: lineNumber, reason: "CRLF line ends are not allowed (the format uses LF only)")
-            }
-            lineNumber += 1
-        }
+        let bytes = Array(text.utf8)  // line ends already checked (``init(text:)``)
         guard !bytes.isEmpty else { throw TrustExceptionsError(line: 0, reason: "the text is empty (expected the header \"\(Self.header)\")") }
         guard bytes.last == 0x0A else { throw TrustExceptionsError(line: 0, reason: "the text must end with a line feed") }
         var lines: [ArraySlice<UInt8>] = []
