@@ -333,6 +333,26 @@ struct FetchingTests {
         #expect(result.isTrusted, "\(String(describing: result.primaryFailure))")
     }
 
+    /// A flake under ThreadSanitizer showed it: the CLI's validation time is taken at its start, the
+    /// live responder's thisUpdate at the request, a second later; fetching took the response as
+    /// not answering (thisUpdate after the time) and fetched the CRL, while the evaluation takes a
+    /// thisUpdate up to OCSPFreshness.clockSkew ahead as current. Both now use the one rule.
+    @Test("A stapled response whose thisUpdate is within the clock skew ahead answers for the leaf (no fetch); beyond it, the leaf is fetched for")
+    func stapledResponseWithinClockSkew() throws {
+        let stapled = try OCSPResponse(derEncoded: Self.bytes("stapled-good.der"))
+        let thisUpdate = try #require(stapled.basicResponse?.responses.first?.thisUpdate)
+        let leaf = try Self.certificate("leaf-good.pem")
+        for (secondsBehind, fetchedForLeaf) in [(Int64(60), false), (Int64(400), true)] {
+            let fetcher = MemoryFetcher()
+            var evaluation = try Self.evaluation("leaf-good.pem", intermediates: ["intermediate.pem"], fetcher: fetcher, mode: .reject)
+            evaluation.validationTime = UnixTime(secondsSinceEpoch: thisUpdate.secondsSinceEpoch - secondsBehind)
+            evaluation.revocationEvidence.ocspResponses = [stapled]
+            let result = evaluation.evaluate()
+            #expect(result.fetches.contains { $0.certificate == leaf } == fetchedForLeaf,
+                    "thisUpdate \(secondsBehind) s after the validation time (skew 300 s): \(result.fetches)")
+        }
+    }
+
     @Test("Nothing is fetched twice in one evaluation, and the loop ends when nothing new is learned")
     func noRepeats() throws {
         let fetcher = MemoryFetcher()

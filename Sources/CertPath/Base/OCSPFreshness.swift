@@ -27,4 +27,22 @@ public struct OCSPFreshness: Hashable, Sendable {
 
     /// The defaults.
     public static let `default` = OCSPFreshness()
+
+    /// Whether a SingleResponse of `thisUpdate` is not yet valid at `time`: thisUpdate after it by
+    /// more than ``clockSkew``.
+    package func isNotYetValid(thisUpdate: UnixTime, at time: UnixTime) -> Bool {
+        thisUpdate.secondsSinceEpoch > time.secondsSinceEpoch + clockSkew
+    }
+
+    /// Whether a SingleResponse is no longer current at `time`: its nextUpdate is before it, or it
+    /// has none and its thisUpdate is older than ``maximumAgeWithoutNextUpdate``.
+    package func isStale(thisUpdate: UnixTime, nextUpdate: UnixTime?, at time: UnixTime) -> Bool {
+        guard let nextUpdate else { return thisUpdate.secondsSinceEpoch + maximumAgeWithoutNextUpdate < time.secondsSinceEpoch }
+        return nextUpdate < time
+    }
+
+    /// Whether a SingleResponse is current at `time`: neither not yet valid nor stale.
+    package func isCurrent(thisUpdate: UnixTime, nextUpdate: UnixTime?, at time: UnixTime) -> Bool {
+        !isNotYetValid(thisUpdate: thisUpdate, at: time) && !isStale(thisUpdate: thisUpdate, nextUpdate: nextUpdate, at: time)
+    }
 }

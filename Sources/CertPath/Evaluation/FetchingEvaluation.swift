@@ -207,7 +207,7 @@ extension TrustEvaluation {
                         learned = true
                         // Answered only by a response that names this certificate with a status, now
                         // (a successful response about another certificate answers nothing).
-                        answered = Self.answers(response, for: certificate, issuer: issuer, at: time)
+                        answered = Self.answers(response, for: certificate, issuer: issuer, at: time, freshness: policy.ocspFreshness)
                         if answered { session.answeredByOCSP.insert(certificate.der) }
                     } catch {
                         session.append(record(.unreadable(bytes: body.count, reason: "not an OCSP response: \(error)")))
@@ -246,22 +246,24 @@ extension TrustEvaluation {
 
 extension TrustEvaluation {
     /// Whether the caller's own evidence (a stapled response) has a successful OCSP response with a
-    /// SingleResponse for `certificate` (its CertID, RFC 6960 4.1.1) current at `time` (thisUpdate not
-    /// after it, nextUpdate absent or not before it). Such a certificate is not fetched for: stapling
+    /// SingleResponse for `certificate` (its CertID, RFC 6960 4.1.1) current at `time` under the
+    /// policy's ``OCSPFreshness`` (the rule the evaluation applies). Such a certificate is not fetched for: stapling
     /// exists so that the client does not ask the CA (RFC 6066 8), and the response is judged as
     /// evidence like any other (if it proves unusable, the revocation mode decides, as without fetching).
     func suppliedResponse(names certificate: Certificate, issuer: Certificate, at time: UnixTime) -> Bool {
-        revocationEvidence.ocspResponses.contains { Self.answers($0, for: certificate, issuer: issuer, at: time) }
+        revocationEvidence.ocspResponses.contains { Self.answers($0, for: certificate, issuer: issuer, at: time, freshness: policy.ocspFreshness) }
     }
 
     /// Whether `response` is successful and has a SingleResponse naming `certificate` (its CertID,
-    /// RFC 6960 4.1.1) with a status other than unknown, current at `time` (thisUpdate not after
-    /// it, nextUpdate absent or not before it). Whether it can be believed is the evaluation's to
+    /// RFC 6960 4.1.1) with a status other than unknown, current at `time` under `freshness`
+    /// (the evaluation's own rule, clock skew included: a response the evaluation takes as current
+    /// must not send fetching after a CRL). Whether it can be believed is the evaluation's to
     /// decide; this only says whether fetching more for the certificate could be worth it.
-    static func answers(_ response: OCSPResponse, for certificate: Certificate, issuer: Certificate, at time: UnixTime) -> Bool {
+    static func answers(_ response: OCSPResponse, for certificate: Certificate, issuer: Certificate, at time: UnixTime,
+                        freshness: OCSPFreshness) -> Bool {
         response.basicResponse?.responses.contains { single in
-            single.certStatus != .unknown && single.certID.identifies(certificate, issuer: issuer) && single.thisUpdate <= time
-                && (single.nextUpdate.map { $0 >= time } ?? true)
+            single.certStatus != .unknown && single.certID.identifies(certificate, issuer: issuer)
+                && freshness.isCurrent(thisUpdate: single.thisUpdate, nextUpdate: single.nextUpdate, at: time)
         } ?? false
     }
 }

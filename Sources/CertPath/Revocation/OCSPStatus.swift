@@ -95,15 +95,14 @@ extension RevocationChecker {
                 rejections.append(.defect(response, defect))
                 continue
             }
-            if single.thisUpdate.secondsSinceEpoch > time.secondsSinceEpoch + freshness.clockSkew {
+            if freshness.isNotYetValid(thisUpdate: single.thisUpdate, at: time) {
                 rejections.append(.notYetValid(response, single))
                 continue
             }
             var staleness: OCSPRejection? = nil
-            if let nextUpdate = single.nextUpdate {
-                if nextUpdate < time { staleness = .expired(response, single) }
-            } else if single.thisUpdate.secondsSinceEpoch + freshness.maximumAgeWithoutNextUpdate < time.secondsSinceEpoch {
-                staleness = .tooOld(response, single, maximumAge: freshness.maximumAgeWithoutNextUpdate)
+            if freshness.isStale(thisUpdate: single.thisUpdate, nextUpdate: single.nextUpdate, at: time) {
+                staleness = single.nextUpdate == nil ? .tooOld(response, single, maximumAge: freshness.maximumAgeWithoutNextUpdate)
+                    : .expired(response, single)
             }
             switch single.certStatus {
             case .unknown:
