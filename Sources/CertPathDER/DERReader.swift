@@ -432,6 +432,35 @@
     @inlinable @inline(__always)
     func byte(at offset: Int) -> UInt8 { base[offset] }
 
+    /// How many elements the rest of the current structure holds, counted from their headers alone
+    /// and at most `maximum`: a capacity for the list about to be decoded from them, so that it is
+    /// allocated once. Nothing is validated and the cursor does not move; counting stops (returning
+    /// what it counted) at a header that does not read, which the reading that follows reports.
+    ///
+    /// - Complexity: O(min(elements, `maximum`)).
+    @inlinable
+    package func remainingElementCount(atMost maximum: Int) -> Int {
+        var count = 0
+        var index = cursor
+        while count < maximum, limit &- index >= 2 {
+            var length = Int(base[index &+ 1])
+            index &+= 2
+            if length >= 0x80 {
+                let octets = length & 0x7F
+                guard octets >= 1, octets <= 4, limit &- index >= octets else { break }
+                length = 0
+                for _ in 0..<octets {
+                    length = length &<< 8 | Int(base[index])
+                    index &+= 1
+                }
+            }
+            guard limit &- index >= length else { break }
+            index &+= length
+            count &+= 1
+        }
+        return count
+    }
+
     /// Runs `body` with this reader narrowed to `range` at nesting `depth`, then restores the
     /// reader's end and depth and moves it to `range.upperBound` if that is past where it was
     /// (also when `body` throws). Used to read a structure whose bounds are already known — the

@@ -71,6 +71,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// Offsets in ``der`` of everything kept as a view.
     package var layout: Layout { fields.layout }
+    /// Where the subjectPublicKeyInfo and its key are in ``der`` (what ``layout`` holds, without
+    /// copying the rest of it).
+    package var subjectPublicKeyLayout: SubjectPublicKeyLayout { fields.layout.subjectPublicKeyInfo }
     /// Every extension in encoded order, as offsets (read once, at parse): for display and for
     /// looking up an extension CertPath does not know (path validation reads the typed values).
     package var extensionRecords: [ExtensionRecord] { fields.extensionRecords }
@@ -342,7 +345,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     private static func readExtensions(_ reader: inout DERReader, into parsed: inout Parsed) throws(DERError) {
         var unknown = SeenByteStrings()
         var seenKnown: UInt16 = 0  // the known extensions met so far (``KnownExtension/bit``)
-        parsed.extensionRecords.reserveCapacity(12)  // a Web PKI leaf has about ten: one allocation
+        parsed.extensionRecords = [ExtensionRecord](capacityForElementsOf: reader)  // one allocation
         while !reader.isAtEnd {
             let record = try ExtensionRecord.read(&reader)
             parsed.extensionRecords.append(record)

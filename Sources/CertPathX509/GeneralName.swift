@@ -178,7 +178,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
         guard _fastPath(!inner.isAtEnd) else {
             throw DERError(.invalidValue, at: element.offset, expected: "at least one GeneralName in \(expected)")
         }
-        var names: [GeneralName] = []
+        var names = [GeneralName](capacityForElementsOf: inner, build: build)
         while !inner.isAtEnd {
             if build {
                 names.append(try read(&inner, context, expected))

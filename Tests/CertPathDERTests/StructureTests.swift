@@ -18,6 +18,29 @@ struct StructureTests {
         try reader.sequence("level") { inner throws(DERError) in try descend(&inner) }
     }
 
+    @Test("remainingElementCount counts the elements left in the structure from their headers, up to a maximum")
+    func remainingElementCount() throws {
+        // SEQUENCE { INTEGER 1, OCTET STRING of 130 bytes (long-form length), NULL }
+        let contents = hex("02 01 01 04 81 82") + [UInt8](repeating: 0xAB, count: 130) + hex("05 00")
+        var reader = DERReader(hex("30 81") + [UInt8(contents.count)] + contents)
+        _ = try reader.descend(.sequence, "list")
+        #expect(reader.remainingElementCount(atMost: 64) == 3)
+        #expect(reader.remainingElementCount(atMost: 2) == 2)
+        #expect(reader.remainingElementCount(atMost: 0) == 0)
+        // Counting does not move the reader.
+        #expect(try reader.readUnsigned("first", as: UInt8.self) == 1)
+        #expect(reader.remainingElementCount(atMost: 64) == 2)
+        // A header that does not read ends the count at what was counted before it (the reading
+        // that follows reports it): contents running past the structure, an indefinite length, a
+        // length of five octets, a lone identifier octet.
+        for broken in ["04 05 00", "04 80", "04 85 01 02 03 04 05", "05"] {
+            let inner = hex("02 01 01 " + broken)
+            var list = DERReader(hex("30") + [UInt8(inner.count)] + inner)
+            _ = try list.descend(.sequence, "list")
+            #expect(list.remainingElementCount(atMost: 64) == 1, "\(broken)")
+        }
+    }
+
     @Test("trailing data inside a structure is rejected by nested and finish")
     func trailingInside() throws {
         // SEQUENCE { INTEGER 1, NULL } read by a schema that expects only the INTEGER.

@@ -120,7 +120,7 @@ public struct AlgorithmProfile: Hashable, Sendable {
     /// Why the subject key of `certificate` is refused, or `nil` when accepted: ``refusal(of:)``,
     /// with RSA, EC and EdDSA keys judged from the parsed layout (no key value is made).
     func refusal(ofKeyOf certificate: Certificate) -> KeyRefusal? {
-        switch certificate.layout.subjectPublicKeyInfo.key {
+        switch certificate.subjectPublicKeyLayout.key {
         case .rsa: return refusal(rsaModulusBits: certificate.rsaModulusBits ?? 0)
         case .ec(let curve, _): return refusal(curve)
         case .ed25519, .ed448: return eddsaRefusal
@@ -133,7 +133,7 @@ public struct AlgorithmProfile: Hashable, Sendable {
     /// the profile allows (CA/B BR 6.1.5: P-256, P-384 and P-521 only; Chromium and the Mozilla root
     /// store policy 5.1 accept no other curve).
     func refusal(ofKeyOf certificate: Certificate, under profile: CertificateProfile) -> KeyRefusal? {
-        if profile == .webPKI, case .ec(let curve, _) = certificate.layout.subjectPublicKeyInfo.key, curve.isBrainpool {
+        if profile == .webPKI, case .ec(let curve, _) = certificate.subjectPublicKeyLayout.key, curve.isBrainpool {
             return .curveNotAllowedInWebPKI(curve)
         }
         return refusal(ofKeyOf: certificate)

@@ -41,7 +41,7 @@ public struct SignatureVerifier: Sendable {
     ///     store), used instead of the key cache or a fresh load; asked only when a key is loaded.
     func verify(_ certificate: Certificate, issuer: Certificate, inheritedDSAParameters: DSAParameters?,
                 preloadedKey: () -> PublicKey? = { nil }) -> SignatureOutcome {
-        let layout = issuer.layout.subjectPublicKeyInfo
+        let layout = issuer.subjectPublicKeyLayout
         // Only a key restricted to RSASSA-PSS can refuse; its parameters are read again from its DER
         // (for any other key no view of it is made: an anchor's DER is shared by every thread).
         let keyRefusal = layout.isRestrictedToRSASSAPSS

@@ -109,7 +109,7 @@ final class EvaluationContext {
     func signature(of child: Certificate, by issuer: Certificate, inheritedDSAParameters: DSAParameters? = nil) -> SignatureOutcome {
         let memoized = !issuer.hasDSAKeyWithoutParameters
         if memoized, let known = remembered(ObjectIdentifier(child), issuer.subjectPublicKeyInfoDER) { return known }
-        let cost = SignatureCost.estimate(issuer.layout.subjectPublicKeyInfo.key, in: issuer.der[...],
+        let cost = SignatureCost.estimate(issuer.subjectPublicKeyLayout.key, in: issuer.der[...],
                                           messageLength: child.tbsCertificateBytes.count)
         // A candidate may fail: it is tried only while some of the failed-check allowance is left
         // (floods of look-alike issuers are bounded by it, whatever their order: at most one check
@@ -155,7 +155,7 @@ final class EvaluationContext {
     func signature(of response: OCSPResponse, by signer: Certificate) -> SignatureOutcome {
         guard let basic = response.basicResponse else { return .invalid }
         if let known = remembered(ObjectIdentifier(response), signer.subjectPublicKeyInfoDER) { return known }
-        let cost = SignatureCost.estimate(signer.layout.subjectPublicKeyInfo.key, in: signer.der[...], messageLength: basic.tbsResponseData.count)
+        let cost = SignatureCost.estimate(signer.subjectPublicKeyLayout.key, in: signer.der[...], messageLength: basic.tbsResponseData.count)
         guard spendSignatureCheck(cost: cost) else { return .budgetExhausted }
         let outcome = crypto.verifySignedData(signature: basic.signature, unusedBits: basic.signatureUnusedBits, message: basic.tbsResponseData,
                                               algorithm: basic.signatureAlgorithm, issuerKey: signer.subjectPublicKeyInfo,

@@ -172,7 +172,7 @@ struct IssuerIndex {
             // anchor's constraints are enforced only when asked: not ranked by them).
             let notACA = !candidate.isAnchor && (certificate.version != .v3 || !certificate.isCertificateAuthority)
             let noKeyCertSign = certificate.keyUsage.map { !$0.contains(.keyCertSign) } ?? false
-            let cost = SignatureCost.estimate(certificate.layout.subjectPublicKeyInfo.key, in: certificate.der[...], messageLength: signedBytes)
+            let cost = SignatureCost.estimate(certificate.subjectPublicKeyLayout.key, in: certificate.der[...], messageLength: signedBytes)
             return Rank(bucket: bucket, keyID: keyID, selfIssued: certificate.isSelfIssued ? 1 : 0, invalid: valid ? 0 : 1,
                         notACA: notACA ? 1 : 0, noKeyCertSign: noKeyCertSign ? 1 : 0, cost: cost,
                         newerFirst: -certificate.notBefore.secondsSinceEpoch, intermediate: candidate.isAnchor ? 0 : 1)

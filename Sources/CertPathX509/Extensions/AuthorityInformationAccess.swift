@@ -22,7 +22,7 @@ package enum AuthorityInformationAccess {
     @inline(__always)  // with `build` a constant, the unused list costs nothing
     package static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [AccessDescription] {
         let list = try reader.descend(.sequence, "AuthorityInfoAccessSyntax")
-        var descriptions: [AccessDescription] = []
+        var descriptions = [AccessDescription](capacityForElementsOf: reader, build: build)
         var count = 0
         while !reader.isAtEnd {
             let description = try reader.descend(.sequence, "AccessDescription")

@@ -44,7 +44,7 @@ package enum CertificatePolicies {
         _ reader: inout DERReader, build: Bool, _ findings: inout ParseFindings, into elements: inout Elements
     ) throws(DERError) -> [PolicyInformation] {
         let list = try reader.descend(.sequence, "certificatePolicies")
-        var policies: [PolicyInformation] = []
+        var policies = [PolicyInformation](capacityForElementsOf: reader, build: build)
         var identifiers = SeenByteStrings()
         var isEmpty = true
         while !reader.isAtEnd {

@@ -108,7 +108,7 @@ public struct DistributionPoint: Hashable, Sendable {
             let names = try GeneralName.readNames(&n, element, .name, "fullName", build: build)
             name = build ? .fullName(names) : nil
         case .contextSpecific(1, constructed: true):
-            var attributes: [AttributeTypeAndValue] = []
+            var attributes = [AttributeTypeAndValue](capacityForElementsOf: n, build: build)
             var count = 0
             while !n.isAtEnd {
                 let attribute = try n.descend(.sequence, "AttributeTypeAndValue")
@@ -147,7 +147,7 @@ package enum CRLDistributionPoints {
     @inline(__always)  // with `build` a constant, the unused list costs nothing
     package static func read(_ reader: inout DERReader, build: Bool = true) throws(DERError) -> [DistributionPoint] {
         let list = try reader.descend(.sequence, "CRLDistributionPoints")
-        var points: [DistributionPoint] = []
+        var points = [DistributionPoint](capacityForElementsOf: reader, build: build)
         var count = 0
         while !reader.isAtEnd {
             let point = try DistributionPoint.read(&reader, build: build)

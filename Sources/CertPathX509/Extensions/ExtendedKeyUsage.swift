@@ -51,7 +51,7 @@ public struct ExtendedKeyUsage: Hashable, Sendable, CustomStringConvertible {
         guard _fastPath(!reader.isAtEnd) else {
             throw DERError(.invalidValue, at: reader.position, expected: "at least one KeyPurposeId (RFC 5280 4.2.1.12)")
         }
-        var usages: [OID] = []
+        var usages = [OID](capacityForElementsOf: reader, build: build)
         while !reader.isAtEnd {
             let purpose = try reader.readObjectIdentifier("KeyPurposeId")
             elements.append(purpose.tag.number, purpose.value)

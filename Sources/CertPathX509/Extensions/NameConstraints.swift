@@ -153,7 +153,7 @@ public struct NameConstraints: Hashable, Sendable {
         guard _fastPath(!r.isAtEnd) else {
             throw DERError(.invalidValue, at: r.position, expected: "at least one GeneralSubtree")
         }
-        var subtrees: [GeneralSubtree] = []
+        var subtrees = [GeneralSubtree](capacityForElementsOf: r)
         while !r.isAtEnd {
             let subtree = try r.sequence("GeneralSubtree") { (s: inout DERReader) throws(DERError) -> GeneralSubtree in
                 let base = try GeneralName.read(&s, .constraint, "GeneralSubtree base")

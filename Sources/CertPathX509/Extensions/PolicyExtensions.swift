@@ -54,7 +54,7 @@ package enum PolicyMappings {
     /// Decodes the extnValue the reader spans, as ``decode(_:)`` does.
     package static func read(_ reader: inout DERReader) throws(DERError) -> [PolicyMapping] {
         return try reader.extensionValue(.sequence, "PolicyMappings") { (r: inout DERReader) throws(DERError) -> [PolicyMapping] in
-            var mappings: [PolicyMapping] = []
+            var mappings = [PolicyMapping](capacityForElementsOf: r)
             while !r.isAtEnd {
                 mappings.append(try r.sequence("PolicyMapping") { (m: inout DERReader) throws(DERError) -> PolicyMapping in
                     PolicyMapping(issuerDomainPolicy: try m.readOID("issuerDomainPolicy"),

@@ -20,7 +20,7 @@ package enum TLSFeatures {
     ///   (`negativeInteger`), one above 65535 (`integerTooLarge`), trailing data.
     package static func read(_ reader: inout DERReader) throws(DERError) -> [UInt16] {
         try reader.extensionValue(.sequence, "TLS Features (RFC 7633)") { (r: inout DERReader) throws(DERError) -> [UInt16] in
-            var features: [UInt16] = []
+            var features = [UInt16](capacityForElementsOf: r)
             while !r.isAtEnd {
                 features.append(try r.readUnsigned("TLS feature (a TLS ExtensionType, 0...65535)", as: UInt16.self))
             }
