@@ -104,6 +104,24 @@ struct ParsedArguments {
     /// Whether the flag or option was given.
     func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
 
+    /// The value of the single-valued option `name` as a whole number within `range`, `nil` when
+    /// the option was not given. Only decimal digits are a whole number: no sign, no leading zero
+    /// (`+2`, `02`, ` 2` and `2.0` are refused rather than read as 2).
+    ///
+    /// - Parameter unit: what the number counts, for the message (`"seconds"`), or empty.
+    /// - Throws: ``CLIError`` naming the option, the value and the range.
+    func wholeNumber(_ name: String, in range: ClosedRange<Int>, unit: String = "") throws(CLIError) -> Int? {
+        guard let text = value(name) else { return nil }
+        let digits = Array(text.utf8)
+        let isCanonical = !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            && (digits.count == 1 || digits[0] != UInt8(ascii: "0"))
+        guard isCanonical, let number = Int(text), range.contains(number) else {
+            let what = unit.isEmpty ? "a whole number" : "a whole number of \(unit)"
+            throw CLIError("--\(name) '\(Output.echo(text))': expected \(what) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
     /// Parses `arguments` (the words after the command name) against `spec`.
     ///
     /// - Returns: `nil` when `-h` or `--help` was given (the caller prints the help).

@@ -65,24 +65,14 @@ enum BatchCommand {
         if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }
 
         var cores = BatchCommand.activeProcessorCount()
-        if let text = arguments.value("jobs") {
-            guard let jobs = Int(text), (1...1024).contains(jobs) else {
-                throw CLIError("--jobs '\(Output.echo(text))': expected a whole number from 1 to 1024")
-            }
-            cores = jobs
-        }
+        if let jobs = try arguments.wholeNumber("jobs", in: 1...1024) { cores = jobs }
         // A chunk is at most 64 lines a core and at most 16 MiB of input (and one line), whatever the core count
         // (one line may be up to 16 MiB): memory stays bounded on any machine.
         let chunkLines = 64 * cores
         let chunkBytes = 16 << 20
         var reader = LineReader(descriptor: 0, maximumLength: maximumLineLength)
         var lineNumber = 0
-        if let text = arguments.value("first-line") {
-            guard let first = Int(text), (1...(1 << 60)).contains(first) else {
-                throw CLIError("--first-line '\(Output.echo(text))': expected a whole number from 1")
-            }
-            lineNumber = first - 1
-        }
+        if let first = try arguments.wholeNumber("first-line", in: 1...(1 << 60)) { lineNumber = first - 1 }
         var allTrusted = true
         // While the worker threads validate, this thread reads the next chunk and writes the results
         // of finished ones, in input order (BatchPipeline: at most three chunks held). A chunk is sent
@@ -201,7 +191,15 @@ enum BatchCommand {
             }
             return (hasNUL, high & 0x8080_8080_8080_8080 == 0)
         }
-        guard !hasNUL, isASCII || String(validating: line.bytes, as: UTF8.self) != nil else {
+        if _slowPath(hasNUL) {
+            // UTF-16 or UTF-32 text has a NUL byte beside every ASCII character; a few NUL bytes in
+            // UTF-8 text are U+0000 written unescaped, which JSON allows nowhere (RFC 8259 7: a
+            // control character in a string is escaped, and outside strings it is not whitespace).
+            let nulBytes = line.bytes.reduce(0) { $0 + ($1 == 0 ? 1 : 0) }
+            if nulBytes * 4 >= line.bytes.count { throw CLIError("not UTF-8 text (RFC 8259 8.1; UTF-16 or UTF-32?)") }
+            throw CLIError("not valid JSON: a NUL byte (U+0000 is written \\u0000 in a string, RFC 8259 7)")
+        }
+        guard isASCII || String(validating: line.bytes, as: UTF8.self) != nil else {
             throw CLIError("not UTF-8 text (RFC 8259 8.1)")
         }
         let object: BatchLine

@@ -37,7 +37,7 @@ struct BatchLine {
         members.first { $0.name == name }?.value
     }
 
-    /// Reads the line `bytes` (valid UTF-8).
+    /// Reads the line `bytes` (valid UTF-8; a byte order mark at its start is ignored, RFC 8259 8.1).
     ///
     /// - Throws: ``Failure/syntax`` when the bytes are not one JSON value with only whitespace around it,
     ///   ``Failure/notAnObject`` when they are an array; a top-level string, number or literal is a
@@ -45,6 +45,9 @@ struct BatchLine {
     init(_ bytes: [UInt8]) throws(Failure) {
         var reader = Reader(bytes: bytes)
         var seenNames = Set<String>()
+        // A byte order mark before the text is ignored (RFC 8259 8.1 allows it; an editor saving
+        // UTF-8 may add one to the first line, and `cat` keeps it at the start of a later one).
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.index = 3 }
         reader.skipWhitespace()
         switch reader.peek {
         case UInt8(ascii: "{"): break

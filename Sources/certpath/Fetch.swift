@@ -22,12 +22,9 @@ enum FetchOptions {
     /// Sets `evaluation.networkFetching` (and the time budget) from `--fetch` and `--fetch-timeout`.
     static func apply(_ arguments: ParsedArguments, to evaluation: inout TrustEvaluation) throws(CLIError) {
         var timeout = defaultTimeout
-        if let text = arguments.value("fetch-timeout") {
+        if arguments.has("fetch-timeout") {
             guard arguments.has("fetch") else { throw CLIError("--fetch-timeout needs --fetch") }
-            guard let seconds = Int(text), (1...300).contains(seconds) else {
-                throw CLIError("--fetch-timeout '\(Output.echo(text))': expected a whole number of seconds from 1 to 300")
-            }
-            timeout = seconds
+            timeout = try arguments.wholeNumber("fetch-timeout", in: 1...300, unit: "seconds") ?? timeout
         }
         guard arguments.has("fetch") else { return }
         evaluation.policy.budget.fetchTime = timeout

@@ -236,12 +236,7 @@ enum VerifyCommand {
         try PolicyOptions(arguments).apply(to: &policy)
         policy.purpose = try purpose(arguments)
         try applyPolicyInputs(arguments, to: &policy)
-        if let text = arguments.value("max-depth") {
-            guard let depth = Int(text), (0...64).contains(depth) else {
-                throw CLIError("--max-depth '\(Output.echo(text))': expected a whole number of intermediates from 0 to 64")
-            }
-            policy.maximumIntermediates = depth
-        }
+        if let depth = try arguments.wholeNumber("max-depth", in: 0...64, unit: "intermediates") { policy.maximumIntermediates = depth }
 
         // A key pin both makes the certificate carrying it trusted for this evaluation (as an anchor,
         // or as the end entity itself) and is required in the path.

@@ -239,7 +239,7 @@ import Testing
         let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], input: input)
         let lines = try results(run)
         #expect(lines.count == 2)
-        #expect(lines.first?["error"] as? String == "not UTF-8 text (RFC 8259 8.1)")
+        #expect(lines.first?["error"] as? String == "not UTF-8 text (RFC 8259 8.1; UTF-16 or UTF-32?)")
         #expect(lines.last?["error"] as? String == "duplicate member \"name\"")
     }
 

@@ -84,6 +84,27 @@ import Testing
         #expect(errors.last == "not valid JSON")
     }
 
+    /// RFC 8259 8.1: a byte order mark before a line's JSON is ignored (an editor saving UTF-8 adds
+    /// one to the first line; `cat` of two such files puts one at the start of a later line). A NUL
+    /// byte in UTF-8 text is U+0000 unescaped, which JSON allows nowhere (RFC 8259 7): the line is
+    /// not JSON, not "not UTF-8" as a batch reviewer found it reported (UTF-16 stays "not UTF-8").
+    @Test func byteOrderMarkIsIgnoredAndANULByteIsNotJSON() throws {
+        let chain = try chainLiteral()
+        let trusted = "{\"chain\": \(chain), \"name\": \"server.customer1.example\", \"time\": \"\(CLI.time)\"}"
+        let (run, output) = try batch([
+            "\u{FEFF}" + trusted,
+            trusted,
+            "\u{FEFF}",
+            "{\"chain\": \(chain), \"name\": \"a\u{0}b\"}",
+            "{\"chain\": \(chain)}\u{0}",
+            "\u{FEFF}\u{FEFF}" + trusted,
+        ])
+        #expect(run.status == 1)
+        #expect(output.map { $0["status"] as? String } == ["trusted", "trusted", "error", "error", "error", "error"])
+        let nul = "not valid JSON: a NUL byte (U+0000 is written \\u0000 in a string, RFC 8259 7)"
+        #expect(output.dropFirst(2).map { $0["error"] as? String } == ["not valid JSON", nul, nul, "not valid JSON"])
+    }
+
     /// `--at` is the validation time of lines without `time` (one instant for a run split over processes),
     /// `--first-line` the number of the first line.
     @Test func batchAtAndFirstLine() throws {
