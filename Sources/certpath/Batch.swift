@@ -62,17 +62,18 @@ enum BatchCommand {
             _ = try PurposeOption.purpose(purpose, names: [], source: "--purpose", nameSource: "\"name\"")  // checked once, up front
             settings.purpose = purpose
         }
-        if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }
-
         var cores = BatchCommand.activeProcessorCount()
         if let jobs = try arguments.wholeNumber("jobs", in: 1...1024) { cores = jobs }
+        var lineNumber = 0
+        if let first = try arguments.wholeNumber("first-line", in: 1...(1 << 60)) { lineNumber = first - 1 }
+        // Every option checked: a mistake is the one line on standard error.
+        if settings.useSystemAnchors, let warning = VerifyCommand.systemAnchorsWarning() { Output.error("certpath batch: " + warning) }
+
         // A chunk is at most 64 lines a core and at most 16 MiB of input (and one line), whatever the core count
         // (one line may be up to 16 MiB): memory stays bounded on any machine.
         let chunkLines = 64 * cores
         let chunkBytes = 16 << 20
         var reader = LineReader(descriptor: 0, maximumLength: maximumLineLength)
-        var lineNumber = 0
-        if let first = try arguments.wholeNumber("first-line", in: 1...(1 << 60)) { lineNumber = first - 1 }
         var allTrusted = true
         // While the worker threads validate, this thread reads the next chunk and writes the results
         // of finished ones, in input order (BatchPipeline: at most three chunks held). A chunk is sent
