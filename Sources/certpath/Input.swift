@@ -45,12 +45,20 @@ enum Input {
         if fstat(fileno(file), &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             throw CLIError("\(Output.echo(path)): cannot read: it is a directory")
         }
+        func tooLarge() -> CLIError { CLIError("\(Output.echo(path)): cannot read: larger than \(limit >> 20) MiB") }
         var bytes: [UInt8] = []
+        // A regular file says its size: one over the limit is refused unread, and one under it is
+        // read into a buffer of its size (growing 1, 2, 4… copied a file of the limit's size twice).
+        // A stream (a pipe, a device) is read until it passes the limit, never kept beyond it.
+        if (status.st_mode & S_IFMT) == S_IFREG {
+            guard Int(status.st_size) <= limit else { throw tooLarge() }
+            bytes.reserveCapacity(Int(status.st_size))
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            guard count <= limit - bytes.count else { throw tooLarge() }
             if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
-            if bytes.count > limit { throw CLIError("\(Output.echo(path)): cannot read: larger than \(limit >> 20) MiB") }
             if count < chunk.count { break }
         }
         if ferror(file) != 0 { throw CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))") }

@@ -59,6 +59,24 @@ import Glibc
         }
     }
 
+    /// A regular file over the 256 MiB limit is refused from its size, unread: under a 64 MiB data
+    /// limit (`ulimit -d`), a sparse 300 MiB file gets the explained refusal; read first, it would
+    /// have ended the process for want of memory (a reviewer found `show` of a large input reaching
+    /// 277 MB before its refusal). Sanitized builds reserve more than the limit for themselves, so
+    /// there only the message is checked.
+    @Test func aFileOverTheLimitIsRefusedUnread() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("large.der").path
+        #expect(FileManager.default.createFile(atPath: file, contents: nil))
+        #expect(truncate(file, 300 << 20) == 0)
+        let environment = ProcessInfo.processInfo.environment
+        let sanitized = environment["ASAN_OPTIONS"] != nil || environment["TSAN_OPTIONS"] != nil
+        let run = try Self.run((sanitized ? "" : "--version >/dev/null; ulimit -d 65536; \"$CERTPATH\" ") + "show \(file)")
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr == "certpath show: \(file): cannot read: larger than 256 MiB\n")
+    }
+
     @Test func processSubstitutionStillWorks() throws {
         let run = try Self.run("verify <(cat rsa/server.pem) --intermediates <(cat rsa/intermediate.pem) --anchors <(cat rsa/root.pem) "
             + "--server server.customer1.example --at 2026-06-01T00:00:00Z")
