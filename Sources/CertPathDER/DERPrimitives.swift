@@ -324,6 +324,18 @@ extension DERReader {
                                UnsafeBufferPointer(start: base + b.lowerBound, count: b.count))
     }
 
+    /// Whether the bytes at offsets `range` of ``bytes`` are `constant` (an OID's contents, a
+    /// marker), compared in place (the generic `elementsEqual` of a slice and an array walks two
+    /// iterators).
+    ///
+    /// - Precondition: `range` lies within ``bytes``.
+    @inlinable @inline(__always)
+    package func bytesEqual(_ range: Range<Int>, _ constant: [UInt8]) -> Bool {
+        guard range.count == constant.count else { return false }
+        requireWithinBuffer(range)
+        return constant.withUnsafeBufferPointer { DERReader.equal(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), $0) }
+    }
+
     // MARK: UTCTime, GeneralizedTime (X.690 11.7, 11.8; RFC 5280 4.1.2.5)
 
     /// Decodes a UTCTime (`YYMMDDHHMMSSZ`, years 1950–2049 per RFC 5280 4.1.2.5.1) or a

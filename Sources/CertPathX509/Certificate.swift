@@ -345,7 +345,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     private static func readExtensions(_ reader: inout DERReader, into parsed: inout Parsed) throws(DERError) {
         var unknown = SeenByteStrings()
         var seenKnown: UInt16 = 0  // the known extensions met so far (``KnownExtension/bit``)
-        parsed.extensionRecords = [ExtensionRecord](capacityForElementsOf: reader)  // one allocation
+        parsed.extensionRecords.reserveCapacity(12)  // a Web PKI leaf has about ten: one allocation
         while !reader.isAtEnd {
             let record = try ExtensionRecord.read(&reader)
             parsed.extensionRecords.append(record)
@@ -367,8 +367,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 if record.isCritical { parsed.extensions.hasUnrecognizedCritical = true }
                 if _slowPath(!unknown.insert(record.oid, of: reader)) {
                     parsed.findings.insert(.duplicateExtension)
-                } else if record.oid.count == signedCertificateTimestampListOID.count,
-                          reader.bytes[record.oid].elementsEqual(signedCertificateTimestampListOID) {
+                } else if reader.bytesEqual(record.oid, signedCertificateTimestampListOID) {
                     parsed.extensions.signedCertificateTimestampList = reader.bytes[record.value]
                 }
             }

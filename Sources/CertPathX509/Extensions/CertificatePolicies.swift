@@ -62,9 +62,8 @@ package enum CertificatePolicies {
                     let qualifier = try reader.descend(.sequence, "PolicyQualifierInfo")
                     let qualifierID = try reader.readObjectIdentifier("policyQualifierId").value
                     let value = try reader.readAny("qualifier")
-                    let identifier = reader.bytes[qualifierID]
-                    let interpreted = (identifier.elementsEqual(cpsQualifier) && value.tag == .ia5String)
-                        || (identifier.elementsEqual(userNoticeQualifier) && value.tag == .sequence)
+                    let interpreted = (reader.bytesEqual(qualifierID, cpsQualifier) && value.tag == .ia5String)
+                        || (reader.bytesEqual(qualifierID, userNoticeQualifier) && value.tag == .sequence)
                     if _slowPath(!interpreted) { findings.insert(.uninterpretedPolicyQualifier) }
                     try reader.ascend(qualifier, "PolicyQualifierInfo")
                 }
