@@ -98,7 +98,7 @@ enum ExceptionsCommand {
             ]).pretty)
         } else {
             let count = exceptions.entries.count
-            Output.line("\(Output.safe(path)): trust exceptions, version \(version): \(count) \(count == 1 ? "entry" : "entries")"
+            Output.line("\(Output.safe(Output.echo(path))): trust exceptions, version \(version): \(count) \(count == 1 ? "entry" : "entries")"
                 + (exceptions.rejected.isEmpty ? "" : ", \(exceptions.rejected.count) rejected"))
             for entry in exceptions.entries {
                 Output.line("")
@@ -135,7 +135,7 @@ enum ExceptionsCommand {
         let updated = ExceptionsFile.removing(ids: Set(ids), from: text, exceptions: exceptions)
         try file.write(updated.utf8, what: "the trust exceptions", newFileMode: 0o600)
         for id in ids { Output.line("removed \(id)") }
-        if TrustExceptions.version(of: text) == 1 { Output.line("migrated \(Output.safe(path)) from version 1 to version 2") }
+        if TrustExceptions.version(of: text) == 1 { Output.line("migrated \(Output.safe(Output.echo(path))) from version 1 to version 2") }
         return ExitStatus.success
     }
 

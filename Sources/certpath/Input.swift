@@ -25,7 +25,7 @@ enum Input {
     static func read(_ path: String, limit: Int = maximumFileSize) throws(CLIError) -> [UInt8] {
         let isStandardInput = path == "-"
         func failure() -> CLIError { CLIError("\(Output.echo(path)): cannot read: \(String(cString: strerror(errno)))") }
-        let descriptor = isStandardInput ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = isStandardInput ? STDIN_FILENO : FileName.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure() }
         if !isStandardInput {
             let flags = fcntl(descriptor, F_GETFL)
@@ -190,7 +190,7 @@ enum Input {
     /// Whether `path` names a directory (after symbolic links).
     static func isDirectory(_ path: String) -> Bool {
         var status = stat()
-        return path != "-" && stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        return path != "-" && FileName.status(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The certificates of every file of the folder `path` (`--anchors DIR`, `--intermediates DIR`),
@@ -205,13 +205,14 @@ enum Input {
     /// - Throws: ``CLIError`` (status 2): the folder cannot be listed, or none of its files holds a
     ///   readable certificate (an empty `--anchors` must never fall back to the system anchors).
     static func certificates(inFolder path: String, option: String, command: String) throws(CLIError) -> [Certificate] {
-        guard let directory = opendir(path) else {
+        guard let directory = FileName.openDirectory(path) else {
             throw CLIError("\(Output.echo(path)): cannot read the folder: \(String(cString: strerror(errno)))")
         }
         var names: [String] = []
         while let entry = readdir(directory) {
+            // The entry's own bytes (FileName): a name that is not UTF-8 is read, not passed over.
             let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { FileName.decode(cString: $0) }
             }
             if name != "." && name != ".." { names.append(name) }
         }
@@ -230,11 +231,10 @@ enum Input {
             let file = folder + name
             var status = stat()
             // Regular files, directly or through a link; a dangling link, a subfolder, a FIFO are passed over.
-            guard stat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard FileName.status(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
             // Each file once: a hashed link and its target resolve to one path.
-            if let resolved = realpath(file, nil) {
-                defer { free(resolved) }
-                guard readFiles.insert(String(cString: resolved)).inserted else { continue }
+            if let resolved = FileName.resolved(file) {
+                guard readFiles.insert(resolved).inserted else { continue }
             }
             guard Int(status.st_size) <= maximumFolderFileSize else {
                 warnings.append("certpath \(command): warning: --\(option) \(Output.echo(file)): larger than \(maximumFolderFileSize >> 20) MiB "
@@ -480,6 +480,7 @@ enum Output {
     /// length), so a huge value cannot make a huge message. Every error message that echoes such a
     /// value goes through here.
     static func echo(_ value: String) -> String {
+        let value = FileName.displayed(value)  // a byte of a name that is not UTF-8 as \xNN
         let scalars = value.unicodeScalars
         guard let end = scalars.index(scalars.startIndex, offsetBy: echoLimit, limitedBy: scalars.endIndex),
               end < scalars.endIndex else { return value }

@@ -31,14 +31,13 @@ struct OutputFile {
     init(_ path: String) throws(CLIError) {
         self.path = path
         var status = stat()
-        if lstat(path, &status) == 0 {
+        if FileName.linkStatus(path, &status) == 0 {
             // It exists: follow links to what would be replaced.
-            guard let real = realpath(path, nil) else {
+            guard let real = FileName.resolved(path) else {
                 throw CLIError("\(Output.echo(path)): cannot write here: a symbolic link that cannot be resolved, not a regular file")
             }
-            resolved = String(cString: real)
-            free(real)
-            guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            resolved = real
+            guard FileName.status(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
                 throw CLIError("\(Output.echo(path)): cannot write here: \(Self.describe(status.st_mode)), not a regular file")
             }
             return
@@ -47,12 +46,10 @@ struct OutputFile {
         let slash = path.lastIndex(of: "/")
         let parent = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard let real = realpath(parent, nil) else {
+        guard let directory = FileName.resolved(parent) else {
             throw CLIError("\(Output.echo(path)): cannot write here: the directory \(Output.echo(parent)) does not exist")
         }
-        let directory = String(cString: real)
-        free(real)
-        guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+        guard FileName.status(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             throw CLIError("\(Output.echo(path)): cannot write here: the directory \(Output.echo(directory)) does not exist")
         }
         resolved = (directory == "/" ? "" : directory) + "/" + name
@@ -66,18 +63,17 @@ struct OutputFile {
         func failure() -> CLIError {
             CLIError("\(Output.echo(path)): cannot write \(what): \(String(cString: strerror(errno)))")
         }
-        let name = resolved + ".certpath-XXXXXX"
-        var template = Array(name.utf8CString)
+        var template = FileName.systemBytes(resolved + ".certpath-XXXXXX")
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw failure() }
         // mkstemp replaced the six X (ASCII) in place.
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporary = template.withUnsafeBufferPointer { FileName.decode(cString: $0.baseAddress!) }
         var contents = Array(bytes)[...]
         // The replaced file's permissions and owner, else newFileMode: set on the temporary file
         // before any byte is written and before the rename (mkstemp made it 0600).
         var existing = stat()
         var ok: Bool
-        if stat(resolved, &existing) == 0 {
+        if FileName.status(resolved, &existing) == 0 {
             // chown may be refused (another owner, not root): the mode is still kept.
             if existing.st_uid != geteuid() || existing.st_gid != getegid() { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }
             ok = fchmod(descriptor, existing.st_mode & 0o7777) == 0
@@ -93,9 +89,9 @@ struct OutputFile {
         if ok { ok = fsync(descriptor) == 0 }
         let saved = errno
         close(descriptor)
-        guard ok, rename(temporary, resolved) == 0 else {
+        guard ok, FileName.rename(temporary, resolved) == 0 else {
             let error = ok ? errno : saved
-            unlink(temporary)
+            FileName.unlink(temporary)
             errno = error
             throw failure()
         }

@@ -145,7 +145,7 @@ enum VerifyCommand {
                 objects.append(.object([("file", .string(file))] + ResultView.json(result, evaluation, explain: explain)))
             } else {
                 if index > 0 { Output.line("") }
-                Output.line("\(Output.safe(file)):")
+                Output.line("\(Output.safe(Output.echo(file))):")
                 for line in ResultView.humanLines(result, evaluation, explain: explain, anchorFiles: arguments.all("anchors")) {
                     Output.line("  " + line)
                 }

@@ -95,7 +95,7 @@ func runCommandLine(_ words: [String]) -> Int32 {
     }
 }
 
-let status = runCommandLine(Array(CommandLine.arguments.dropFirst()))
+let status = runCommandLine(FileName.arguments())  // every byte of every argument kept (FileName)
 // Output that could not be written is not a result: a script reading `certpath verify > file` on a
 // full disk must not see exit status 0 beside an empty or cut file.
 Output.flush()
