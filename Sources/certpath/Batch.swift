@@ -321,7 +321,7 @@ enum BatchCommand {
         certificates.reserveCapacity(blocks.count)
         for (index, block) in blocks.enumerated() {
             let key = index == 0 ? nil : BlockKey(text: Array(text[block]))
-            if let key, let certificate = blockMemo.withLock({ $0[key] }) {
+            if let key, let certificate = blockMemo.withLock({ $0.entries[key] }) {
                 certificates.append(certificate)
                 continue
             }
@@ -329,10 +329,12 @@ enum BatchCommand {
                 return nil
             }
             certificates.append(file.certificates[0])
-            if let key {
+            if let key, key.text.count <= MemoBounds.largestEntry {
+                let cost = key.text.count + file.certificates[0].der.count
                 blockMemo.withLock { memo in
-                    if memo.count >= 1024 { memo.removeAll() }
-                    memo[key] = file.certificates[0]
+                    if memo.entries.count >= 1024 || memo.bytes + cost > MemoBounds.bytes { memo = BlockMemo() }
+                    memo.entries[key] = file.certificates[0]
+                    memo.bytes += cost
                 }
             }
         }
@@ -346,8 +348,14 @@ enum BatchCommand {
         static func == (a: BlockKey, b: BlockKey) -> Bool { Bytes.equal(a.text, b.text) }
     }
 
-    /// Certificates of PEM blocks read in this run, by the block's text (at most 1,024 kept).
-    static let blockMemo = Locked<[BlockKey: Certificate]>([:])
+    /// Certificates of PEM blocks read in this run, by the block's text: at most 1,024 of them and
+    /// ``MemoBounds/bytes`` of text and DER in all, each block at most ``MemoBounds/largestEntry``
+    /// (a corpus of distinct large certificates must not fill memory with them).
+    struct BlockMemo {
+        var entries: [BlockKey: Certificate] = [:]
+        var bytes = 0
+    }
+    static let blockMemo = Locked(BlockMemo())
 
     /// The ranges of `text`'s `-----BEGIN CERTIFICATE-----` … `-----END CERTIFICATE-----` blocks when
     /// nothing but whitespace lies outside them; `nil` otherwise.

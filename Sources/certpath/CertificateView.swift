@@ -54,22 +54,29 @@ enum CertificateView {
     private static func summary(_ certificate: Certificate) -> JSON {
         let object = ObjectIdentifier(certificate)
         if let members = summaryMemo.withLock({ $0.byObject[object]?.members }) { return members }
+        // A certificate larger than any real one is not kept (nor its DER as a key).
+        guard certificate.der.count <= MemoBounds.largestEntry else { return .spliced(summaryMembers(certificate)) }
         let key = DERKey(der: certificate.der)
         let members = summaryMemo.withLock({ $0.byDER[key] }) ?? .spliced(summaryMembers(certificate))
         summaryMemo.withLock { memo in
-            if memo.byDER.count >= 256 { memo.byDER.removeAll() }
-            if memo.byObject.count >= 256 { memo.byObject.removeAll() }
+            // Each entry holds the DER twice at most (the key, the certificate of byObject).
+            if memo.byDER.count >= 256 || memo.byObject.count >= 256 || memo.bytes + 2 * key.der.count > MemoBounds.bytes {
+                memo = SummaryMemo()
+            }
             memo.byDER[key] = members
             // The entry holds the certificate, so its identifier is not reused while kept.
             memo.byObject[object] = (certificate, members)
+            memo.bytes += 2 * key.der.count
         }
         return members
     }
 
-    /// ``summary(_:)``'s memo: by object (each entry holding its certificate) and by DER, at most 256 each.
+    /// ``summary(_:)``'s memo: by object (each entry holding its certificate) and by DER, at most 256
+    /// each and ``MemoBounds/bytes`` of DER in all.
     private struct SummaryMemo {
         var byObject: [ObjectIdentifier: (certificate: Certificate, members: JSON)] = [:]
         var byDER: [DERKey: JSON] = [:]
+        var bytes = 0
     }
     private static let summaryMemo = Locked(SummaryMemo())
 
@@ -425,4 +432,14 @@ enum CertificateView {
         }
         return text.map { "\"\($0)\"" } ?? (hasReference ? "(noticeRef only)" : "(empty)")
     }
+}
+
+/// The bounds of `batch`'s per-process memos (intermediates' PEM blocks, certificates' JSON members):
+/// what a corpus repeats is a few certificates of a few kilobytes; a corpus of distinct large ones
+/// (lines may be 16 MiB) must not make the memos hold gigabytes.
+enum MemoBounds {
+    /// The largest certificate (or PEM block) kept: 64 KiB, far above any real one.
+    static let largestEntry = 64 << 10
+    /// The bytes a memo holds in all before it starts again: 16 MiB.
+    static let bytes = 16 << 20
 }
