@@ -180,8 +180,22 @@ enum VerifyCommand {
             }
             let entry = TrustException(certificate: leaf, failures: offered.failures, recorded: TrustEvaluation.now(),
                                        purpose: purpose, host: recording.host, expires: recording.expires)
+            // An existing FILE is kept unless it reads as trust exceptions: one that cannot be read as
+            // text (binary, a NUL byte, not UTF-8, over the size limit, unreadable) is not a trust
+            // exceptions file either, and is never replaced (a reviewer lost a DER certificate, a
+            // PKCS #12 store and a 272 MiB file that way). An empty file is a new one.
             var existing: String? = nil
-            if access(path, F_OK) == 0, let text = try? Input.text(path), !text.isEmpty { existing = text }
+            var status = stat()
+            if FileName.status(path, &status) == 0 {
+                do throws(CLIError) {
+                    let text = try Input.text(path)
+                    if !text.isEmpty { existing = text }
+                } catch {
+                    Output.error("certpath \(command): nothing saved to \(Output.echo(path)): it exists and cannot be read as a trust "
+                        + "exceptions file (\(Self.reason(error, path: path))); remove it or choose another file")
+                    return
+                }
+            }
             let saved: ExceptionsFile.Saved
             do throws(TrustExceptionsError) {
                 saved = try ExceptionsFile.adding(entry, to: existing)
@@ -200,6 +214,12 @@ enum VerifyCommand {
             Output.error("certpath \(command): saved trust exception \(entry.id) for this leaf accepting \(codes)\(bound) to \(Output.echo(path))"
                 + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"))
         }
+    }
+
+    /// `error`'s message without the `PATH: ` it starts with.
+    private static func reason(_ error: CLIError, path: String) -> String {
+        let prefix = Output.echo(path) + ": "
+        return error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
     }
 
     /// The evaluation the command line describes.

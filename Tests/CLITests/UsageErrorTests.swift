@@ -69,6 +69,9 @@ import Testing
         Case(arguments: ["show", "README.md"], message: "certpath show: README.md: no certificate found"),
         Case(arguments: ["batch", "extra"], message: "certpath batch: unexpected argument 'extra'"),
         Case(arguments: ["batch", "--anchors", "missing.pem"], message: "certpath batch: missing.pem: cannot read: No such file or directory"),
+        // Standard input is batch's own input: `--anchors -` consumed it and the run ended with status 0.
+        Case(arguments: ["batch", "--anchors", "-"],
+             message: "certpath batch: --anchors -: standard input is the JSON lines batch reads; give the anchors in a file\n"),
         Case(arguments: ["batch", "--profile", "x"], message: "certpath batch: --profile 'x': expected auto, webpki, interoperable, rfc5280, path-validation"),
         // A whole number is decimal digits alone, without sign or leading zero, and the message names
         // the range (a batch reviewer found `--jobs +2` and `--jobs 02` read as 2). Without --anchors,

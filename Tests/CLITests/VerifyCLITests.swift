@@ -468,6 +468,40 @@ import TestSupport
         #expect(try String(contentsOfFile: other, encoding: .utf8) == "my notes\n")
     }
 
+    /// Reviewer finding (data loss): an existing FILE that could not be read as text — a DER
+    /// certificate, a binary key store, a file with a NUL byte, one over the 256 MiB limit — was taken
+    /// for a new file and replaced. It is kept, and stderr says why nothing was saved.
+    @Test func aFileThatCannotBeReadAsExceptionsIsNeverReplaced() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let expired = ["verify", "rsa/server-expired.pem", "--intermediates", "rsa/intermediate.pem", "--anchors", "rsa/root.pem",
+                       "--at", CLI.time, "--server", "server.customer1.example"]
+        let der = try #require(try CLI.certificates("rsa/intermediate.pem").first).der
+        let cases: [(name: String, contents: Data, reason: String)] = [
+            ("intermediate.der", Data(der), "line 1: not UTF-8 text (byte 1)"),
+            ("nul.txt", Data("certpath-trust-exceptions 2\n\u{0}\n".utf8), "line 2: not UTF-8 text (byte 28)"),
+        ]
+        for item in cases {
+            let file = directory.appendingPathComponent(item.name).path
+            try item.contents.write(to: URL(fileURLWithPath: file))
+            let run = try CLI.run(expired + ["--save-exceptions", file])
+            #expect(run.status == 1)
+            #expect(run.stderr == "certpath verify: nothing saved to \(file): it exists and cannot be read as a trust exceptions file "
+                + "(\(item.reason)); remove it or choose another file\n", "\(run.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == item.contents, "\(item.name) was changed")
+        }
+        // Over the size limit (sparse: refused from its size, unread) and kept as it is.
+        let large = directory.appendingPathComponent("large.txt").path
+        #expect(FileManager.default.createFile(atPath: large, contents: Data("x".utf8)))
+        #expect(truncate(large, 300 << 20) == 0)
+        let run = try CLI.run(expired + ["--save-exceptions", large])
+        #expect(run.stderr == "certpath verify: nothing saved to \(large): it exists and cannot be read as a trust exceptions file "
+            + "(cannot read: larger than 256 MiB); remove it or choose another file\n", "\(run.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: large)
+        #expect((attributes[.size] as? Int) == 300 << 20)
+        #expect(try FileHandle(forReadingFrom: URL(fileURLWithPath: large)).read(upToCount: 1) == Data("x".utf8))
+    }
+
     @Test func exceptionsRoundTrip() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
