@@ -50,6 +50,8 @@ extension CTLogList {
         let file: LogListFile
         do {
             file = try JSONDecoder().decode(LogListFile.self, from: Data(jsonBytes))
+        } catch let error as DecodingError {
+            throw CTLogListError("not a v3 log list: \(error.summary)")
         } catch {
             throw CTLogListError("not a v3 log list: \(error)")
         }

@@ -1,4 +1,5 @@
 import CertPath
+import CertPathJSON
 import CertPathLimbo
 import Dispatch
 import FoundationEssentials
@@ -30,14 +31,16 @@ enum LimboCommand {
         let path = arguments.positionals[0]
         // Checked before any work: a path that cannot be written is a usage error.
         let outputFile = try arguments.value("output").map { (output: String) throws(CLIError) in try OutputFile(output) }
-        _ = try Input.read(path)  // a clear message for a missing or unreadable file
+        let bytes = try Input.read(path)  // the CLI's reader: its messages, devices and FIFOs, its size limit
         let suite: LimboSuite
         do {
-            suite = try LimboSuite.load(URL(fileURLWithPath: path))
+            suite = try JSONDecoder().decode(LimboSuite.self, from: Data(bytes))
         } catch let error as LimboSuiteError {
             throw CLIError("\(Output.echo(path)): \(error)")
+        } catch let error as DecodingError {
+            throw CLIError("\(Output.echo(path)): not an x509-limbo suite: \(bytes.isEmpty ? "the file is empty" : error.summary)")
         } catch {
-            throw CLIError("\(Output.echo(path)): not an x509-limbo suite: \(describe(error))")
+            throw CLIError("\(Output.echo(path)): not an x509-limbo suite: \(error)")
         }
         let prefixes = arguments.all("include")
         let selected = suite.testcases.filter { testcase in prefixes.isEmpty || prefixes.contains { testcase.id.hasPrefix($0) } }
@@ -87,24 +90,5 @@ enum LimboCommand {
         }
         Output.line(LimboHarness.summary(finished))
         return mismatches.isEmpty ? ExitStatus.success : ExitStatus.untrusted
-    }
-
-    /// A decoding error in one line: the JSON path and what was wrong.
-    private static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            return "missing \"\(key.stringValue)\" at \(path(context))"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "\(context.debugDescription) at \(path(context))"
-        case DecodingError.dataCorrupted(let context):
-            return context.underlyingError.map { "invalid JSON (\($0))" } ?? context.debugDescription
-        default:
-            return String(describing: error)
-        }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        let components = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return components.isEmpty ? "the top level" : components
     }
 }

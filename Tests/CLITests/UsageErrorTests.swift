@@ -90,6 +90,12 @@ import Testing
         Case(arguments: ["limbo"], message: "certpath limbo: missing FILE.json"),
         Case(arguments: ["limbo", "missing.json"], message: "certpath limbo: missing.json: cannot read: No such file or directory"),
         Case(arguments: ["limbo", "manifest.json"], message: "certpath limbo: manifest.json: not an x509-limbo suite: missing \"version\""),
+        // A reviewer found Foundation's own renderings here (`CocoaError(code: … rawValue: 257)…`,
+        // `DecodingError.typeMismatch: … Debug description: …`): what is wrong, and where, in words.
+        Case(arguments: ["limbo", "/dev/null"], message: "certpath limbo: /dev/null: not an x509-limbo suite: the file is empty\n"),
+        Case(arguments: ["limbo", "rsa/server-chain.pem"], message: "certpath limbo: rsa/server-chain.pem: not an x509-limbo suite: not JSON (RFC 8259)\n"),
+        Case(arguments: server + ["--ct-log-list", "manifest.json"],
+             message: "certpath verify: --ct-log-list manifest.json: CT log list: not a v3 log list: missing \"operators\" at the top level\n"),
     ]
 
     @Test(arguments: cases) func usageError(_ testCase: Case) throws {
