@@ -170,7 +170,9 @@ enum BatchCommand {
     ///   a missing or malformed chain, a bad name, time or purpose.
     static func evaluation(for line: LineReader.Line, settings: Settings) throws(CLIError) -> TrustEvaluation {
         guard !line.tooLong else { throw CLIError("line longer than \(maximumLineLength >> 20) MiB") }
-        guard line.bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { throw CLIError("empty line") }
+        // Blank: whitespace only, after a byte order mark (ignored, as BatchLine does).
+        let text = line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? line.bytes.dropFirst(3) : line.bytes[...]
+        guard text.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { throw CLIError("empty line") }
         // RFC 8259 8.1: JSON exchanged between systems is UTF-8. UTF-16 or UTF-32 text (whose ASCII
         // characters come with NUL bytes) is refused first, as is any invalid UTF-8.
         // One pass: a NUL byte refuses the line, any byte above 0x7F asks for the full UTF-8 check.
