@@ -42,7 +42,12 @@ import Testing
     /// one of them (PEM text, DER and JSON key: about 0.7 MB a line; a peak of 116 MB for 150 lines,
     /// about 185 MB for 250); now the peak (the child's maximum resident set, by Python's `resource`)
     /// is what the pipeline's chunks hold, 68 MB in a debug build.
-    @Test func distinctLargeCertificatesAreNotKept() throws {
+    /// Whether this run is a sanitized build's (scripts/test sets these for its ASan and TSan runs).
+    static let sanitized = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
+        || ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+
+    @Test(.disabled(if: sanitized, "a sanitized build's peak memory (shadow memory, quarantine) says nothing of the bound, and the run takes 90 s"))
+    func distinctLargeCertificatesAreNotKept() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let leaf = try String(contentsOf: CLI.samplePKI.appendingPathComponent("rsa/server.pem"), encoding: .utf8)
@@ -74,9 +79,6 @@ import Testing
         try #require(fields.count == 3, "\(text)")
         #expect(fields[0] == 1, "exit status \(fields[0]): every line untrusted (the variants' signatures do not verify)")
         #expect(fields[1] == 250, "one result line per input line")
-        // KiB. Sanitized builds keep freed memory in quarantine: their bound is looser.
-        let environment = ProcessInfo.processInfo.environment
-        let sanitized = environment["ASAN_OPTIONS"] != nil || environment["TSAN_OPTIONS"] != nil
-        #expect(fields[2] < (sanitized ? 400_000 : 110_000), "peak \(fields[2]) KiB")
+        #expect(fields[2] < 110_000, "peak \(fields[2]) KiB")  // KiB
     }
 }
