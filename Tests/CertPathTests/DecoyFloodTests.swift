@@ -12,7 +12,7 @@ struct DecoyFloodTests {
     /// root → the real "Issuing CA" → a leaf without authorityKeyIdentifier (so no key identifier
     /// tells the candidates apart), plus `decoys` certificates named "Issuing CA" with other keys,
     /// each issued by the root (their own signatures are valid: only the leaf's fails under them).
-    static func flood(decoys: Int, leafKeyIdentifier: Bool = false)
+    static func flood(decoys: Int, leafKeyIdentifier: Bool = false, decoyKey: () -> TestKey = { TestKey() })
         throws -> (leaf: Certificate, real: Certificate, decoys: [Certificate], root: Certificate) {
         let root = try SignedCertificates.root()
         let real = try SignedCertificates.intermediate(.ca("Issuing CA"), by: root)
@@ -23,7 +23,9 @@ struct DecoyFloodTests {
             leafSpec.extensions.insert(D.ext(KnownOID.subjectKeyIdentifier, D.octets([1, 2, 3, 4])), at: 0)
         }
         let leaf = try SignedCertificates.issue(leafSpec, subjectKey: TestKey(), issuer: real)
-        let decoyList = try (0..<decoys).map { _ in try SignedCertificates.intermediate(.ca("Issuing CA"), by: root).certificate }
+        let decoyList = try (0..<decoys).map { _ in
+            try SignedCertificates.intermediate(.ca("Issuing CA"), by: root, key: decoyKey()).certificate
+        }
         return (leaf, real.certificate, decoyList, root.certificate)
     }
 
@@ -191,6 +193,47 @@ struct DecoyFloodTests {
 
     static func ec(_ curve: OID, coordinate: Int) -> [UInt8] {
         D.seq(D.seq(D.oid(KnownOID.ecPublicKey), D.oid(curve)), D.bits([0x04] + [UInt8](repeating: 0x11, count: 2 * coordinate)))
+    }
+
+    /// Reviewer finding: a key that can verify nothing (an RSA exponent above 64 bits, refused when
+    /// loaded) costs the least to try, 1 unit, so look-alike issuers with such keys ranked first and
+    /// 100 of them spent the evaluation's 100 signature checks before the real issuer was tried: a
+    /// valid chain came out untrusted (`budgetExhausted(signatureChecks)`). Such keys now rank after
+    /// every key that can verify, in any order of presentation.
+    @Test("issuers whose keys cannot verify rank after the real one: a flood of them does not hide it")
+    func issuersThatCannotVerifyRankLast() throws {
+        // The sample PKI's RSA chain, and 120 look-alikes of its intermediate (same subject, issuer
+        // name and subjectKeyIdentifier) whose RSA-2048 keys have distinct 2047-bit public exponents
+        // (distinct keys: a check with one key is not remembered for another).
+        let root = SamplePKI.certificate("rsa/root.pem"), real = SamplePKI.certificate("rsa/intermediate.pem")
+        let leaf = SamplePKI.certificate("rsa/server.pem")
+        func refused(_ index: Int) -> [UInt8] {
+            Self.rsa(modulusBits: 2048, exponent: [0x7F] + [UInt8](repeating: 0xFF, count: 253) + [UInt8(index >> 7), UInt8((index & 0x7F) << 1 | 1)])
+        }
+        #expect(SignatureCost.estimate(for: try SubjectPublicKeyInfo(derEncoded: refused(0)), messageLength: 0) == 1)
+        let signer = try SignedCertificates.root()
+        let keyIdentifier = try #require(real.subjectKeyIdentifier)
+        let decoys = try (0..<120).map { index in
+            var spec = CertificateSpec.ca("Look-alike")
+            spec.subject = Array(real.subject.der)
+            spec.issuer = Array(root.subject.der)
+            spec.serial = D.tlv(.integer, [0x10, UInt8(index >> 8), UInt8(index & 0xFF)])
+            spec.keyIdentifiers = false
+            spec.extensions.insert(D.ext(KnownOID.subjectKeyIdentifier, D.octets(Array(keyIdentifier))), at: 0)
+            return try SignedCertificates.issue(spec, subjectKey: TestKey(publishing: refused(index)), issuer: signer)
+        }
+        #expect(Set(decoys.map(\.der)).count == 120)
+        let policy = try ValidationPolicy.server(hostname: "server.customer1.example")
+        for intermediates in [decoys + [real], [real] + decoys, Array(decoys.prefix(60)) + [real] + decoys.suffix(60)] {
+            let result = TrustEvaluation(leaf: leaf, intermediates: intermediates, trustStore: TrustStore(anchors: [root]), policy: policy,
+                                         validationTime: UnixTime(secondsSinceEpoch: 1_780_272_000)).evaluate()  // 2026-06-01
+            guard case .trusted(let path) = result else {
+                Issue.record("expected trusted, got \(result)")
+                return
+            }
+            #expect(path.certificates == [leaf, real])
+            #expect(result.statistics.signatureChecks <= 3, "\(result.statistics.signatureChecks) checks")
+        }
     }
 
     /// Reviewer finding: a check was tried only while its whole estimated cost was left of the

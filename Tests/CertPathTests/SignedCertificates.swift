@@ -11,7 +11,9 @@ final class TestKey: @unchecked Sendable {
     /// The SubjectPublicKeyInfo DER.
     let spki: [UInt8]
 
-    init(_ kind: Kind = .ed25519) {
+    /// - Parameter published: the SubjectPublicKeyInfo certificates issued to this key carry instead of
+    ///   its own (a key it cannot sign for: for issuers whose key is never used, such as decoys).
+    init(_ kind: Kind = .ed25519, publishing published: [UInt8]? = nil) {
         self.kind = kind
         let context = EVP_PKEY_CTX_new_id(kind == .ed25519 ? EVP_PKEY_ED25519 : EVP_PKEY_EC, nil)!
         defer { EVP_PKEY_CTX_free(context) }
@@ -25,14 +27,14 @@ final class TestKey: @unchecked Sendable {
             var length = 32
             var raw = [UInt8](repeating: 0, count: 32)
             precondition(EVP_PKEY_get_raw_public_key(key, &raw, &length) == 1)
-            spki = D.seq(D.seq(D.oid("1.3.101.112")), D.bits(raw))
+            spki = published ?? D.seq(D.seq(D.oid("1.3.101.112")), D.bits(raw))
         case .p256:
             var point: UnsafeMutablePointer<UInt8>? = nil
             let length = EVP_PKEY_get1_encoded_public_key(key, &point)
             precondition(length == 65)
             let bytes = Array(UnsafeBufferPointer(start: point, count: length))
             CRYPTO_free(point, #fileID, #line)
-            spki = D.seq(D.seq(D.oid(KnownOID.ecPublicKey), D.oid(KnownOID.secp256r1)), D.bits(bytes))
+            spki = published ?? D.seq(D.seq(D.oid(KnownOID.ecPublicKey), D.oid(KnownOID.secp256r1)), D.bits(bytes))
         }
     }
 

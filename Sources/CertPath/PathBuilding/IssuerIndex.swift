@@ -144,10 +144,11 @@ struct IssuerIndex {
         /// the certificates themselves: never their position in the input, so the search, and what
         /// a bounded search finds, does not depend on the order a peer sent them in).
         struct Rank: Comparable {
-            let bucket: Int, keyID: Int, selfIssued: Int, invalid: Int, notACA: Int, noKeyCertSign: Int, cost: Int
+            let bucket: Int, cannotVerify: Int, keyID: Int, selfIssued: Int, invalid: Int, notACA: Int, noKeyCertSign: Int, cost: Int
             let newerFirst: Int64, intermediate: Int
             static func < (a: Rank, b: Rank) -> Bool {
                 if a.bucket != b.bucket { return a.bucket < b.bucket }
+                if a.cannotVerify != b.cannotVerify { return a.cannotVerify < b.cannotVerify }
                 if a.keyID != b.keyID { return a.keyID < b.keyID }
                 if a.selfIssued != b.selfIssued { return a.selfIssued < b.selfIssued }
                 if a.invalid != b.invalid { return a.invalid < b.invalid }
@@ -172,8 +173,13 @@ struct IssuerIndex {
             // anchor's constraints are enforced only when asked: not ranked by them).
             let notACA = !candidate.isAnchor && (certificate.version != .v3 || !certificate.isCertificateAuthority)
             let noKeyCertSign = certificate.keyUsage.map { !$0.contains(.keyCertSign) } ?? false
-            let cost = SignatureCost.estimate(certificate.subjectPublicKeyLayout.key, in: certificate.der[...], messageLength: signedBytes)
-            return Rank(bucket: bucket, keyID: keyID, selfIssued: certificate.isSelfIssued ? 1 : 0, invalid: valid ? 0 : 1,
+            let key = certificate.subjectPublicKeyLayout.key
+            let cost = SignatureCost.estimate(key, in: certificate.der[...], messageLength: signedBytes)
+            // A key that can verify nothing costs the least to try (1 unit): without this it ranked
+            // first, and 100 look-alike issuers with such keys (an RSA exponent above 64 bits) spent
+            // the evaluation's 100 signature checks before the real issuer was tried (a reviewer's finding).
+            let cannotVerify = SignatureCost.cannotVerify(key, in: certificate.der[...])
+            return Rank(bucket: bucket, cannotVerify: cannotVerify ? 1 : 0, keyID: keyID, selfIssued: certificate.isSelfIssued ? 1 : 0, invalid: valid ? 0 : 1,
                         notACA: notACA ? 1 : 0, noKeyCertSign: noKeyCertSign ? 1 : 0, cost: cost,
                         newerFirst: -certificate.notBefore.secondsSinceEpoch, intermediate: candidate.isAnchor ? 0 : 1)
         }

@@ -44,17 +44,37 @@ public enum SignatureCost {
     /// ``estimate(for:messageLength:)`` from a parsed certificate's key layout (offsets into
     /// `bytes`, the certificate's DER), with no view of the key made.
     static func estimate(_ key: SubjectPublicKeyLayout.Key, in bytes: ArraySlice<UInt8>, messageLength: Int) -> Int {
-        let shape: Shape
-        switch key {
-        case .rsa(let modulus, let exponent): shape = .rsa(modulusBits: bits(bytes[modulus]), exponentBits: bits(bytes[exponent]))
-        case .ec(let curve, _): shape = .ec(curve)
-        case .ed25519: shape = .ed25519
-        case .ed448: shape = .ed448
-        case .dsa(let parameters, _): shape = .dsa(parameters.map { (bits(bytes[$0.p]), bits(bytes[$0.q])) })
-        case .unsupportedCurve, .unsupported: shape = .unusable
-        }
-        return units(shape, messageLength: messageLength)
+        units(shape(key, in: bytes), messageLength: messageLength)
     }
+
+    /// Whether `key` (a parsed certificate's key layout) is one that cannot verify any signature: an
+    /// RSA modulus above 16,384 bits or public exponent above 64 bits (refused when loaded,
+    /// ``PublicKey``), an unsupported curve or algorithm. Its estimate is the least (1 unit: no
+    /// arithmetic), so the issuer ranking asks this first: such a key is never a better candidate
+    /// than one that can verify.
+    static func cannotVerify(_ key: SubjectPublicKeyLayout.Key, in bytes: ArraySlice<UInt8>) -> Bool {
+        switch shape(key, in: bytes) {
+        case .rsa(let modulusBits, let exponentBits): return !rsaLoads(modulusBits: modulusBits, exponentBits: exponentBits)
+        case .unusable: return true
+        case .ec, .ed25519, .ed448, .dsa: return false
+        }
+    }
+
+    /// What the estimate of `key` depends on, read from its layout.
+    private static func shape(_ key: SubjectPublicKeyLayout.Key, in bytes: ArraySlice<UInt8>) -> Shape {
+        switch key {
+        case .rsa(let modulus, let exponent): return .rsa(modulusBits: bits(bytes[modulus]), exponentBits: bits(bytes[exponent]))
+        case .ec(let curve, _): return .ec(curve)
+        case .ed25519: return .ed25519
+        case .ed448: return .ed448
+        case .dsa(let parameters, _): return .dsa(parameters.map { (bits(bytes[$0.p]), bits(bytes[$0.q])) })
+        case .unsupportedCurve, .unsupported: return .unusable
+        }
+    }
+
+    /// Whether an RSA key of these sizes loads (``PublicKey``: a modulus of at most 16,384 bits, a
+    /// public exponent of at most 64).
+    private static func rsaLoads(modulusBits: Int, exponentBits: Int) -> Bool { modulusBits <= 16384 && exponentBits <= 64 }
 
     /// What the estimate depends on.
     private enum Shape {
@@ -71,7 +91,7 @@ public enum SignatureCost {
         switch shape {
         case .rsa(let modulusBits, let exponentBits):
             // Keys the load refuses cost no arithmetic.
-            guard modulusBits <= 16384, exponentBits <= 64 else { return 1 }
+            guard rsaLoads(modulusBits: modulusBits, exponentBits: exponentBits) else { return 1 }
             return 22 * square(modulusBits) / square(2048) * max(17, exponentBits) / 17 + 1 + hashing
         case .ec(let curve):
             switch curve {
