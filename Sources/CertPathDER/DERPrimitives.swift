@@ -330,7 +330,7 @@ extension DERReader {
     ///
     /// - Precondition: `range` lies within ``bytes``.
     @inlinable @inline(__always)
-    package func bytesEqual(_ range: Range<Int>, _ constant: [UInt8]) -> Bool {
+    package func bytesEqual(_ range: Range<Int>, _ constant: ArraySlice<UInt8>) -> Bool {
         guard range.count == constant.count else { return false }
         requireWithinBuffer(range)
         return constant.withUnsafeBufferPointer { DERReader.equal(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), $0) }

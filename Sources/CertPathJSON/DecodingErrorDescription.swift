@@ -6,7 +6,7 @@ import Foundation
 
 extension DecodingError {
     /// What is wrong with a JSON document, in words and with the member's path (`missing "operators"
-    /// at the top level`, `expected an array at .testcases[3].peer_name`, `not JSON: …`), instead of
+    /// at the top level`, `expected an array at .testcases[3].peer_name`, `not JSON (RFC 8259)`), instead of
     /// the error's debug rendering (its type names, `CodingKeys(stringValue: …)`).
     package var summary: String {
         switch self {

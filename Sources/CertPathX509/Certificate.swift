@@ -335,9 +335,6 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         return try tbs.bitString(element, name).bytes
     }
 
-    /// The extnID contents of the SCT list extension (1.3.6.1.4.1.11129.2.4.2, RFC 6962 3.3).
-    private static let signedCertificateTimestampListOID: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x02]
-
     /// Reads every Extension of the Extensions SEQUENCE the reader spans, decoding each known one's
     /// value as it comes into ``ExtensionValues`` and keeping a record of each. An extension present
     /// twice (RFC 5280 4.2) is recorded (``ProfileRule/duplicateExtension``): its repeats are
@@ -367,7 +364,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 if record.isCritical { parsed.extensions.hasUnrecognizedCritical = true }
                 if _slowPath(!unknown.insert(record.oid, of: reader)) {
                     parsed.findings.insert(.duplicateExtension)
-                } else if reader.bytesEqual(record.oid, signedCertificateTimestampListOID) {
+                } else if reader.bytesEqual(record.oid, KnownOID.signedCertificateTimestampList.encoded) {
                     parsed.extensions.signedCertificateTimestampList = reader.bytes[record.value]
                 }
             }

@@ -171,7 +171,7 @@ enum BatchCommand {
     static func evaluation(for line: LineReader.Line, settings: Settings) throws(CLIError) -> TrustEvaluation {
         guard !line.tooLong else { throw CLIError("line longer than \(maximumLineLength >> 20) MiB") }
         // Blank: whitespace only, after a byte order mark (ignored, as BatchLine does).
-        let text = line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? line.bytes.dropFirst(3) : line.bytes[...]
+        let text = line.bytes.starts(with: BatchLine.byteOrderMark) ? line.bytes.dropFirst(BatchLine.byteOrderMark.count) : line.bytes[...]
         guard text.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { throw CLIError("empty line") }
         // RFC 8259 8.1: JSON exchanged between systems is UTF-8. UTF-16 or UTF-32 text (whose ASCII
         // characters come with NUL bytes) is refused first, as is any invalid UTF-8.
@@ -328,7 +328,7 @@ enum BatchCommand {
         certificates.reserveCapacity(blocks.count)
         for (index, block) in blocks.enumerated() {
             let key = index == 0 ? nil : BlockKey(text: Array(text[block]))
-            if let key, let certificate = blockMemo.withLock({ $0.entries[key] }) {
+            if let key, let certificate = blockMemo.withLock({ $0[key] }) {
                 certificates.append(certificate)
                 continue
             }
@@ -336,13 +336,8 @@ enum BatchCommand {
                 return nil
             }
             certificates.append(file.certificates[0])
-            if let key, key.text.count <= MemoBounds.largestEntry {
-                let cost = key.text.count + file.certificates[0].der.count
-                blockMemo.withLock { memo in
-                    if memo.entries.count >= 1024 || memo.bytes + cost > MemoBounds.bytes { memo = BlockMemo() }
-                    memo.entries[key] = file.certificates[0]
-                    memo.bytes += cost
-                }
+            if let key {
+                blockMemo.withLock { $0.insert(file.certificates[0], for: key, cost: key.text.count + file.certificates[0].der.count) }
             }
         }
         return certificates
@@ -355,14 +350,9 @@ enum BatchCommand {
         static func == (a: BlockKey, b: BlockKey) -> Bool { Bytes.equal(a.text, b.text) }
     }
 
-    /// Certificates of PEM blocks read in this run, by the block's text: at most 1,024 of them and
-    /// ``MemoBounds/bytes`` of text and DER in all, each block at most ``MemoBounds/largestEntry``
-    /// (a corpus of distinct large certificates must not fill memory with them).
-    struct BlockMemo {
-        var entries: [BlockKey: Certificate] = [:]
-        var bytes = 0
-    }
-    static let blockMemo = Locked(BlockMemo())
+    /// Certificates of PEM blocks read in this run, by the block's text (at most 1,024, and the
+    /// bounds of ``BoundedMemo`` on their text and DER).
+    static let blockMemo = Locked(BoundedMemo<BlockKey, Certificate>(maximumEntries: 1024))
 
     /// The ranges of `text`'s `-----BEGIN CERTIFICATE-----` … `-----END CERTIFICATE-----` blocks when
     /// nothing but whitespace lies outside them; `nil` otherwise.

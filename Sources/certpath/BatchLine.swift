@@ -37,6 +37,9 @@ struct BatchLine {
         members.first { $0.name == name }?.value
     }
 
+    /// U+FEFF in UTF-8, which a line may start with (RFC 8259 8.1 lets a parser ignore it).
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     /// Reads the line `bytes` (valid UTF-8; a byte order mark at its start is ignored, RFC 8259 8.1).
     ///
     /// - Throws: ``Failure/syntax`` when the bytes are not one JSON value with only whitespace around it,
@@ -47,7 +50,7 @@ struct BatchLine {
         var seenNames = Set<String>()
         // A byte order mark before the text is ignored (RFC 8259 8.1 allows it; an editor saving
         // UTF-8 may add one to the first line, and `cat` keeps it at the start of a later one).
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.index = 3 }
+        if bytes.starts(with: Self.byteOrderMark) { reader.index = Self.byteOrderMark.count }
         reader.skipWhitespace()
         switch reader.peek {
         case UInt8(ascii: "{"): break

@@ -54,29 +54,24 @@ enum CertificateView {
     private static func summary(_ certificate: Certificate) -> JSON {
         let object = ObjectIdentifier(certificate)
         if let members = summaryMemo.withLock({ $0.byObject[object]?.members }) { return members }
-        // A certificate larger than any real one is not kept (nor its DER as a key).
-        guard certificate.der.count <= MemoBounds.largestEntry else { return .spliced(summaryMembers(certificate)) }
+        // A certificate larger than any real one is not kept (nor hashed as a key).
+        let cost = certificate.der.count
+        guard BoundedMemo<DERKey, JSON>.keeps(cost: cost) else { return .spliced(summaryMembers(certificate)) }
         let key = DERKey(der: certificate.der)
         let members = summaryMemo.withLock({ $0.byDER[key] }) ?? .spliced(summaryMembers(certificate))
         summaryMemo.withLock { memo in
-            // Each entry holds the DER twice at most (the key, the certificate of byObject).
-            if memo.byDER.count >= 256 || memo.byObject.count >= 256 || memo.bytes + 2 * key.der.count > MemoBounds.bytes {
-                memo = SummaryMemo()
-            }
-            memo.byDER[key] = members
+            memo.byDER.insert(members, for: key, cost: cost)
             // The entry holds the certificate, so its identifier is not reused while kept.
-            memo.byObject[object] = (certificate, members)
-            memo.bytes += 2 * key.der.count
+            memo.byObject.insert((certificate, members), for: object, cost: cost)
         }
         return members
     }
 
     /// ``summary(_:)``'s memo: by object (each entry holding its certificate) and by DER, at most 256
-    /// each and ``MemoBounds/bytes`` of DER in all.
+    /// each (and the bounds of ``BoundedMemo`` on the DER they hold).
     private struct SummaryMemo {
-        var byObject: [ObjectIdentifier: (certificate: Certificate, members: JSON)] = [:]
-        var byDER: [DERKey: JSON] = [:]
-        var bytes = 0
+        var byObject = BoundedMemo<ObjectIdentifier, (certificate: Certificate, members: JSON)>(maximumEntries: 256)
+        var byDER = BoundedMemo<DERKey, JSON>(maximumEntries: 256)
     }
     private static let summaryMemo = Locked(SummaryMemo())
 
@@ -434,12 +429,3 @@ enum CertificateView {
     }
 }
 
-/// The bounds of `batch`'s per-process memos (intermediates' PEM blocks, certificates' JSON members):
-/// what a corpus repeats is a few certificates of a few kilobytes; a corpus of distinct large ones
-/// (lines may be 16 MiB) must not make the memos hold gigabytes.
-enum MemoBounds {
-    /// The largest certificate (or PEM block) kept: 64 KiB, far above any real one.
-    static let largestEntry = 64 << 10
-    /// The bytes a memo holds in all before it starts again: 16 MiB.
-    static let bytes = 16 << 20
-}

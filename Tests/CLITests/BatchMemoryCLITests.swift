@@ -7,7 +7,7 @@ import Testing
 /// the certificates it described, so that a corpus repeating its intermediates reads and describes
 /// each once. Those memos were bounded by entries only (1,024 and 256), so a corpus of distinct
 /// large certificates (lines may be 16 MiB) made them hold gigabytes; they are now bounded by bytes
-/// too, and a certificate over 64 KiB is not kept at all.
+/// too, and an entry over 128 KiB is not kept at all.
 @Suite struct BatchMemoryCLITests {
     /// The sample intermediate with one more, unknown extension of `size` bytes starting with `index`:
     /// a distinct certificate (its signature no longer verifies, which does not matter here).

@@ -173,12 +173,11 @@ struct IssuerIndex {
             // anchor's constraints are enforced only when asked: not ranked by them).
             let notACA = !candidate.isAnchor && (certificate.version != .v3 || !certificate.isCertificateAuthority)
             let noKeyCertSign = certificate.keyUsage.map { !$0.contains(.keyCertSign) } ?? false
-            let key = certificate.subjectPublicKeyLayout.key
-            let cost = SignatureCost.estimate(key, in: certificate.der[...], messageLength: signedBytes)
-            // A key that can verify nothing costs the least to try (1 unit): without this it ranked
-            // first, and 100 look-alike issuers with such keys (an RSA exponent above 64 bits) spent
-            // the evaluation's 100 signature checks before the real issuer was tried (a reviewer's finding).
-            let cannotVerify = SignatureCost.cannotVerify(key, in: certificate.der[...])
+            // A key that can verify nothing costs the least to try (1 unit): without `cannotVerify` it
+            // ranked first, and 100 look-alike issuers with such keys (an RSA exponent above 64 bits)
+            // spent the evaluation's 100 signature checks before the real issuer was tried (a reviewer's finding).
+            let (cost, cannotVerify) = SignatureCost.assess(certificate.subjectPublicKeyLayout.key, in: certificate.der[...],
+                                                            messageLength: signedBytes)
             return Rank(bucket: bucket, cannotVerify: cannotVerify ? 1 : 0, keyID: keyID, selfIssued: certificate.isSelfIssued ? 1 : 0, invalid: valid ? 0 : 1,
                         notACA: notACA ? 1 : 0, noKeyCertSign: noKeyCertSign ? 1 : 0, cost: cost,
                         newerFirst: -certificate.notBefore.secondsSinceEpoch, intermediate: candidate.isAnchor ? 0 : 1)

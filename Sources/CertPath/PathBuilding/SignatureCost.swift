@@ -47,17 +47,21 @@ public enum SignatureCost {
         units(shape(key, in: bytes), messageLength: messageLength)
     }
 
-    /// Whether `key` (a parsed certificate's key layout) is one that cannot verify any signature: an
-    /// RSA modulus above 16,384 bits or public exponent above 64 bits (refused when loaded,
-    /// ``PublicKey``), an unsupported curve or algorithm. Its estimate is the least (1 unit: no
-    /// arithmetic), so the issuer ranking asks this first: such a key is never a better candidate
-    /// than one that can verify.
-    static func cannotVerify(_ key: SubjectPublicKeyLayout.Key, in bytes: ArraySlice<UInt8>) -> Bool {
-        switch shape(key, in: bytes) {
-        case .rsa(let modulusBits, let exponentBits): return !rsaLoads(modulusBits: modulusBits, exponentBits: exponentBits)
-        case .unusable: return true
-        case .ec, .ed25519, .ed448, .dsa: return false
+    /// ``estimate(_:in:messageLength:)``, and whether `key` cannot verify any signature: an RSA
+    /// modulus above 16,384 bits or public exponent above 64 bits (refused when loaded,
+    /// ``PublicKey``), an unsupported curve or algorithm. Such a key's estimate is the least (1 unit:
+    /// no arithmetic), so the issuer ranking asks this first: it is never a better candidate than
+    /// a key that can verify. The key's layout is read once for both.
+    static func assess(_ key: SubjectPublicKeyLayout.Key, in bytes: ArraySlice<UInt8>, messageLength: Int)
+        -> (units: Int, cannotVerify: Bool) {
+        let shape = shape(key, in: bytes)
+        let cannotVerify: Bool
+        switch shape {
+        case .rsa(let modulusBits, let exponentBits): cannotVerify = !rsaLoads(modulusBits: modulusBits, exponentBits: exponentBits)
+        case .unusable: cannotVerify = true
+        case .ec, .ed25519, .ed448, .dsa: cannotVerify = false
         }
+        return (units(shape, messageLength: messageLength), cannotVerify)
     }
 
     /// What the estimate of `key` depends on, read from its layout.

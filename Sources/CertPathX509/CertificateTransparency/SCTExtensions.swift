@@ -70,7 +70,7 @@ extension Certificate {
                     let ext = try items.read(.sequence, "Extension")
                     var parts = try items.contents(of: ext, "Extension")
                     let oid = try parts.read(.objectIdentifier, "extnID")
-                    if parts.bytes[oid.value].elementsEqual(sctOID) { continue }
+                    if parts.bytesEqual(oid.value, sctOID) { continue }
                     kept += items.bytes[ext.encoded]
                 }
                 if !kept.isEmpty {

@@ -62,8 +62,8 @@ package enum CertificatePolicies {
                     let qualifier = try reader.descend(.sequence, "PolicyQualifierInfo")
                     let qualifierID = try reader.readObjectIdentifier("policyQualifierId").value
                     let value = try reader.readAny("qualifier")
-                    let interpreted = (reader.bytesEqual(qualifierID, cpsQualifier) && value.tag == .ia5String)
-                        || (reader.bytesEqual(qualifierID, userNoticeQualifier) && value.tag == .sequence)
+                    let interpreted = (reader.bytesEqual(qualifierID, cpsQualifier[...]) && value.tag == .ia5String)
+                        || (reader.bytesEqual(qualifierID, userNoticeQualifier[...]) && value.tag == .sequence)
                     if _slowPath(!interpreted) { findings.insert(.uninterpretedPolicyQualifier) }
                     try reader.ascend(qualifier, "PolicyQualifierInfo")
                 }
