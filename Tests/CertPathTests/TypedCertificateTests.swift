@@ -3,8 +3,9 @@ import CertPathDER
 import Testing
 
 /// The eager, typed parsed certificate (issue 31): every extension path validation reads is decoded
-/// once, at parse, and its property returns that value (RFC 5280 4.2.1.1–4.2.1.14, 4.2.2.1; RFC 6960
-/// 4.2.2.2.1; RFC 7633; RFC 6962 3.3).
+/// once, at parse, and its property returns that value (RFC 5280 4.2.1.1–4.2.1.14; RFC 6960
+/// 4.2.2.2.1; RFC 7633; RFC 6962 3.3); cRLDistributionPoints and authorityInfoAccess (4.2.1.13,
+/// 4.2.2.1), read by revocation and fetching only, are validated at parse and decoded when read.
 @Suite("Typed certificate extensions")
 struct TypedCertificateTests {
     static func ia5(_ text: String) -> ArraySlice<UInt8> { Array(text.utf8)[...] }
@@ -52,7 +53,7 @@ struct TypedCertificateTests {
         return try Certificate(derEncoded: der)
     }
 
-    @Test("RFC 5280 4.2.1: every path-relevant extension is exposed as its typed value, decoded at parse")
+    @Test("RFC 5280 4.2.1: every path-relevant extension is exposed as its typed value")
     func everyTypedValue() throws {
         let certificate = try Self.certificate()
         #expect(certificate.findings.isEmpty)
@@ -100,6 +101,41 @@ struct TypedCertificateTests {
         #expect(certificate.cRLDistributionPoints == nil && certificate.authorityInformationAccess == nil && certificate.tlsFeatures == nil)
         #expect(certificate.signedCertificateTimestampList == nil && !certificate.hasOCSPNoCheck)
         #expect(!certificate.hasUnrecognizedCriticalExtension && certificate.extensions.isEmpty)
+    }
+
+    /// A cRLDistributionPoints of one point whose fullName is `uri`.
+    static func distributionPoints(_ uri: String) -> [UInt8] {
+        D.ext(KnownOID.cRLDistributionPoints, D.seq(D.seq(D.ctx(0, constructed: true, D.ctx(0, constructed: true, D.ctx(6, Array(uri.utf8)))))))
+    }
+
+    /// An authorityInfoAccess of one caIssuers location `uri`.
+    static func authorityInformationAccess(_ uri: String) -> [UInt8] {
+        D.ext(KnownOID.authorityInfoAccess, D.seq(D.seq(D.oid(KnownOID.caIssuers), D.ctx(6, Array(uri.utf8)))))
+    }
+
+    @Test("""
+        RFC 5280 4.2.1.13, 4.2.2.1: cRLDistributionPoints and authorityInfoAccess, validated at parse and decoded when \
+        read, give the first occurrence as every other extension does (RFC 5280 4.2), and a malformed one \
+        (or a malformed repeat) still fails the parse
+        """)
+    func revocationExtensionsDecodedWhenRead() throws {
+        let certificate = try Certificate(derEncoded: CertificateBuilder(extensions: [
+            Self.distributionPoints("http://first.test/ca.crl"), Self.authorityInformationAccess("http://first.test/ca.der"),
+            Self.distributionPoints("http://second.test/ca.crl"), Self.authorityInformationAccess("http://second.test/ca.der"),
+        ]).der)
+        #expect(certificate.findings == [.duplicateExtension])
+        #expect(certificate.cRLDistributionPoints?.map(\.name) == [.fullName([.uniformResourceIdentifier(Self.ia5("http://first.test/ca.crl"))])])
+        #expect(certificate.authorityInformationAccess?.map(\.accessLocation) == [.uniformResourceIdentifier(Self.ia5("http://first.test/ca.der"))])
+        // Read twice, the same value.
+        #expect(certificate.cRLDistributionPoints == certificate.cRLDistributionPoints)
+
+        // An empty list (SIZE (1..MAX)): a parse error, as the first occurrence or as a repeat.
+        let emptyPoints = D.ext(KnownOID.cRLDistributionPoints, D.seq())
+        let emptyAccess = D.ext(KnownOID.authorityInfoAccess, D.seq())
+        for extensions in [[emptyPoints], [emptyAccess], [Self.distributionPoints("http://a.test/ca.crl"), emptyPoints],
+                           [Self.authorityInformationAccess("http://a.test/ca.der"), emptyAccess]] {
+            #expect(throws: DERError.self) { try Certificate(derEncoded: CertificateBuilder(extensions: extensions).der) }
+        }
     }
 
     @Test("RFC 5280 6.1: self-issued is decided at parse under the 7.1 comparison (case folded)")

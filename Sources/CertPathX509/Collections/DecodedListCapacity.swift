@@ -10,7 +10,7 @@ extension Array {
     /// decoding a `SEQUENCE OF` allocates its list once instead of growing it 1, 2, 4…; with `build`
     /// false (validation only, nothing appended) it reserves nothing.
     @inline(__always)
-    init(capacityForElementsOf reader: DERReader, build: Bool = true) {
+    init(capacityForElementsOf reader: borrowing DERReader, build: Bool = true) {
         self.init()
         if build { reserveCapacity(reader.remainingElementCount(atMost: Self.decodedListCapacityLimit)) }
     }
