@@ -10,8 +10,9 @@ final class CTEvidence: @unchecked Sendable {
     let ocspResponses: [OCSPResponse]
     /// The evaluation's intermediates, for ``PathPipeline/continuesToPublicAnchor(_:_:)``.
     let intermediates: [Certificate]
-    /// Per anchor DER: whether it continues to a public Web PKI anchor (``PathPipeline/continuesToPublicAnchor(_:_:)``).
-    var continuesPublicly: [[UInt8]: Bool] = [:]
+    /// Per anchor (the stores' objects, alive for the evaluation): whether it continues to a public
+    /// Web PKI anchor (``PathPipeline/continuesToPublicAnchor(_:_:)``).
+    var continuesPublicly: [ObjectIdentifier: Bool] = [:]
     private var reports: [MemoKey: CertificateTransparencyReport] = [:]
 
     private struct MemoKey: Hashable {
