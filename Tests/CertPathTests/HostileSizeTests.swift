@@ -268,14 +268,22 @@ struct HostileSizeTests {
         }
     }
 
-    @Test("An undetermined status of a certificate with more than 32 distribution points says only 32 were considered")
+    @Test("""
+        An undetermined status of a certificate with more than 32 distribution points, CRLs supplied, says only 32 were \
+        considered and fails in every mode: the limit is not evidence (a CRL for a point left out may revoke it)
+        """)
     func distributionPointCapExplained() throws {
         let certificate = F.certificate(distributionPoints: (0..<40).map { F.distributionPoint(.full([F.uri("http://crl.example/\($0).crl")])) })
         var crl = F.CRL()
         crl.extensions = [F.crlNumber(1), F.issuingDistributionPoint(.full([F.uri("http://crl.example/39.crl")]))]
-        let reasons = Self.revocationUnknownReasons(certificate, crls: [try crl.parse()])
-        #expect(reasons.count == 1)
-        #expect(reasons.first?.hasSuffix("(only the first 32 of its 40 cRLDistributionPoints were considered)") == true, "\(reasons)")
+        for mode in UndeterminedRevocationStatus.allCases {
+            let reasons = Self.revocationUnknownReasons(certificate, crls: [try crl.parse()], mode: mode)
+            #expect(reasons.count == 1, "\(mode)")
+            #expect(reasons.first?.hasSuffix("(only the first 32 of its 40 cRLDistributionPoints were considered)") == true, "\(mode): \(reasons)")
+        }
+        // At the limit, every point is processed: an undetermined status is the mode's to decide.
+        let atLimit = F.certificate(distributionPoints: (0..<32).map { F.distributionPoint(.full([F.uri("http://crl.example/\($0).crl")])) })
+        #expect(Self.revocationUnknownReasons(atLimit, crls: [try crl.parse()], mode: .accept).isEmpty)
     }
 
     // MARK: Name constraints

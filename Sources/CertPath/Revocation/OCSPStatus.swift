@@ -309,7 +309,7 @@ extension RevocationChecker {
             return .responderCertificateInvalid(response, responder, .revoked(responder, date: date, reason: reason, source: source))
         case .undetermined(let covered, let crlRejections, let ocspRejections):
             if context.exhausted != nil || status.ranOutOfBudget { return .budgetExhausted(response) }
-            if status.stoppedEarly { return .examinationLimit(response) }
+            if leftOpenAtLimit(status, distributionPoints: responder.cRLDistributionPoints?.count ?? 0) { return .examinationLimit(response) }
             guard rejectsUndetermined(responder) else { return nil }
             return .responderCertificateInvalid(response, responder, .revocationUnknown(
                 responder, evidence: UndeterminedRevocation(coveredReasons: covered, crlRejections: crlRejections, ocspRejections: ocspRejections)))

@@ -182,12 +182,22 @@ final class RevocationChecker {
             }
             // So does one left open at an examination limit: a revoking CRL or response behind many
             // others (anyone can make a CRL or a response naming a certificate) must not pass.
-            guard outcome.stoppedEarly || rejectsUndetermined(certificate) else { return nil }
             let points = certificate.cRLDistributionPoints?.count ?? 0
+            guard leftOpenAtLimit(outcome, distributionPoints: points) || rejectsUndetermined(certificate) else { return nil }
             return .revocationUnknown(certificate, evidence: UndeterminedRevocation(
                 coveredReasons: covered, crlRejections: crlRejections, ocspRejections: ocspRejections, distributionPoints: points,
                 distributionPointsConsidered: min(points, StatusDistributionPoint.maximumDistributionPoints)))
         }
+    }
+
+    /// Whether `outcome` was left open by a limit rather than by the evidence, which fails in every
+    /// mode (docs/CLI.md, "Revocation"): a budget or an examination limit, or distribution points
+    /// beyond the ``StatusDistributionPoint/maximumDistributionPoints`` processed while CRLs were
+    /// supplied (a revoking CRL for the 33rd point passed under `.accept`, a reviewer's finding).
+    ///
+    /// - Parameter distributionPoints: the number of the certificate's cRLDistributionPoints.
+    func leftOpenAtLimit(_ outcome: RevocationOutcome, distributionPoints: Int) -> Bool {
+        outcome.stoppedEarly || (!crls.isEmpty && distributionPoints > StatusDistributionPoint.maximumDistributionPoints)
     }
 
     /// Whether ``mode`` rejects `certificate` when its status is undetermined. Under
