@@ -184,7 +184,8 @@ enum CTView {
         init?(_ arguments: ParsedArguments) throws(CLIError) {
             guard let file = arguments.value("ct-log-list") else {
                 if !arguments.all("intermediates").isEmpty || !arguments.all("anchors").isEmpty {
-                    throw CLIError("--intermediates and --anchors are for checking embedded SCTs: give --ct-log-list FILE too")
+                    throw CLIError("show takes --intermediates and --anchors only to check embedded SCTs (with --ct-log-list FILE); "
+                                   + "to validate a chain against anchors, use `certpath verify`")
                 }
                 return nil
             }

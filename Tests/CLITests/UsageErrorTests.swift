@@ -67,6 +67,10 @@ import Testing
              message: "certpath verify: rsa/root.pem: trust exceptions, line 1: expected the header \"certpath-trust-exceptions 2\" or \"certpath-trust-exceptions 1\""),
         Case(arguments: ["show"], message: "certpath show: missing FILE"),
         Case(arguments: ["show", "README.md"], message: "certpath show: README.md: no certificate found"),
+        // A newcomer tried `show FILE --anchors`: say what the option is for there, and where validation is.
+        Case(arguments: ["show", "rsa/server.pem", "--anchors", "rsa/root.pem"],
+             message: "certpath show: show takes --intermediates and --anchors only to check embedded SCTs (with --ct-log-list FILE); "
+                 + "to validate a chain against anchors, use `certpath verify`\n"),
         Case(arguments: ["batch", "extra"], message: "certpath batch: unexpected argument 'extra'"),
         Case(arguments: ["batch", "--anchors", "missing.pem"], message: "certpath batch: missing.pem: cannot read: No such file or directory"),
         // Standard input is batch's own input: `--anchors -` consumed it and the run ended with status 0.

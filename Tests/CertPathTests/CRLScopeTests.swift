@@ -148,4 +148,18 @@ struct CRLScopeTests {
         #expect(CRLScopeMismatch.onlyCACertificates.description
                 == "it covers only CA certificates (onlyContainsCACerts, RFC 5280 6.3.3 (b)(2)(iii))")
     }
+
+    @Test("A CRL out of scope is reported once, for the first point: its onlyContainsCACerts, not also the default point's mismatch")
+    func outOfScopeReportedOnce() throws {
+        // RFC 5280 6.3.3 (b)(2)(iii): a CRL of CA certificates only does not cover an end entity. The
+        // leaf names its point, so the default point (its issuer) names no point: the same CRL is out
+        // of that scope too, which read as a second, contradicting reason.
+        let certificate = F.certificate(distributionPoints: [F.distributionPoint(.full([F.uri("http://crl.example/A.crl")]))])
+        var crl = F.CRL()
+        crl.extensions = [F.crlNumber(1), F.issuingDistributionPoint(.full([F.uri("http://crl.example/A.crl")]), onlyCA: true)]
+        let reasons = HostileSizeTests.revocationUnknownReasons(certificate, crls: [try crl.parse()])
+        #expect(reasons.count == 1)
+        #expect(reasons.first?.contains("covers only CA certificates (onlyContainsCACerts") == true, "\(reasons)")
+        #expect(reasons.first?.contains("does not match the certificate's distribution point") == false, "\(reasons)")
+    }
 }

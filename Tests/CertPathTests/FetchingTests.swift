@@ -243,7 +243,7 @@ struct FetchingTests {
 
     @Test("Only http:// URLs are fetched; others are recorded as not fetched", arguments: [
         ("http://a.example/x", true), ("HTTP://a.example/x", true), ("https://a.example/x", false), ("ldap://a.example/cn=x", false),
-        ("http://", false), ("http://a b/", false), ("file:///etc/passwd", false), ("", false)])
+        ("http://", false), ("http://a b/", false), ("http://a.example/x\r\nX-Injected: 1", false), ("file:///etc/passwd", false), ("", false)])
     func onlyHTTP(_ uri: String, _ fetched: Bool) throws {
         let location = AccessLocation(Array(uri.utf8)[...])
         if case .http(let url) = location { #expect(fetched && url.lowercased() == uri.lowercased() && url.hasPrefix("http://")) } else { #expect(!fetched) }
@@ -253,6 +253,11 @@ struct FetchingTests {
         _ = session.fetch(.issuer, location, for: leaf) { FetchRequest(url: $0, maximumResponseBytes: 100) }
         #expect(fetcher.requests.count == (fetched ? 1 : 0))
         #expect((session.records.first?.outcome == .unsupportedURL) == !fetched)
+        // Refused, the record says what is fetched: a URL that starts http:// but carries a control
+        // character must not read as a scheme problem only (a reviewer's friction).
+        if !fetched, let record = session.records.first {
+            #expect(record.description.hasSuffix("not fetched: only http:// URLs of printable ASCII without spaces or control characters are fetched"))
+        }
     }
 
     @Test("Budget.fetches: no fetch beyond the count; the issuer left unfetched makes the primary failure budgetExhausted(fetches)")

@@ -50,7 +50,7 @@ public struct FetchRecord: Hashable, Sendable, CustomStringConvertible {
             result = "fetched \(bytes) bytes" + (purpose == .ocsp ? "" : ", \(items) \(purpose == .issuer ? "certificate" : "CRL")\(items == 1 ? "" : "s")")
         case .unreadable(let bytes, let reason): result = "fetched \(bytes) bytes, unreadable: \(reason)"
         case .failed(let error): result = "failed: \(error)"
-        case .unsupportedURL: result = "not fetched: only http:// URLs are fetched"
+        case .unsupportedURL: result = "not fetched: only http:// URLs of printable ASCII without spaces or control characters are fetched"
         case .budgetExhausted(let limit): result = "not fetched: the \(limit.rawValue) limit was reached"
         }
         return "\(purpose.rawValue) \(method) \(url): \(result)"

@@ -269,6 +269,7 @@ final class RevocationChecker {
         var deltasSeen: [CertificateRevocationList] = []
         var completeInScope: CertificateRevocationList? = nil
         var usedDespiteDepartures: [CRLConformanceFinding] = []
+        var outOfScope = Set<ObjectIdentifier>()  // the CRLs reported out of scope at a point
         points: for point in StatusDistributionPoint.points(for: certificate) {
             var examined = 0
             for crl in candidates(for: point, of: certificate) {
@@ -302,7 +303,9 @@ final class RevocationChecker {
                 let departures = crl.defects
                 let nonconformity = strictCRLConformance ? departures.first : nil
                 if let mismatch = CRLScope.mismatch(crl, covering: certificate, through: point) {
-                    rejections.append(.outOfScope(crl, mismatch))
+                    // Reported once, at the first point: the same CRL out of the default point's scope
+                    // as well read as a second, contradicting reason (a reviewer's finding).
+                    if outOfScope.insert(ObjectIdentifier(crl)).inserted { rejections.append(.outOfScope(crl, mismatch)) }
                     continue
                 }
                 if completeInScope == nil { completeInScope = crl }
