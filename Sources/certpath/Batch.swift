@@ -10,7 +10,7 @@ import Darwin
 enum BatchCommand {
     static let spec = CommandSpec(
         name: "batch",
-        synopsis: "[--anchors FILE|DIR]... [--system-anchors] [--at TIME] [--first-line N] [--jobs N] [--purpose NAME|OID] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku] [--crl-conformance HOW]",
+        synopsis: "[--anchors FILE|DIR]... [--system-anchors] [--at TIME] [--first-line N] [--jobs N] [--purpose NAME|OID] [--profile NAME] [--anchor-checks WHAT] [--algorithms NAME] [--strict-eku]",
         summary: """
             Reads one chain per line of standard input as JSON:
               {"chain": "<PEM text or base64 DER>" | ["<base64 DER>", ...], "name": "host, IP or expected name",
@@ -29,7 +29,8 @@ enum BatchCommand {
             .value("jobs", "N", "validating threads, 1 to 1024 (default: the processors this process may run on); the output does not depend on it"),
             .flag("system-anchors", "also trust the system anchors (the default when no --anchors is given)"),
             .value("purpose", "NAME|OID", "the purpose of lines without \"purpose\" (the names of 'certpath verify --purpose')"),
-        ] + PolicyOptions.specs,
+        // A line carries no CRLs: --crl-conformance (how CRLs are read) would be accepted and do nothing.
+        ] + PolicyOptions.specs.filter { $0.name != "crl-conformance" },
         positionalName: "argument",
         positionalCount: 0...0,
         epilogue: """

@@ -77,6 +77,9 @@ import Testing
         Case(arguments: ["batch", "--anchors", "-"],
              message: "certpath batch: --anchors -: standard input is the JSON lines batch reads; give the anchors in a file\n"),
         Case(arguments: ["batch", "--profile", "x"], message: "certpath batch: --profile 'x': expected auto, webpki, interoperable, rfc5280, path-validation"),
+        // A batch line carries no CRLs: how CRLs are read was accepted and did nothing (a reviewer's friction).
+        Case(arguments: ["batch", "--anchors", "rsa/root.pem", "--crl-conformance", "strict"],
+             message: "certpath batch: unknown option '--crl-conformance' (see 'certpath batch --help')\n"),
         // A whole number is decimal digits alone, without sign or leading zero, and the message names
         // the range (a batch reviewer found `--jobs +2` and `--jobs 02` read as 2). Without --anchors,
         // the option's mistake is still the one line (no system-anchors warning before it).
