@@ -414,9 +414,9 @@ enum ResultView {
         return lines.map(clipped)
     }
 
-    /// The most Unicode scalars a line of the human output shows: a name of megabytes (a subject of
-    /// 2,000 values of 1 KB) made a 2 MB line, and the name is in several lines (a reviewer's
-    /// friction). `--json` gives every value whole.
+    /// The most Unicode scalars a line of the human output (`verify`, `connect`, `show`) shows: a
+    /// name of megabytes (a subject of 2,000 values of 1 KB) made a 2 MB line, and the name is in
+    /// several lines (a reviewer's friction). `--json` gives every value whole.
     static let humanLineLimit = 4_096
 
     /// `line` when it has at most ``humanLineLimit`` Unicode scalars, else its first ones, `…` and

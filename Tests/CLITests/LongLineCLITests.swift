@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A reviewer's friction: a subject of megabytes (2,000 organizationalUnitName values of 1 KB) made
-/// `verify`'s first line 2 MB, and the subject is in several lines. The human output cuts a line past
+/// `verify`'s first line 2 MB, and the subject is in several lines. The human output (verify, show) cuts a line past
 /// `ResultView.humanLineLimit` (4,096 Unicode scalars) and says so; `--json` keeps every value whole.
 @Suite struct LongLineCLITests {
     typealias Files = PurposeInputCLITests.Files
@@ -30,5 +30,12 @@ import Testing
         let json = try CLI.run(arguments + ["--json"], in: files.directory).json()
         let text = String(describing: json)
         #expect(text.contains("OU=199" + String(repeating: "u", count: 61)), "the last value, whole")
+
+        // show cuts its lines the same way (subject, issuer of the leaf: only the subject is long).
+        let shown = try CLI.run(["show", "big.pem"], in: files.directory)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let shownLines = shown.stdout.split(separator: "\n")
+        #expect(shownLines.allSatisfy { $0.unicodeScalars.count <= 4_096 + 80 }, "the longest line: \(shownLines.map(\.count).max() ?? 0)")
+        #expect(shownLines.contains { $0.hasSuffix(" bytes, cut; --json gives it whole)") })
     }
 }
