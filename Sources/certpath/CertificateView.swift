@@ -428,4 +428,3 @@ enum CertificateView {
         return text.map { "\"\($0)\"" } ?? (hasReference ? "(noticeRef only)" : "(empty)")
     }
 }
-

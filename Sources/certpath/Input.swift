@@ -480,11 +480,28 @@ enum Output {
     /// length), so a huge value cannot make a huge message. Every error message that echoes such a
     /// value goes through here.
     static func echo(_ value: String) -> String {
-        let value = FileName.displayed(value)  // a byte of a name that is not UTF-8 as \xNN
-        let scalars = value.unicodeScalars
-        guard let end = scalars.index(scalars.startIndex, offsetBy: echoLimit, limitedBy: scalars.endIndex),
-              end < scalars.endIndex else { return value }
-        return "\(String(scalars[..<end]))… (\(value.utf8.count) bytes)"
+        // A byte of a name that is not UTF-8 as \xNN.
+        cut(FileName.displayed(value), atScalars: echoLimit) { "… (\($0) bytes)" }
+    }
+
+    /// The most Unicode scalars a line of the human output (`verify`, `connect`, `show`) shows: a
+    /// name of megabytes (a subject of 2,000 values of 1 KB) made a 2 MB line, and the name is in
+    /// several lines (a reviewer's friction). `--json` gives every value whole.
+    static let humanLineLimit = 4_096
+
+    /// `line` when it has at most ``humanLineLimit`` Unicode scalars, else its first ones and a note
+    /// of the cut.
+    static func clipped(_ line: String) -> String {
+        cut(line, atScalars: humanLineLimit) { "… (a line of \($0) bytes, cut; --json gives it whole)" }
+    }
+
+    /// `text` when it has at most `limit` Unicode scalars, else its first `limit` followed by
+    /// `note(its whole UTF-8 length)`.
+    private static func cut(_ text: String, atScalars limit: Int, _ note: (Int) -> String) -> String {
+        let scalars = text.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
+              end < scalars.endIndex else { return text }
+        return String(scalars[..<end]) + note(text.utf8.count)
     }
 
     /// Text from a certificate (names, SANs, messages quoting them) made safe for a terminal:

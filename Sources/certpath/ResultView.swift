@@ -411,21 +411,7 @@ enum ResultView {
                 }
             }
         }
-        return lines.map(clipped)
-    }
-
-    /// The most Unicode scalars a line of the human output (`verify`, `connect`, `show`) shows: a
-    /// name of megabytes (a subject of 2,000 values of 1 KB) made a 2 MB line, and the name is in
-    /// several lines (a reviewer's friction). `--json` gives every value whole.
-    static let humanLineLimit = 4_096
-
-    /// `line` when it has at most ``humanLineLimit`` Unicode scalars, else its first ones, `…` and
-    /// what was left out.
-    static func clipped(_ line: String) -> String {
-        let scalars = line.unicodeScalars
-        guard let end = scalars.index(scalars.startIndex, offsetBy: humanLineLimit, limitedBy: scalars.endIndex),
-              end < scalars.endIndex else { return line }
-        return "\(String(scalars[..<end]))… (a line of \(line.utf8.count) bytes, cut; --json gives it whole)"
+        return lines.map(Output.clipped)
     }
 
     /// `[i] role: subject` then the certificate's summary lines, indented.

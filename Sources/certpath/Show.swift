@@ -56,13 +56,13 @@ enum ShowCommand {
             for (index, certificate) in file.certificates.enumerated() {
                 if index > 0 { Output.line("") }
                 Output.line("\(Output.safe(Output.echo(path))): certificate \(index + 1) of \(file.certificates.count)")
-                for line in CertificateView.fullLines(certificate) { Output.line(ResultView.clipped("  " + line)) }
-                for line in ct?.lines(certificate, in: file.certificates) ?? [] { Output.line(ResultView.clipped("  " + line)) }
+                for line in CertificateView.fullLines(certificate) { Output.line(Output.clipped("  " + line)) }
+                for line in ct?.lines(certificate, in: file.certificates) ?? [] { Output.line(Output.clipped("  " + line)) }
             }
             for (index, response) in file.ocspResponses.enumerated() {
                 if index > 0 || !file.certificates.isEmpty { Output.line("") }
                 Output.line("\(Output.safe(Output.echo(path))): OCSP response \(index + 1) of \(file.ocspResponses.count)")
-                for line in OCSPView.fullLines(response) { Output.line(ResultView.clipped("  " + line)) }
+                for line in OCSPView.fullLines(response) { Output.line(Output.clipped("  " + line)) }
             }
             for skipped in file.skipped { Output.line("\(Output.safe(Output.echo(path))): skipped \(Output.safe(skipped.description))") }
         }

@@ -3,7 +3,7 @@ import Testing
 
 /// A reviewer's friction: a subject of megabytes (2,000 organizationalUnitName values of 1 KB) made
 /// `verify`'s first line 2 MB, and the subject is in several lines. The human output (verify, show) cuts a line past
-/// `ResultView.humanLineLimit` (4,096 Unicode scalars) and says so; `--json` keeps every value whole.
+/// `Output.humanLineLimit` (4,096 Unicode scalars) and says so; `--json` keeps every value whole.
 @Suite struct LongLineCLITests {
     typealias Files = PurposeInputCLITests.Files
 
