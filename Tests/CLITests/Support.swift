@@ -35,6 +35,22 @@ enum CLI {
         return packageRoot.appendingPathComponent(".build/debug/certpath")
     }()
 
+    /// Whether this process runs under a sanitizer (scripts/test sets these for its ASan and TSan runs).
+    static let sanitized = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
+        || ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+
+    /// A `certpath` without a sanitizer's runtime, for the tests that bound the process's own memory
+    /// (shadow memory and ASan's quarantine make a sanitized process's resident set say nothing of
+    /// the bound): `CERTPATH_UNINSTRUMENTED_EXECUTABLE` when set (scripts/test gives its plain debug
+    /// build, since it runs the suite under sanitizers only), else ``executable`` when this run is not
+    /// sanitized, else `nil`.
+    static let uninstrumentedExecutable: URL? = {
+        if let path = ProcessInfo.processInfo.environment["CERTPATH_UNINSTRUMENTED_EXECUTABLE"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return sanitized ? nil : executable
+    }()
+
     /// What one run produced.
     struct Run {
         let status: Int32
