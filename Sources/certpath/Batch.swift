@@ -214,10 +214,15 @@ enum BatchCommand {
         let object: BatchLine
         do throws(BatchLine.Failure) {
             object = try BatchLine(line.bytes)
-        } catch .notAnObject {
-            throw CLIError("expected a JSON object with a \"chain\" member")
         } catch {
-            throw CLIError("not valid JSON")
+            switch error {
+            case .notAnObject:
+                throw CLIError("expected a JSON object with a \"chain\" member")
+            case .syntax(let offset):
+                // Where reading stopped, counted in bytes from 0 as the DER offsets of other messages.
+                throw CLIError(offset >= line.bytes.count ? "not valid JSON: the line ends at byte \(offset), inside a value"
+                                                          : "not valid JSON at byte \(offset)")
+            }
         }
         // RFC 8259 4: names "SHOULD be unique"; a parser may keep the first or the last of repeated
         // members, and another reader of the same line might not keep the same: a repeated member is an error.

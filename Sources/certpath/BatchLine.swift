@@ -21,11 +21,16 @@ struct BatchLine {
 
     /// Why a line is not one object of RFC 8259 JSON.
     enum Failure: Error {
-        /// Not JSON at all (a syntax error anywhere in the line, a lone surrogate escape, a control character in a string).
-        case syntax
+        /// Not JSON at all (a syntax error anywhere in the line, a lone surrogate escape, a control
+        /// character in a string): `offset` is the byte, from 0, where reading stopped (the escape's
+        /// backslash for a bad escape), the line's length when it ends inside a value.
+        case syntax(offset: Int)
         /// JSON, but not an object.
         case notAnObject
     }
+
+    /// A syntax error of the reader, given its offset by ``init(_:)``.
+    private struct SyntaxError: Error {}
 
     /// The members in line order, names decoded (escapes included).
     private(set) var members: [(name: String, value: Value)] = []
@@ -42,11 +47,23 @@ struct BatchLine {
 
     /// Reads the line `bytes` (valid UTF-8; a byte order mark at its start is ignored, RFC 8259 8.1).
     ///
-    /// - Throws: ``Failure/syntax`` when the bytes are not one JSON value with only whitespace around it,
+    /// - Throws: ``Failure/syntax(offset:)`` when the bytes are not one JSON value with only whitespace around it,
     ///   ``Failure/notAnObject`` when they are an array; a top-level string, number or literal is a
     ///   syntax error, as for `JSONSerialization` without `.fragmentsAllowed`.
     init(_ bytes: [UInt8]) throws(Failure) {
         var reader = Reader(bytes: bytes)
+        let isObject: Bool
+        do throws(SyntaxError) {
+            isObject = try read(&reader)
+        } catch {
+            throw .syntax(offset: reader.index)
+        }
+        guard isObject else { throw .notAnObject }
+    }
+
+    /// Reads the whole line from `reader`, keeping the top-level members; `false` for a top-level array.
+    private mutating func read(_ reader: inout Reader) throws(SyntaxError) -> Bool {
+        let bytes = reader.bytes
         var seenNames = Set<String>()
         // A byte order mark before the text is ignored (RFC 8259 8.1 allows it; an editor saving
         // UTF-8 may add one to the first line, and `cat` keeps it at the start of a later one).
@@ -57,9 +74,9 @@ struct BatchLine {
         case UInt8(ascii: "["):
             try reader.skipValue()
             reader.skipWhitespace()
-            guard reader.atEnd else { throw .syntax }
-            throw .notAnObject
-        default: throw .syntax
+            guard reader.atEnd else { throw SyntaxError() }
+            return false
+        default: throw SyntaxError()
         }
         reader.index += 1
         reader.skipWhitespace()
@@ -68,10 +85,10 @@ struct BatchLine {
         } else {
             while true {
                 reader.skipWhitespace()
-                guard reader.peek == UInt8(ascii: "\"") else { throw .syntax }
+                guard reader.peek == UInt8(ascii: "\"") else { throw SyntaxError() }
                 let name = String(decoding: try reader.string(), as: UTF8.self)
                 reader.skipWhitespace()
-                guard reader.peek == UInt8(ascii: ":") else { throw .syntax }
+                guard reader.peek == UInt8(ascii: ":") else { throw SyntaxError() }
                 reader.index += 1
                 reader.skipWhitespace()
                 let value = try reader.memberValue()
@@ -84,13 +101,14 @@ struct BatchLine {
                     reader.index += 1
                     continue
                 }
-                guard reader.peek == UInt8(ascii: "}") else { throw .syntax }
+                guard reader.peek == UInt8(ascii: "}") else { throw SyntaxError() }
                 reader.index += 1
                 break
             }
         }
         reader.skipWhitespace()
-        guard reader.atEnd else { throw .syntax }
+        guard reader.atEnd else { throw SyntaxError() }
+        return true
     }
 
     /// A cursor over the line's bytes.
@@ -112,7 +130,7 @@ struct BatchLine {
         }
 
         /// A top-level member's value: strings and arrays of strings kept, the rest checked and skipped.
-        mutating func memberValue() throws(Failure) -> Value {
+        mutating func memberValue() throws(SyntaxError) -> Value {
             switch peek {
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "n"):
@@ -139,7 +157,7 @@ struct BatchLine {
                         index += 1
                         continue
                     }
-                    guard peek == UInt8(ascii: "]") else { throw .syntax }
+                    guard peek == UInt8(ascii: "]") else { throw SyntaxError() }
                     index += 1
                     return .array(items)
                 }
@@ -150,15 +168,15 @@ struct BatchLine {
         }
 
         /// `true`, `false` or `null` spelled exactly.
-        mutating func literal(_ word: StaticString) throws(Failure) {
+        mutating func literal(_ word: StaticString) throws(SyntaxError) {
             let count = word.utf8CodeUnitCount
-            guard index + count <= bytes.count else { throw .syntax }
-            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { throw .syntax }
+            guard index + count <= bytes.count else { throw SyntaxError() }
+            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { throw SyntaxError() }
             index += count
         }
 
         /// Any value (RFC 8259 3), checked and skipped; containers with an explicit stack, no recursion.
-        mutating func skipValue() throws(Failure) {
+        mutating func skipValue() throws(SyntaxError) {
             var open: [UInt8] = []  // the closing bracket each open container expects
             while true {
                 skipWhitespace()
@@ -196,7 +214,7 @@ struct BatchLine {
                         if closing == UInt8(ascii: "}") { try memberName() }
                         break
                     }
-                    guard peek == closing else { throw .syntax }
+                    guard peek == closing else { throw SyntaxError() }
                     index += 1
                     open.removeLast()
                 }
@@ -205,21 +223,21 @@ struct BatchLine {
         }
 
         /// `"name" :` inside a skipped object.
-        mutating func memberName() throws(Failure) {
+        mutating func memberName() throws(SyntaxError) {
             skipWhitespace()
-            guard peek == UInt8(ascii: "\"") else { throw .syntax }
+            guard peek == UInt8(ascii: "\"") else { throw SyntaxError() }
             _ = try string()
             skipWhitespace()
-            guard peek == UInt8(ascii: ":") else { throw .syntax }
+            guard peek == UInt8(ascii: ":") else { throw SyntaxError() }
             index += 1
         }
 
         /// RFC 8259 6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-        mutating func number() throws(Failure) {
-            func digits() throws(Failure) -> Int {
+        mutating func number() throws(SyntaxError) {
+            func digits() throws(SyntaxError) -> Int {
                 let start = index
                 while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
-                guard index > start else { throw .syntax }
+                guard index > start else { throw SyntaxError() }
                 return index - start
             }
             if peek == UInt8(ascii: "-") { index += 1 }
@@ -241,7 +259,7 @@ struct BatchLine {
 
         /// RFC 8259 7: a string at the cursor, its escapes decoded; a control character, a bad escape or
         /// a lone surrogate (`\ud800` not followed by a low surrogate escape) is a syntax error.
-        mutating func string() throws(Failure) -> [UInt8] {
+        mutating func string() throws(SyntaxError) -> [UInt8] {
             index += 1  // the opening quote
             var out: [UInt8] = []
             while true {
@@ -270,7 +288,7 @@ struct BatchLine {
                     }
                     return position
                 }
-                guard index < bytes.count else { throw .syntax }
+                guard index < bytes.count else { throw SyntaxError() }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     if out.isEmpty {
@@ -281,41 +299,52 @@ struct BatchLine {
                     index += 1
                     return out
                 }
-                guard byte == UInt8(ascii: "\\") else { throw .syntax }  // a control character
+                guard byte == UInt8(ascii: "\\") else { throw SyntaxError() }  // a control character
                 if out.isEmpty { out.reserveCapacity(bytes.count - start) }
                 out.append(contentsOf: bytes[start..<index])
-                index += 1
-                guard index < bytes.count else { throw .syntax }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"):
-                    var value = try hex4()
-                    if (0xD800...0xDBFF).contains(value) {
-                        guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { throw .syntax }
-                        index += 2
-                        let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw .syntax }
-                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(value) {
-                        throw .syntax
-                    }
-                    guard let scalar = Unicode.Scalar(value) else { throw .syntax }
-                    out.append(contentsOf: UTF8.encode(scalar)!)
-                default: throw .syntax
+                let backslash = index
+                do throws(SyntaxError) {
+                    try escape(into: &out)
+                } catch {
+                    index = backslash  // a bad escape is reported at its backslash
+                    throw error
                 }
             }
         }
 
+        /// The escape after the backslash at the cursor (RFC 8259 7), decoded and appended to `out`.
+        private mutating func escape(into out: inout [UInt8]) throws(SyntaxError) {
+            index += 1
+            guard index < bytes.count else { throw SyntaxError() }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var value = try hex4()
+                if (0xD800...0xDBFF).contains(value) {
+                    guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { throw SyntaxError() }
+                    index += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw SyntaxError() }
+                    value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(value) {
+                    throw SyntaxError()
+                }
+                guard let scalar = Unicode.Scalar(value) else { throw SyntaxError() }
+                out.append(contentsOf: UTF8.encode(scalar)!)
+            default: throw SyntaxError()
+            }
+        }
+
         /// Four hex digits of a `\u` escape.
-        mutating func hex4() throws(Failure) -> UInt32 {
-            guard index + 4 <= bytes.count else { throw .syntax }
+        mutating func hex4() throws(SyntaxError) -> UInt32 {
+            guard index + 4 <= bytes.count else { throw SyntaxError() }
             var value: UInt32 = 0
             for _ in 0..<4 {
                 let byte = bytes[index]
@@ -324,7 +353,7 @@ struct BatchLine {
                 case 0x30...0x39: digit = byte - 0x30
                 case 0x41...0x46: digit = byte - 0x41 + 10
                 case 0x61...0x66: digit = byte - 0x61 + 10
-                default: throw .syntax
+                default: throw SyntaxError()
                 }
                 value = value << 4 | UInt32(digit)
                 index += 1

@@ -64,24 +64,41 @@ import Testing
         // "-----BEGIN" spelled with \u002d; JSONSerialization already wrote the slashes of base64 as \/.
         #expect(chain.contains("\\/"))
         let escaped = chain.replacingOccurrences(of: "-----BEGIN", with: "\\u002d----BEGIN")
+        let loneSurrogate = "{\"chain\": \(chain), \"name\": \"\\ud800\"}"
+        let controlCharacter = "{\"chain\": \(chain), \"name\": \"a\u{01}b\"}"
+        let leadingZero = "{\"chain\": \(chain), \"extra\": {\"a\": [01]}}"
+        let trailingText = " {\"chain\": \(chain)} x"
         let (run, output) = try batch([
             "{\"chain\": \(escaped), \"name\": \"server.customer1.example\", \"time\": \"\(CLI.time)\"}",
-            "{\"chain\": \(chain), \"name\": \"\\ud800\"}",
-            "{\"chain\": \(chain), \"name\": \"a\u{01}b\"}",
+            loneSurrogate,
+            controlCharacter,
             "[{\"chain\": \(chain)}]",
             "{\"chain\": \(chain), \"extra\": {\"a\": [1, -2.5e3, true, false, null, {\"b\": []}]}}",
-            "{\"chain\": \(chain), \"extra\": {\"a\": [01]}}",
+            leadingZero,
             "{\"chain\": \(chain), \"name\": \"\\ud83d\\ude00.example\"}",
-            " {\"chain\": \(chain)} x",
+            trailingText,
         ])
         #expect(run.status == 1)
         #expect(output.map { $0["status"] as? String } == ["trusted", "error", "error", "error", "error", "error", "error", "error"])
         let errors = output.dropFirst().map { $0["error"] as? String ?? "" }
-        #expect(errors.prefix(5) == ["not valid JSON", "not valid JSON", "expected a JSON object with a \"chain\" member",
-                                     "unknown member \"extra\" (expected chain, name, time, purpose)", "not valid JSON"])
+        // Each syntax error names the byte (from 0) where reading stopped: a bad escape at its backslash.
+        func at(_ rest: String, of line: String) -> String { "not valid JSON at byte \(line.utf8.count - rest.utf8.count)" }
+        #expect(errors.prefix(5) == [at("\\ud800\"}", of: loneSurrogate), at("\u{01}b\"}", of: controlCharacter),
+                                     "expected a JSON object with a \"chain\" member",
+                                     "unknown member \"extra\" (expected chain, name, time, purpose)", at("1]}}", of: leadingZero)])
         // The surrogate pair decoded to U+1F600 (then refused as a host name).
         #expect(errors.count == 7 && errors[5].hasPrefix("\"name\" '😀.example': "), "\(errors)")
-        #expect(errors.last == "not valid JSON")
+        #expect(errors.last == at("x", of: trailingText))
+    }
+
+    /// A line that ends inside a value says so, with the line's length.
+    @Test func aLineEndingInsideAValueSaysSo() throws {
+        let (_, output) = try batch(["{\"chain\": \"abc", "{\"chain\": [\"a\",", "{\"chain\": \"a\\"])
+        #expect(output.map { $0["error"] as? String } == [
+            "not valid JSON: the line ends at byte 14, inside a value", "not valid JSON: the line ends at byte 15, inside a value",
+            // A backslash at the end of the line: the escape is reported at its backslash.
+            "not valid JSON at byte 12",
+        ])
     }
 
     /// RFC 8259 8.1: a byte order mark before a line's JSON is ignored (an editor saving UTF-8 adds
@@ -103,7 +120,8 @@ import Testing
         #expect(output.map { $0["status"] as? String } == ["trusted", "trusted", "error", "error", "error", "error"])
         let nul = "not valid JSON: a NUL byte (U+0000 is written \\u0000 in a string, RFC 8259 7)"
         // A line that is only a byte order mark is an empty line, as one without it is.
-        #expect(output.dropFirst(2).map { $0["error"] as? String } == ["empty line", nul, nul, "not valid JSON"])
+        // The second byte order mark is not ignored: reading stops after the first one's three bytes.
+        #expect(output.dropFirst(2).map { $0["error"] as? String } == ["empty line", nul, nul, "not valid JSON at byte 3"])
     }
 
     /// `--at` is the validation time of lines without `time` (one instant for a run split over processes),
