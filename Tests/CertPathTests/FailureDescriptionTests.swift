@@ -17,6 +17,32 @@ struct FailureDescriptionTests {
         #expect("\(ValidationFailure.issuerNotFound(leaf))".contains("CN=server.customer1.example"))
     }
 
+    /// A friction a reviewer noted: "the buildSteps limit was reached" gave neither where the limit
+    /// is set nor its size. The message cannot know a caller's own Budget, so it names the property
+    /// and its default; the policy graph's bound is fixed (its PolicyFailure says it).
+    @Test("A budget failure names the Budget property and its default")
+    func budgetFailureNamesItsSetting() {
+        #expect(Diagnostics.describe(.budgetExhausted(.buildSteps))
+            == "path building stopped: the buildSteps limit was reached (Budget.buildSteps, 200000 by default)")
+        #expect(Diagnostics.describe(.budgetExhausted(.signatureCost))
+            == "path building stopped: the signature verifications' estimated cost reached its limit (Budget.signatureCost, 5000 units by default)")
+        #expect(Diagnostics.describe(.budgetExhausted(.fetchTime))
+            == "network fetching stopped before it had fetched what the path lacks: its time ran out (Budget.fetchTime, 20 s by default)")
+        #expect(Diagnostics.describe(.budgetExhausted(.policyGraph)) == "path building stopped: the policyGraph limit was reached")
+        let defaults = Budget.default
+        let values: [BudgetLimit: Int] = [
+            .signatureChecks: defaults.signatureChecks, .signatureCost: defaults.signatureCost,
+            .failedSignatureCost: defaults.failedSignatureCost, .buildSteps: defaults.buildSteps,
+            .nameConstraintComparisons: defaults.nameConstraintComparisons, .fetches: defaults.fetches,
+            .fetchResponseBytes: defaults.fetchResponseBytes, .fetchTime: defaults.fetchTime,
+        ]
+        for (limit, value) in values {
+            let text = Diagnostics.describe(.budgetExhausted(limit))
+            #expect(text.contains("(Budget.\(limit.rawValue), \(value)") && text.hasSuffix(" by default)"), "\(text)")
+            #expect(text.split(separator: "(", omittingEmptySubsequences: false).count == 2, "one parenthesis: \(text)")
+        }
+    }
+
     @Test("A ProfileFinding reads as its rule and explanation")
     func findingDescription() {
         let finding = ProfileFinding(certificate: SamplePKI.rsaIntermediate, position: .intermediate, rule: .missingKeyUsage)

@@ -156,29 +156,54 @@ public enum Diagnostics {
         case .pinMismatch:
             return "no certificate of the path matches a required pin (certificate or public key)"
         case .budgetExhausted(let limit):
-            switch limit {
-            case .failedIssuerCandidates:
-                return "path building gave up on a certificate's issuers: several presented certificates with its issuer's name "
-                    + "did not verify its signature and the others were not tried (the failedIssuerCandidates limit)"
-            case .signatureCost:
-                return "path building stopped: the signature verifications' estimated cost reached its limit (the signatureCost limit)"
-            case .failedSignatureCost:
-                return "path building stopped: presented issuer candidates whose keys did not verify the signatures spent the "
-                    + "failedSignatureCost limit (a flood of look-alike issuers)"
-            case .signatureChecks, .buildSteps, .nameConstraintComparisons, .policyGraph:
-                return "path building stopped: the \(limit.rawValue) limit was reached"
-            case .fetches:
-                return "network fetching stopped before it had fetched what the path lacks: the number of fetches reached its limit (the fetches limit)"
-            case .fetchResponseBytes:
-                return "network fetching could not use a response: it was larger than the fetchResponseBytes limit"
-            case .fetchTime:
-                return "network fetching stopped before it had fetched what the path lacks: its time ran out (the fetchTime limit)"
-            }
+            return budgetMessage(limit) + budgetSetting(limit)
         case .rejectedByCaller(let reason):
             return "refused by the application: \(reason)"
         case .certificateTransparencyNotCompliant(let c, let report):
             return "\(name(c)) does not meet the \(report.description)"
         }
+    }
+
+    /// What running out of `limit` stopped (ValidationFailure.budgetExhausted).
+    static func budgetMessage(_ limit: BudgetLimit) -> String {
+        switch limit {
+        case .failedIssuerCandidates:
+            return "path building gave up on a certificate's issuers: several presented certificates with its issuer's name "
+                + "did not verify its signature and the others were not tried"
+        case .signatureCost:
+            return "path building stopped: the signature verifications' estimated cost reached its limit"
+        case .failedSignatureCost:
+            return "path building stopped: presented issuer candidates whose keys did not verify the signatures, a flood of "
+                + "look-alike issuers, spent the failedSignatureCost limit"
+        case .signatureChecks, .buildSteps, .nameConstraintComparisons, .policyGraph:
+            return "path building stopped: the \(limit.rawValue) limit was reached"
+        case .fetches:
+            return "network fetching stopped before it had fetched what the path lacks: the number of fetches reached its limit"
+        case .fetchResponseBytes:
+            return "network fetching could not use a response: it was larger than the limit"
+        case .fetchTime:
+            return "network fetching stopped before it had fetched what the path lacks: its time ran out"
+        }
+    }
+
+    /// Where `limit` is set and its default, as ` (Budget.buildSteps, 200000 by default)`: a message
+    /// cannot know a caller's own ``Budget``; the policy graph's bound is fixed and its failure says it.
+    static func budgetSetting(_ limit: BudgetLimit) -> String {
+        let defaults = Budget.default
+        let value: String
+        switch limit {
+        case .signatureChecks: value = "\(defaults.signatureChecks)"
+        case .signatureCost: value = "\(defaults.signatureCost) units"
+        case .failedSignatureCost: value = "\(defaults.failedSignatureCost) units"
+        case .failedIssuerCandidates: return " (Budget.failedIssuerCandidates, set by the caller: there is no limit by default)"
+        case .buildSteps: value = "\(defaults.buildSteps)"
+        case .nameConstraintComparisons: value = "\(defaults.nameConstraintComparisons)"
+        case .policyGraph: return ""
+        case .fetches: value = "\(defaults.fetches)"
+        case .fetchResponseBytes: value = "\(defaults.fetchResponseBytes) bytes"
+        case .fetchTime: value = "\(defaults.fetchTime) s"
+        }
+        return " (Budget.\(limit.rawValue), \(value) by default)"
     }
 
     /// The most names a message lists; a certificate may carry a hundred thousand.
