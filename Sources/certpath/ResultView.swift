@@ -43,6 +43,17 @@ enum ResultView {
         }
     }
 
+    /// ``Diagnostics/describe(_:in:)`` in the CLI's terms: the library names the ``Budget`` property
+    /// a budget failure ran into and its library default; the fetching time is `--fetch-timeout` here,
+    /// with its own default (a reviewer read "Budget.fetchTime, 20 s by default" after `--fetch-timeout 1`).
+    static func describe(_ failure: ValidationFailure, in attempt: PathAttempt? = nil) -> String {
+        if case .budgetExhausted(.fetchTime) = failure {
+            return "network fetching stopped before it had fetched what the path lacks: its time ran out "
+                + "(--fetch-timeout, \(FetchOptions.defaultTimeout) s by default)"
+        }
+        return attempt.map { Diagnostics.describe(failure, in: $0) } ?? Diagnostics.describe(failure)
+    }
+
     /// One failure: its stable code, class, words and the certificate it is about.
     static func failureJSON(_ failure: ValidationFailure) -> JSON { failureJSON(failure, in: nil) }
 
@@ -51,7 +62,7 @@ enum ResultView {
         var members: [(String, JSON)] = [
             ("code", .string(failure.code)),
             ("recoverable", .bool(failure.isRecoverable)),
-            ("message", .string(attempt.map { Diagnostics.describe(failure, in: $0) } ?? Diagnostics.describe(failure))),
+            ("message", .string(describe(failure, in: attempt))),
             ("certificate", .optional(failure.certificate.map { $0.subject.description })),
             ("certificateSHA256", .optional(failure.certificate.map(CertificateView.fingerprint))),
         ]
@@ -324,7 +335,7 @@ enum ResultView {
             if path.isTrustedByException {
                 lines.append("trusted by a trust exception: \(Output.safe(leaf)) for \(purpose)")
                 lines.append("accepted failures:")
-                lines += path.acceptedFailures.map { "  \($0.code): \(Output.safe(Diagnostics.describe($0)))" }
+                lines += path.acceptedFailures.map { "  \($0.code): \(Output.safe(describe($0)))" }
             } else {
                 lines.append("trusted: \(Output.safe(leaf)) for \(purpose)")
             }
@@ -332,7 +343,7 @@ enum ResultView {
             lines += pathLines(roles(certificates: path.certificates, anchor: path.reachesTrustAnchor ? path.anchor : nil))
             attempts = path.attempts
         case .untrusted(let report):
-            lines.append("untrusted: \(Output.safe(Diagnostics.describe(report.primaryFailure, in: report.bestAttempt)))")
+            lines.append("untrusted: \(Output.safe(describe(report.primaryFailure, in: report.bestAttempt)))")
             let attempt = report.bestAttempt
             lines.append("path (best attempt, \(attempt.anchor == nil ? "no trust anchor reached" : "ends at a trust anchor")):")
             lines += pathLines(roles(certificates: attempt.certificates, anchor: attempt.anchor))
@@ -404,10 +415,10 @@ enum ResultView {
                     lines.append("    [\(index)] \(role): \(Output.safe(CertificateView.subject(certificate)))")
                     let failures = attempt.failures.filter { $0.certificate == certificate }
                     if failures.isEmpty { lines.append("        ok") }
-                    lines += failures.map { "        \($0.code): \(Output.safe(Diagnostics.describe($0, in: attempt)))" }
+                    lines += failures.map { "        \($0.code): \(Output.safe(describe($0, in: attempt)))" }
                 }
                 lines += attempt.failures.filter { $0.certificate == nil }.map {
-                    "    path: \($0.code): \(Output.safe(Diagnostics.describe($0, in: attempt)))"
+                    "    path: \($0.code): \(Output.safe(describe($0, in: attempt)))"
                 }
             }
         }

@@ -107,7 +107,7 @@ final class LoopbackServers {
 
 /// A hostile HTTP server on a free loopback port (a Python script written at test time): every
 /// request answered as `mode` says — `gzip`: the issuer certificate gzip-coded (Content-Encoding),
-/// `file-redirect`: 302 to file:///etc/passwd. Found by a fresh reviewer (a gzip body grew past the
+/// `file-redirect`: 302 to file:///etc/passwd, `hang`: no answer for 30 s. Found by a fresh reviewer (a gzip body grew past the
 /// byte limit and the timeout; a file: redirect became a request to the same host).
 final class HostileServer {
     let port: Int
@@ -122,11 +122,13 @@ final class HostileServer {
         let script = scratch.appendingPathComponent("hostile.py"), out = scratch.appendingPathComponent("out")
         try Data().write(to: out)
         try Data("""
-            import gzip, http.server, sys
+            import gzip, http.server, sys, time
             mode, port, body = sys.argv[1], int(sys.argv[2]), open(sys.argv[3], "rb").read()
             class Handler(http.server.BaseHTTPRequestHandler):
                 def do_GET(self):
-                    if mode == "gzip":
+                    if mode == "hang":
+                        time.sleep(30)
+                    elif mode == "gzip":
                         coded = gzip.compress(body)
                         self.send_response(200)
                         self.send_header("Content-Encoding", "gzip")
@@ -196,6 +198,24 @@ final class HostileServer {
         let records = try fetches(run)
         #expect(records.contains { $0["purpose"] as? String == "issuer" && $0["outcome"] as? String == "failed"
             && $0["detail"] as? String == detail }, "\(records)")
+    }
+
+    /// A reviewer's friction: after `--fetch-timeout 1` the message named the library's
+    /// Budget.fetchTime and its 20 s default; the CLI's words are its option and its default.
+    @Test("--fetch-timeout: a server that does not answer ends fetching at the timeout, and the message names the option")
+    func fetchTimeoutNamesTheOption() throws {
+        let server = try HostileServer(mode: "hang")
+        defer { server.stop() }
+        let map = "http://127.0.0.1:1/=http://127.0.0.1:\(server.port)/ http://127.0.0.1:2/=http://127.0.0.1:\(server.port)/"
+        let start = ContinuousClock.now
+        let run = try CLI.run(["verify", "leaf-good.pem", "--anchors", "root.pem", "--server", "good.fetch.test", "--json",
+                               "--fetch", "--fetch-timeout", "1"], environment: ["CERTPATH_FETCH_URL_MAP": map], in: Self.folder)
+        #expect(start.duration(to: .now) < .seconds(20), "fetching did not stop at its timeout")
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        let primary = try field(try run.json(), "primaryFailure", as: [String: Any].self)
+        #expect(try field(primary, "code", as: String.self) == "budgetExhausted")
+        #expect(try field(primary, "message", as: String.self) == "network fetching stopped before it had fetched what the path "
+            + "lacks: its time ran out (--fetch-timeout, 10 s by default)")
     }
 
     // Acceptance (issue 21): the intermediate is only reachable by AIA, and the live `openssl ocsp`
