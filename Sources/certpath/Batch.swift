@@ -206,7 +206,8 @@ enum BatchCommand {
             // control character in a string is escaped, and outside strings it is not whitespace).
             let nulBytes = line.bytes.reduce(0) { $0 + ($1 == 0 ? 1 : 0) }
             if nulBytes * 4 >= line.bytes.count { throw CLIError("not UTF-8 text (RFC 8259 8.1; UTF-16 or UTF-32?)") }
-            throw CLIError("not valid JSON: a NUL byte (U+0000 is written \\u0000 in a string, RFC 8259 7)")
+            let offset = line.bytes.firstIndex(of: 0) ?? 0
+            throw CLIError("not valid JSON at byte \(offset): a NUL byte (U+0000 is written \\u0000 in a string, RFC 8259 7)")
         }
         guard isASCII || String(validating: line.bytes, as: UTF8.self) != nil else {
             throw CLIError("not UTF-8 text (RFC 8259 8.1)")

@@ -170,8 +170,14 @@ struct BatchLine {
         /// `true`, `false` or `null` spelled exactly.
         mutating func literal(_ word: StaticString) throws(SyntaxError) {
             let count = word.utf8CodeUnitCount
-            guard index + count <= bytes.count else { throw SyntaxError() }
-            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { throw SyntaxError() }
+            // A wrong spelling is reported at the literal's start; the line ending inside a right one, at its end.
+            for offset in 0..<min(count, bytes.count - index) where bytes[index + offset] != word.utf8Start[offset] {
+                throw SyntaxError()
+            }
+            guard index + count <= bytes.count else {
+                index = bytes.count
+                throw SyntaxError()
+            }
             index += count
         }
 
@@ -306,7 +312,8 @@ struct BatchLine {
                 do throws(SyntaxError) {
                     try escape(into: &out)
                 } catch {
-                    index = backslash  // a bad escape is reported at its backslash
+                    // A bad escape is reported at its backslash; one the line ends inside, at the end.
+                    if index < bytes.count { index = backslash }
                     throw error
                 }
             }
@@ -344,7 +351,13 @@ struct BatchLine {
 
         /// Four hex digits of a `\u` escape.
         mutating func hex4() throws(SyntaxError) -> UInt32 {
-            guard index + 4 <= bytes.count else { throw SyntaxError() }
+            guard index + 4 <= bytes.count else {
+                // The line ends inside the escape when what is left of it is hex digits.
+                if bytes[index...].allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66 || (0x30...0x39).contains($0) }) {
+                    index = bytes.count
+                }
+                throw SyntaxError()
+            }
             var value: UInt32 = 0
             for _ in 0..<4 {
                 let byte = bytes[index]

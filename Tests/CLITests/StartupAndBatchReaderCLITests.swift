@@ -93,11 +93,14 @@ import Testing
 
     /// A line that ends inside a value says so, with the line's length.
     @Test func aLineEndingInsideAValueSaysSo() throws {
-        let (_, output) = try batch(["{\"chain\": \"abc", "{\"chain\": [\"a\",", "{\"chain\": \"a\\"])
+        let (_, output) = try batch(["{\"chain\": \"abc", "{\"chain\": [\"a\",", "{\"chain\": \"a\\", "{\"chain\": tr",
+                                     "{\"chain\": \"\\u00", "{\"chain\": tx", "{\"chain\": \"\\u0g\""])
         #expect(output.map { $0["error"] as? String } == [
             "not valid JSON: the line ends at byte 14, inside a value", "not valid JSON: the line ends at byte 15, inside a value",
-            // A backslash at the end of the line: the escape is reported at its backslash.
-            "not valid JSON at byte 12",
+            "not valid JSON: the line ends at byte 13, inside a value", "not valid JSON: the line ends at byte 12, inside a value",
+            "not valid JSON: the line ends at byte 15, inside a value",
+            // A wrong literal at its start, a bad escape at its backslash.
+            "not valid JSON at byte 10", "not valid JSON at byte 11",
         ])
     }
 
@@ -108,20 +111,24 @@ import Testing
     @Test func byteOrderMarkIsIgnoredAndANULByteIsNotJSON() throws {
         let chain = try chainLiteral()
         let trusted = "{\"chain\": \(chain), \"name\": \"server.customer1.example\", \"time\": \"\(CLI.time)\"}"
+        let nulInName = "{\"chain\": \(chain), \"name\": \"a\u{0}b\"}", nulAfter = "{\"chain\": \(chain)}\u{0}"
         let (run, output) = try batch([
             "\u{FEFF}" + trusted,
             trusted,
             "\u{FEFF}",
-            "{\"chain\": \(chain), \"name\": \"a\u{0}b\"}",
-            "{\"chain\": \(chain)}\u{0}",
+            nulInName,
+            nulAfter,
             "\u{FEFF}\u{FEFF}" + trusted,
         ])
         #expect(run.status == 1)
         #expect(output.map { $0["status"] as? String } == ["trusted", "trusted", "error", "error", "error", "error"])
-        let nul = "not valid JSON: a NUL byte (U+0000 is written \\u0000 in a string, RFC 8259 7)"
+        func nul(_ rest: String, of line: String) -> String {
+            "not valid JSON at byte \(line.utf8.count - rest.utf8.count): a NUL byte (U+0000 is written \\u0000 in a string, RFC 8259 7)"
+        }
         // A line that is only a byte order mark is an empty line, as one without it is.
         // The second byte order mark is not ignored: reading stops after the first one's three bytes.
-        #expect(output.dropFirst(2).map { $0["error"] as? String } == ["empty line", nul, nul, "not valid JSON at byte 3"])
+        #expect(output.dropFirst(2).map { $0["error"] as? String } == ["empty line", nul("\u{0}b\"}", of: nulInName), nul("\u{0}", of: nulAfter),
+                                                                          "not valid JSON at byte 3"])
     }
 
     /// `--at` is the validation time of lines without `time` (one instant for a run split over processes),
