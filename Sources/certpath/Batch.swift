@@ -210,7 +210,7 @@ enum BatchCommand {
             throw CLIError("not valid JSON at byte \(offset): a NUL byte (U+0000 is written \\u0000 in a string, RFC 8259 7)")
         }
         guard isASCII || String(validating: line.bytes, as: UTF8.self) != nil else {
-            throw CLIError("not UTF-8 text (RFC 8259 8.1)")
+            throw CLIError("not UTF-8 text at byte \(Input.firstOffendingByte(line.bytes, nulIncluded: false)) (RFC 8259 8.1)")
         }
         let object: BatchLine
         do throws(BatchLine.Failure) {

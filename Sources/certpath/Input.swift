@@ -75,21 +75,26 @@ enum Input {
     static func text(_ path: String, limit: Int = maximumFileSize) throws(CLIError) -> String {
         let bytes = try read(path, limit: limit)
         if let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0) { return text }
-        // The first offending byte: a NUL, or the start of the first sequence that is not UTF-8.
+        let offset = firstOffendingByte(bytes, nulIncluded: true)
+        let line = bytes[..<offset].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        throw CLIError("\(Output.echo(path)): line \(line): not UTF-8 text (byte \(offset))")
+    }
+
+    /// The offset of the first byte of `bytes` that does not start a UTF-8 encoded scalar (RFC 3629),
+    /// or of the first NUL when `nulIncluded`; `bytes.count` when there is none.
+    static func firstOffendingByte(_ bytes: [UInt8], nulIncluded: Bool) -> Int {
         var offset = 0
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
-        decoding: while true {
+        while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
-                if scalar.value == 0 { break decoding }
+                if nulIncluded && scalar.value == 0 { return offset }
                 offset += UTF8.width(scalar)
             case .emptyInput, .error:
-                break decoding
+                return offset
             }
         }
-        let line = bytes[..<offset].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-        throw CLIError("\(Output.echo(path)): line \(line): not UTF-8 text (byte \(offset))")
     }
 
     /// The certificates of `path` (PEM blocks or one DER certificate) and what was skipped.

@@ -243,6 +243,18 @@ import Testing
         #expect(lines.last?["error"] as? String == "duplicate member \"name\"")
     }
 
+    /// A byte that is not UTF-8 is named by its offset in the line (a reviewer's friction: no position);
+    /// an overlong encoding and a lone continuation byte are not UTF-8 either (RFC 3629 3).
+    @Test func notUTF8NamesTheByte() throws {
+        var input = Data("{\"chain\": \"".utf8) + Data([0xFF]) + Data("\"}\n".utf8)
+        input += Data("{\"name\": \"é".utf8) + Data([0xC0, 0xAF]) + Data("\"}\n".utf8)
+        input += Data("{\"name\": \"".utf8) + Data([0x80]) + Data("\"}\n".utf8)
+        let run = try CLI.run(["batch", "--anchors", "rsa/root.pem"], inputBytes: input)
+        #expect(try results(run).map { $0["error"] as? String } == [
+            "not UTF-8 text at byte 11 (RFC 8259 8.1)", "not UTF-8 text at byte 12 (RFC 8259 8.1)", "not UTF-8 text at byte 10 (RFC 8259 8.1)",
+        ])
+    }
+
     @Test func threeLinesWithABadOne() throws {
         let (run, output) = try batch([
             try line(["chain": try pem("rsa/server-chain.pem"), "name": "server.customer1.example", "time": CLI.time]),

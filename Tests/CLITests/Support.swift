@@ -72,11 +72,17 @@ enum CLI {
     /// the machine's trust store.
     static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:],
                     in directory: URL = samplePKI) throws -> Run {
+        try run(arguments, inputBytes: Data(input.utf8), environment: environment, in: directory)
+    }
+
+    /// ``run(_:input:environment:in:)`` with `input` given as bytes (text that is not UTF-8).
+    static func run(_ arguments: [String], inputBytes input: Data, environment: [String: String] = [:],
+                    in directory: URL = samplePKI) throws -> Run {
         let scratch = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let inURL = scratch.appendingPathComponent("stdin"), outURL = scratch.appendingPathComponent("stdout")
         let errURL = scratch.appendingPathComponent("stderr"), emptyBundle = scratch.appendingPathComponent("empty-bundle.pem")
-        try Data(input.utf8).write(to: inURL)
+        try input.write(to: inURL)
         try Data().write(to: outURL)
         try Data().write(to: errURL)
         try Data().write(to: emptyBundle)
