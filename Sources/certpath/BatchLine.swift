@@ -351,15 +351,9 @@ struct BatchLine {
 
         /// Four hex digits of a `\u` escape.
         mutating func hex4() throws(SyntaxError) -> UInt32 {
-            guard index + 4 <= bytes.count else {
-                // The line ends inside the escape when what is left of it is hex digits.
-                if bytes[index...].allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66 || (0x30...0x39).contains($0) }) {
-                    index = bytes.count
-                }
-                throw SyntaxError()
-            }
             var value: UInt32 = 0
             for _ in 0..<4 {
+                guard index < bytes.count else { throw SyntaxError() }  // the line ends inside the escape
                 let byte = bytes[index]
                 let digit: UInt8
                 switch byte {

@@ -48,8 +48,7 @@ enum ResultView {
     /// with its own default (a reviewer read "Budget.fetchTime, 20 s by default" after `--fetch-timeout 1`).
     static func describe(_ failure: ValidationFailure, in attempt: PathAttempt? = nil) -> String {
         if case .budgetExhausted(.fetchTime) = failure {
-            return "network fetching stopped before it had fetched what the path lacks: its time ran out "
-                + "(--fetch-timeout, \(FetchOptions.defaultTimeout) s by default)"
+            return Diagnostics.budgetMessage(.fetchTime) + " (--fetch-timeout, \(FetchOptions.defaultTimeout) s by default)"
         }
         return attempt.map { Diagnostics.describe(failure, in: $0) } ?? Diagnostics.describe(failure)
     }

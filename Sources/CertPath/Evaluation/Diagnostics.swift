@@ -164,8 +164,9 @@ public enum Diagnostics {
         }
     }
 
-    /// What running out of `limit` stopped (ValidationFailure.budgetExhausted).
-    static func budgetMessage(_ limit: BudgetLimit) -> String {
+    /// What running out of `limit` stopped (ValidationFailure.budgetExhausted), without where the
+    /// limit is set: the CLI names its own option for the fetching time.
+    package static func budgetMessage(_ limit: BudgetLimit) -> String {
         switch limit {
         case .failedIssuerCandidates:
             return "path building gave up on a certificate's issuers: several presented certificates with its issuer's name "
